@@ -1,0 +1,19 @@
+#pragma once
+// How a subcommand plugs into the `locksim` binary: each command file offers
+// one `add_*_command` that registers its CLI11 subcommand and, when the
+// subcommand runs, stores its exit code in the shared slot.
+
+#include <CLI/CLI.hpp>
+
+#include "exit_code.h"
+
+namespace locksim::cli {
+
+// Thrown by a command for bad user input (a malformed file, an impossible flag
+// combination). main() prints the message and exits with ExitCode::kBadInput.
+struct BadInput : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+
+}  // namespace locksim::cli

@@ -1,0 +1,43 @@
+// The `locksim` binary: parses the command line with CLI11 and dispatches to
+// one command file per subcommand (spec/cli.md).
+
+#include <cstdio>
+#include <exception>
+
+#include <CLI/CLI.hpp>
+#include <fmt/core.h>
+
+#include "command.h"
+#include "locksim/version.h"
+
+int main(int argc, char** argv) {
+  using locksim::cli::ExitCode;
+
+  CLI::App app{"locksim: deterministic simulation of lease-based distributed locks"};
+  app.set_version_flag("--version", std::string{"locksim "} + locksim::kVersion);
+  app.require_subcommand(1);
+
+  ExitCode exit_code = ExitCode::kOk;
+  // Each command file registers itself here (one line per command).
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& help) {
+    return app.exit(help);
+  } catch (const CLI::CallForAllHelp& help) {
+    return app.exit(help);
+  } catch (const CLI::CallForVersion& version) {
+    return app.exit(version);
+  } catch (const CLI::ParseError& error) {
+    // CLI11 has its own exit codes; the contract says bad usage is 2.
+    app.exit(error);
+    return static_cast<int>(ExitCode::kBadInput);
+  } catch (const locksim::cli::BadInput& error) {
+    fmt::print(stderr, "locksim: {}\n", error.what());
+    return static_cast<int>(ExitCode::kBadInput);
+  } catch (const std::exception& error) {
+    fmt::print(stderr, "locksim: internal error: {}\n", error.what());
+    return static_cast<int>(ExitCode::kInternalError);
+  }
+  return static_cast<int>(exit_code);
+}

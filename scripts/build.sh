@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Configures and builds locksim into build/ (or $LOCKSIM_BUILD_DIR) with
+# warnings as errors. Extra arguments go to CMake's configure step.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+build_dir="${LOCKSIM_BUILD_DIR:-build}"
+jobs="$(nproc 2>/dev/null || echo 2)"
+
+cmake -S . -B "$build_dir" -G Ninja -DLOCKSIM_WERROR=ON "$@" >/dev/null
+cmake --build "$build_dir" --parallel "$jobs"
