@@ -1,0 +1,74 @@
+#pragma once
+// HistoryRecorder: writes what happened in a run as the JSON Lines of
+// spec/history.md — one object per event with `i`, `t`, `proc`, `ev` first,
+// then the event's fields in the order given.
+//
+// Lines go to a sink as they are made (a file, a vector in tests, or nowhere),
+// so recording never holds the whole history. Every line also feeds a 64-bit
+// running hash, which is how two runs of one seed are compared byte for byte
+// without keeping either history (the determinism self-check).
+
+#include <cstdint>
+#include <functional>
+#include <initializer_list>
+#include <string>
+#include <string_view>
+#include <variant>
+
+#include <fmt/format.h>
+
+#include "time.h"
+
+namespace locksim::sim {
+
+// A value that is already JSON (an object or array), written as is.
+struct RawJson {
+  std::string_view text;
+};
+
+using FieldValue = std::variant<std::int64_t, bool, std::string_view, RawJson>;
+
+struct Field {
+  std::string_view key;
+  FieldValue value;
+
+  Field(std::string_view name, std::string_view text) : key{name}, value{text} {}
+  Field(std::string_view name, const char* text) : key{name}, value{std::string_view{text}} {}
+  Field(std::string_view name, const std::string& text) : key{name}, value{std::string_view{text}} {}
+  Field(std::string_view name, std::int64_t number) : key{name}, value{number} {}
+  Field(std::string_view name, int number) : key{name}, value{std::int64_t{number}} {}
+  Field(std::string_view name, std::uint64_t number) : key{name}, value{static_cast<std::int64_t>(number)} {}
+  Field(std::string_view name, bool flag) : key{name}, value{flag} {}
+  Field(std::string_view name, Duration length) : key{name}, value{length.count_ns()} {}
+  Field(std::string_view name, LocalTime reading) : key{name}, value{reading.ns()} {}
+  Field(std::string_view name, RawJson json) : key{name}, value{json} {}
+};
+
+// Receives each finished line, without its trailing newline.
+using HistorySink = std::function<void(std::string_view line)>;
+
+class HistoryRecorder {
+ public:
+  // With an empty sink the recorder only counts and hashes.
+  explicit HistoryRecorder(HistorySink sink = {}) : sink_{std::move(sink)} {}
+
+  // Appends event number events_recorded() at true time `t`. Requires `t` not
+  // before the previous event's (the history is in true-time order).
+  void record(Time t, std::string_view proc, std::string_view event, std::initializer_list<Field> fields);
+
+  [[nodiscard]] std::uint64_t events_recorded() const { return events_recorded_; }
+  // A hash of every line so far: equal for byte-identical histories.
+  [[nodiscard]] std::uint64_t hash() const { return hash_; }
+
+ private:
+  HistorySink sink_;
+  fmt::memory_buffer line_;
+  std::uint64_t events_recorded_ = 0;
+  std::uint64_t hash_ = 0x6A09E667F3BCC908ULL;
+  Time last_time_;
+};
+
+// Appends `text` as a JSON string literal (quotes and escapes included).
+void append_json_string(fmt::memory_buffer& out, std::string_view text);
+
+}  // namespace locksim::sim

@@ -1,0 +1,98 @@
+#include "network.h"
+
+#include <algorithm>
+
+#include "assert.h"
+
+namespace locksim::sim {
+namespace {
+
+bool contains(const std::vector<NodeId>& sorted_nodes, NodeId node) {
+  return std::binary_search(sorted_nodes.begin(), sorted_nodes.end(), node);
+}
+
+std::vector<NodeId> sorted(std::vector<NodeId> nodes) {
+  std::sort(nodes.begin(), nodes.end());
+  return nodes;
+}
+
+}  // namespace
+
+Network::Route Network::route(NodeId from, NodeId to, Time now) {
+  Route route;
+  if (is_cut(from, to)) {
+    return route;
+  }
+  if (options_.drop_probability > 0.0 && rng_.chance(options_.drop_probability)) {
+    return route;
+  }
+  route.arrival = arrival_time(from, to, now);
+  if (options_.duplicate_probability > 0.0 && rng_.chance(options_.duplicate_probability)) {
+    route.duplicate_arrival = arrival_time(from, to, now);
+  }
+  return route;
+}
+
+Time Network::arrival_time(NodeId from, NodeId to, Time now) {
+  Time arrival = now + options_.delay.sample(rng_) + spike_delay(from, to);
+  if (options_.fifo_links) {
+    LOCKSIM_ASSERT(from.index < node_count_ && to.index < node_count_, "message between unknown nodes");
+    Time& last = last_arrival_[from.index * node_count_ + to.index];
+    arrival = std::max(arrival, last);
+    last = arrival;
+  }
+  return arrival;
+}
+
+Duration Network::spike_delay(NodeId from, NodeId to) const {
+  Duration extra;
+  for (const DelaySpike& spike : spikes_) {
+    if (spike.nodes.empty() || contains(spike.nodes, from) || contains(spike.nodes, to)) {
+      extra += spike.extra;
+    }
+  }
+  return extra;
+}
+
+PartitionId Network::cut(std::vector<NodeId> side_a, std::vector<NodeId> side_b) {
+  const PartitionId id{next_id_++};
+  partitions_.push_back(Partition{id, sorted(std::move(side_a)), sorted(std::move(side_b))});
+  return id;
+}
+
+void Network::heal(PartitionId partition) {
+  std::erase_if(partitions_, [partition](const Partition& p) { return p.id == partition; });
+}
+
+bool Network::is_cut(NodeId from, NodeId to) const {
+  for (const Partition& partition : partitions_) {
+    if ((contains(partition.side_a, from) && contains(partition.side_b, to)) ||
+        (contains(partition.side_b, from) && contains(partition.side_a, to))) {
+      return true;
+    }
+  }
+  return false;
+}
+
+DelaySpikeId Network::add_delay_spike(Duration extra, std::vector<NodeId> nodes) {
+  const DelaySpikeId id{next_id_++};
+  spikes_.push_back(DelaySpike{id, extra, sorted(std::move(nodes))});
+  return id;
+}
+
+void Network::remove_delay_spike(DelaySpikeId spike) {
+  std::erase_if(spikes_, [spike](const DelaySpike& s) { return s.id == spike; });
+}
+
+void Network::resize(std::size_t count) {
+  std::vector<Time> resized(count * count);
+  for (std::size_t from = 0; from < node_count_; ++from) {
+    for (std::size_t to = 0; to < node_count_; ++to) {
+      resized[from * count + to] = last_arrival_[from * node_count_ + to];
+    }
+  }
+  last_arrival_ = std::move(resized);
+  node_count_ = count;
+}
+
+}  // namespace locksim::sim

@@ -1,0 +1,601 @@
+#include "simulation.h"
+
+#include <algorithm>
+#include <utility>
+
+#include <fmt/core.h>
+
+#include "assert.h"
+
+namespace locksim::sim {
+
+// --- Context ----------------------------------------------------------------------
+
+LocalTime Context::now() const { return simulation_->local_time(node_); }
+const std::string& Context::node_name() const { return simulation_->node_name(node_); }
+Rng& Context::rng() const { return simulation_->node_state(node_).rng; }
+std::optional<NodeId> Context::find_node(std::string_view name) const { return simulation_->find_node(name); }
+
+Context::SleepAwaiter Context::sleep(Duration length) const { return SleepAwaiter{*this, now() + length}; }
+Context::SleepAwaiter Context::sleep_until(LocalTime deadline) const { return SleepAwaiter{*this, deadline}; }
+Context::ReceiveAwaiter Context::receive() const { return ReceiveAwaiter{*this}; }
+Context::ReceiveForAwaiter Context::receive_for(Duration timeout) const { return ReceiveForAwaiter{*this, timeout}; }
+
+Context::CallAwaiter Context::call(NodeId to, Payload request, Duration timeout) const {
+  return CallAwaiter{*this, to, std::move(request), timeout};
+}
+
+void Context::send(NodeId to, Payload body) const {
+  simulation_->send_message(node_, to, 0, MessageKind::kRequest, std::move(body));
+}
+
+void Context::reply(const Message& request, Payload body) const {
+  simulation_->send_message(node_, request.from, request.call_id, MessageKind::kReply, std::move(body));
+}
+
+ProcessId Context::spawn(std::string name, Task<> task) const {
+  return simulation_->spawn_process(node_, std::move(name), std::move(task));
+}
+
+void Context::record(std::string_view event, std::initializer_list<Field> fields) const {
+  simulation_->record(node_name(), event, fields);
+}
+
+// --- building ---------------------------------------------------------------------
+
+Simulation::Simulation(SimulationOptions options, HistorySink history_sink)
+    : options_{std::move(options)},
+      streams_{options_.seed},
+      network_{options_.network, streams_.stream("network")},
+      history_{std::move(history_sink)},
+      time_limit_{Time{} + options_.time_limit} {}
+
+Simulation::~Simulation() {
+  for (NodeState& node : nodes_) {
+    for (std::uint32_t slot : node.processes) {
+      processes_[slot].root.destroy();
+    }
+  }
+}
+
+NodeId Simulation::add_node(std::string name, NodeBoot boot, LocalClock clock) {
+  LOCKSIM_ASSERT(!find_node(name).has_value(), "node names must be unique");
+  const NodeId id{static_cast<std::uint32_t>(nodes_.size())};
+  Rng rng = streams_.stream("node/" + name);
+  nodes_.emplace_back(std::move(name), std::move(boot), clock, rng);
+  network_.resize(nodes_.size());
+  nodes_.back().boot(Context{this, id});
+  return id;
+}
+
+ProcessId Simulation::spawn_process(NodeId node, std::string name, Task<> task) {
+  std::uint32_t slot = 0;
+  if (!free_process_slots_.empty()) {
+    slot = free_process_slots_.back();
+    free_process_slots_.pop_back();
+  } else {
+    slot = static_cast<std::uint32_t>(processes_.size());
+    processes_.emplace_back();
+  }
+  ProcessSlot& process = processes_[slot];
+  process.alive = true;
+  process.paused = false;
+  process.node = node;
+  process.name = std::move(name);
+  process.root = task.release();
+  process.root.promise().exit_hook = TaskExitHook{&Simulation::on_process_exit, this, slot};
+  process.waiting = WaitKind::kNone;
+  const ProcessId id{slot, process.generation};
+  node_state(node).processes.push_back(slot);
+  queue_.push(now_, static_cast<std::uint32_t>(EventKind::kStartProcess), node.index, process_ticket(id));
+  return id;
+}
+
+void Simulation::schedule(Time at, std::function<void()> action) {
+  LOCKSIM_ASSERT(at >= now_, "actions cannot be scheduled in the past");
+  std::uint32_t slot = 0;
+  if (!free_action_slots_.empty()) {
+    slot = free_action_slots_.back();
+    free_action_slots_.pop_back();
+    actions_[slot] = std::move(action);
+  } else {
+    slot = static_cast<std::uint32_t>(actions_.size());
+    actions_.push_back(std::move(action));
+  }
+  queue_.push(at, static_cast<std::uint32_t>(EventKind::kAction), 0, slot);
+}
+
+// --- running ----------------------------------------------------------------------
+
+RunOutcome Simulation::run() {
+  stop_requested_ = false;
+  while (true) {
+    if (stop_requested_) {
+      return RunOutcome{StopReason::kStopped, now_, events_processed_, {}};
+    }
+    if (queue_.empty()) {
+      return RunOutcome{StopReason::kQuiescent, now_, events_processed_, blocked_processes()};
+    }
+    if (queue_.next_time() > time_limit_) {
+      now_ = std::max(now_, time_limit_);
+      return RunOutcome{StopReason::kTimeLimit, now_, events_processed_, {}};
+    }
+    if (events_processed_ >= options_.event_limit) {
+      return RunOutcome{StopReason::kEventLimit, now_, events_processed_, {}};
+    }
+    const Event event = queue_.pop();
+    now_ = event.at;
+    ++events_processed_;
+    dispatch(event);
+    reap_finished_processes();
+    if (process_failure_) {
+      std::rethrow_exception(std::exchange(process_failure_, nullptr));
+    }
+  }
+}
+
+void Simulation::dispatch(const Event& event) {
+  switch (static_cast<EventKind>(event.kind)) {
+    case EventKind::kStartProcess: {
+      const ProcessId id = process_from_ticket(event.ticket);
+      ProcessSlot* process = live_process(id);
+      if (process != nullptr && !hold_back_if_paused(event, id)) {
+        run_process(id, process->root);
+      }
+      return;
+    }
+    case EventKind::kTimer:
+      fire_timer(event);
+      return;
+    case EventKind::kDeliver:
+      deliver(event);
+      return;
+    case EventKind::kAction: {
+      std::function<void()> action = std::move(actions_[event.ticket]);
+      actions_[event.ticket] = nullptr;
+      free_action_slots_.push_back(static_cast<std::uint32_t>(event.ticket));
+      action();
+      return;
+    }
+    case EventKind::kDrainInbox:
+      if (!hold_back_if_paused(event, ProcessId{kNoSlot, 0})) {
+        drain_inbox(NodeId{event.target});
+      }
+      return;
+  }
+  LOCKSIM_ASSERT(false, "unknown event kind");
+}
+
+bool Simulation::hold_back_if_paused(const Event& event, ProcessId process_id) {
+  NodeState& node = nodes_[event.target];
+  if (node.paused) {
+    node.deferred.push_back(event);
+    return true;
+  }
+  if (ProcessSlot* process = live_process(process_id); process != nullptr && process->paused) {
+    process->deferred.push_back(event);
+    return true;
+  }
+  return false;
+}
+
+void Simulation::run_process(ProcessId id, std::coroutine_handle<> handle) {
+  processes_[id.slot].waiting = WaitKind::kNone;
+  running_process_ = id;
+  handle.resume();
+  running_process_.reset();
+}
+
+void Simulation::on_process_exit(void* simulation, std::uint64_t slot) {
+  static_cast<Simulation*>(simulation)->finished_processes_.push_back(static_cast<std::uint32_t>(slot));
+}
+
+void Simulation::reap_finished_processes() {
+  for (std::uint32_t slot : finished_processes_) {
+    ProcessSlot& process = processes_[slot];
+    if (process.root.promise().exception && !process_failure_) {
+      process_failure_ = process.root.promise().exception;
+    }
+    process.root.destroy();
+    process.root = {};
+    process.alive = false;
+    ++process.generation;
+    std::erase(node_state(process.node).processes, slot);
+    free_process_slots_.push_back(slot);
+  }
+  finished_processes_.clear();
+}
+
+ProcessId Simulation::current_process() const {
+  LOCKSIM_ASSERT(running_process_.has_value(), "awaiting outside of a simulated process");
+  return *running_process_;
+}
+
+Simulation::ProcessSlot* Simulation::live_process(ProcessId id) {
+  if (id.slot >= processes_.size()) {
+    return nullptr;
+  }
+  ProcessSlot& process = processes_[id.slot];
+  return process.alive && process.generation == id.generation ? &process : nullptr;
+}
+
+// --- timers -----------------------------------------------------------------------
+
+std::uint64_t Simulation::timer_ticket(std::uint32_t slot, std::uint32_t generation) {
+  return (std::uint64_t{generation} << 32) | slot;
+}
+
+std::uint64_t Simulation::process_ticket(ProcessId process) {
+  return (std::uint64_t{process.generation} << 32) | process.slot;
+}
+
+ProcessId Simulation::process_from_ticket(std::uint64_t ticket) {
+  return ProcessId{static_cast<std::uint32_t>(ticket), static_cast<std::uint32_t>(ticket >> 32)};
+}
+
+void Simulation::add_timer(TimerPurpose purpose, ProcessId process, LocalTime deadline, std::coroutine_handle<> handle,
+                           std::uint64_t call_id, std::uint32_t* slot_out) {
+  const NodeId node_id = processes_[process.slot].node;
+  std::uint32_t slot = 0;
+  if (!free_timer_slots_.empty()) {
+    slot = free_timer_slots_.back();
+    free_timer_slots_.pop_back();
+  } else {
+    slot = static_cast<std::uint32_t>(timers_.size());
+    timers_.emplace_back();
+  }
+  TimerSlot& timer = timers_[slot];
+  timer.active = true;
+  timer.purpose = purpose;
+  timer.node = node_id;
+  timer.process = process;
+  timer.deadline = deadline;
+  timer.handle = handle;
+  timer.call_id = call_id;
+  NodeState& node = node_state(node_id);
+  node.timers.push_back(slot);
+  queue_.push(node.clock.when_reads(deadline, now_), static_cast<std::uint32_t>(EventKind::kTimer), node_id.index,
+              timer_ticket(slot, timer.generation));
+  if (purpose == TimerPurpose::kSleep) {
+    processes_[process.slot].waiting = WaitKind::kSleep;
+  }
+  if (slot_out != nullptr) {
+    *slot_out = slot;
+  }
+}
+
+void Simulation::release_timer(std::uint32_t slot) {
+  TimerSlot& timer = timers_[slot];
+  LOCKSIM_ASSERT(timer.active, "releasing an inactive timer");
+  timer.active = false;
+  ++timer.generation;
+  timer.handle = {};
+  std::vector<std::uint32_t>& node_timers = node_state(timer.node).timers;
+  node_timers.erase(std::find(node_timers.begin(), node_timers.end(), slot));
+  free_timer_slots_.push_back(slot);
+}
+
+void Simulation::fire_timer(const Event& event) {
+  const auto slot = static_cast<std::uint32_t>(event.ticket);
+  const auto generation = static_cast<std::uint32_t>(event.ticket >> 32);
+  TimerSlot& timer = timers_[slot];
+  if (!timer.active || timer.generation != generation) {
+    return;  // released or re-timed since this event was scheduled
+  }
+  if (hold_back_if_paused(event, timer.process)) {
+    return;
+  }
+  NodeState& node = node_state(timer.node);
+  const ProcessId process = timer.process;
+  const std::coroutine_handle<> handle = timer.handle;
+  switch (timer.purpose) {
+    case TimerPurpose::kSleep:
+      break;
+    case TimerPurpose::kReceiveTimeout:
+      std::erase_if(node.receive_waiters, [slot](const ReceiveWaiter& waiter) { return waiter.timer_slot == slot; });
+      break;
+    case TimerPurpose::kCallTimeout: {
+      const std::uint64_t call_id = timer.call_id;
+      std::erase_if(node.calls, [call_id](const PendingCall& call) { return call.call_id == call_id; });
+      break;
+    }
+  }
+  release_timer(slot);
+  run_process(process, handle);
+}
+
+void Simulation::retime_timers(NodeId node_id) {
+  NodeState& node = node_state(node_id);
+  for (std::uint32_t slot : node.timers) {
+    TimerSlot& timer = timers_[slot];
+    ++timer.generation;  // the event scheduled on the old clock is now stale
+    queue_.push(node.clock.when_reads(timer.deadline, now_), static_cast<std::uint32_t>(EventKind::kTimer),
+                node_id.index, timer_ticket(slot, timer.generation));
+  }
+}
+
+// --- messages ---------------------------------------------------------------------
+
+void Simulation::send_message(NodeId from, NodeId to, std::uint64_t call_id, MessageKind kind, Payload body) {
+  LOCKSIM_ASSERT(to.index < nodes_.size(), "message to an unknown node");
+  const Network::Route route = network_.route(from, to, now_);
+  if (!route.arrival) {
+    return;
+  }
+  auto enqueue = [&](Time arrival, Payload payload) {
+    std::uint32_t slot = 0;
+    Message message{from, to, call_id, kind, std::move(payload)};
+    if (!free_message_slots_.empty()) {
+      slot = free_message_slots_.back();
+      free_message_slots_.pop_back();
+      messages_[slot] = std::move(message);
+    } else {
+      slot = static_cast<std::uint32_t>(messages_.size());
+      messages_.push_back(std::move(message));
+    }
+    queue_.push(arrival, static_cast<std::uint32_t>(EventKind::kDeliver), to.index, slot);
+  };
+  if (route.duplicate_arrival) {
+    enqueue(*route.duplicate_arrival, body);
+  }
+  enqueue(*route.arrival, std::move(body));
+}
+
+void Simulation::release_message(std::uint32_t slot) {
+  messages_[slot].body.reset();
+  free_message_slots_.push_back(slot);
+}
+
+void Simulation::deliver(const Event& event) {
+  const auto slot = static_cast<std::uint32_t>(event.ticket);
+  const Message& message = messages_[slot];
+  NodeState& node = nodes_[event.target];
+  if (!node.up || network_.is_cut(message.from, message.to)) {
+    release_message(slot);
+    return;
+  }
+  if (message.kind == MessageKind::kReply) {
+    deliver_reply(node, slot, event);
+    return;
+  }
+  if (hold_back_if_paused(event, ProcessId{kNoSlot, 0})) {
+    return;
+  }
+  deliver_request(node, slot);
+}
+
+void Simulation::deliver_reply(NodeState& node, std::uint32_t message_slot, const Event& event) {
+  const std::uint64_t call_id = messages_[message_slot].call_id;
+  const auto call = std::find_if(node.calls.begin(), node.calls.end(),
+                                 [call_id](const PendingCall& pending) { return pending.call_id == call_id; });
+  if (call == node.calls.end()) {
+    release_message(message_slot);  // the call timed out, or its process is gone
+    return;
+  }
+  if (hold_back_if_paused(event, call->process)) {
+    return;
+  }
+  const PendingCall answered = *call;
+  node.calls.erase(call);
+  *answered.result = std::move(messages_[message_slot]);
+  release_message(message_slot);
+  if (answered.timer_slot != kNoSlot) {
+    release_timer(answered.timer_slot);
+  }
+  run_process(answered.process, answered.handle);
+}
+
+void Simulation::deliver_request(NodeState& node, std::uint32_t message_slot) {
+  node.inbox.push_back(message_slot);
+  drain_inbox(NodeId{static_cast<std::uint32_t>(&node - nodes_.data())});
+}
+
+void Simulation::drain_inbox(NodeId node_id) {
+  NodeState& node = node_state(node_id);
+  while (!node.inbox.empty()) {
+    const auto waiter = std::find_if(node.receive_waiters.begin(), node.receive_waiters.end(),
+                                     [this](const ReceiveWaiter& w) { return !processes_[w.process.slot].paused; });
+    if (waiter == node.receive_waiters.end()) {
+      return;
+    }
+    const ReceiveWaiter receiver = *waiter;
+    node.receive_waiters.erase(waiter);
+    const std::uint32_t message_slot = node.inbox.pop_front();
+    *receiver.result = std::move(messages_[message_slot]);
+    release_message(message_slot);
+    if (receiver.timer_slot != kNoSlot) {
+      release_timer(receiver.timer_slot);
+    }
+    run_process(receiver.process, receiver.handle);
+  }
+}
+
+std::optional<Message> Simulation::take_from_inbox(NodeId node_id) {
+  NodeState& node = node_state(node_id);
+  if (node.inbox.empty()) {
+    return std::nullopt;
+  }
+  const std::uint32_t slot = node.inbox.pop_front();
+  std::optional<Message> message{std::move(messages_[slot])};
+  release_message(slot);
+  return message;
+}
+
+void Simulation::add_receive_waiter(ProcessId process, std::coroutine_handle<> handle, std::optional<Message>* result,
+                                    std::optional<Duration> timeout) {
+  ReceiveWaiter waiter{process, handle, result, kNoSlot};
+  const NodeId node_id = processes_[process.slot].node;
+  if (timeout) {
+    add_timer(TimerPurpose::kReceiveTimeout, process, local_time(node_id) + *timeout, handle, 0, &waiter.timer_slot);
+  }
+  node_state(node_id).receive_waiters.push_back(waiter);
+  processes_[process.slot].waiting = WaitKind::kReceive;
+}
+
+void Simulation::start_call(ProcessId process, NodeId to, Payload request, Duration timeout,
+                            std::coroutine_handle<> handle, std::optional<Message>* result) {
+  const NodeId node_id = processes_[process.slot].node;
+  const std::uint64_t call_id = next_call_id_++;
+  PendingCall call{call_id, process, handle, result, kNoSlot};
+  if (timeout != Duration::max()) {
+    add_timer(TimerPurpose::kCallTimeout, process, local_time(node_id) + timeout, handle, call_id, &call.timer_slot);
+  }
+  node_state(node_id).calls.push_back(call);
+  ProcessSlot& caller = processes_[process.slot];
+  caller.waiting = WaitKind::kCall;
+  caller.waiting_on = to;
+  send_message(node_id, to, call_id, MessageKind::kRequest, std::move(request));
+}
+
+// --- faults -----------------------------------------------------------------------
+
+void Simulation::pause(NodeId node) {
+  LOCKSIM_ASSERT(node_state(node).up, "pausing a node that is down");
+  node_state(node).paused = true;
+}
+
+void Simulation::resume(NodeId node) {
+  NodeState& state = node_state(node);
+  state.paused = false;
+  reschedule_held_back(state.deferred);
+}
+
+void Simulation::reschedule_held_back(std::vector<Event>& held_back) {
+  // New sequence numbers in the old order: the held-back work runs now, in
+  // the order it would have run.
+  for (const Event& event : held_back) {
+    queue_.push(now_, event.kind, event.target, event.ticket);
+  }
+  held_back.clear();
+}
+
+void Simulation::pause_process(ProcessId process) {
+  if (ProcessSlot* slot = live_process(process)) {
+    slot->paused = true;
+  }
+}
+
+void Simulation::resume_process(ProcessId process) {
+  ProcessSlot* slot = live_process(process);
+  if (slot == nullptr || !slot->paused) {
+    return;
+  }
+  slot->paused = false;
+  reschedule_held_back(slot->deferred);
+  // Requests that queued up while this process was the only receiver.
+  queue_.push(now_, static_cast<std::uint32_t>(EventKind::kDrainInbox), slot->node.index, 0);
+}
+
+void Simulation::crash(NodeId node_id) {
+  LOCKSIM_ASSERT(!running_process_ || processes_[running_process_->slot].node != node_id,
+                 "a node cannot crash itself from inside one of its processes");
+  LOCKSIM_ASSERT(finished_processes_.empty(), "crash while finished processes await reaping");
+  NodeState& node = node_state(node_id);
+  if (!node.up) {
+    return;
+  }
+  node.up = false;
+  node.paused = false;
+  auto release_held_back_messages = [this](std::vector<Event>& held_back) {
+    for (const Event& event : held_back) {
+      if (static_cast<EventKind>(event.kind) == EventKind::kDeliver) {
+        release_message(static_cast<std::uint32_t>(event.ticket));
+      }
+    }
+    held_back.clear();
+  };
+  // Timers first: destroying a frame must not leave a timer pointing into it.
+  while (!node.timers.empty()) {
+    release_timer(node.timers.front());
+  }
+  node.receive_waiters.clear();
+  node.calls.clear();
+  for (std::uint32_t slot : node.inbox) {
+    release_message(slot);
+  }
+  node.inbox.clear();
+  release_held_back_messages(node.deferred);
+  // Destroy the processes in spawn order: a fixed order for their destructors.
+  for (std::uint32_t slot : node.processes) {
+    ProcessSlot& process = processes_[slot];
+    release_held_back_messages(process.deferred);
+    process.alive = false;
+    ++process.generation;
+    process.root.destroy();
+    process.root = {};
+    free_process_slots_.push_back(slot);
+  }
+  node.processes.clear();
+}
+
+void Simulation::restart(NodeId node_id) {
+  NodeState& node = node_state(node_id);
+  LOCKSIM_ASSERT(!node.up, "restarting a node that is up");
+  node.up = true;
+  node.boot(Context{this, node_id});
+}
+
+void Simulation::jump_clock(NodeId node, Duration by) {
+  node_state(node).clock.jump(now_, by);
+  retime_timers(node);
+}
+
+void Simulation::set_clock_drift(NodeId node, std::int64_t drift_ppb) {
+  node_state(node).clock.set_drift(now_, drift_ppb);
+  retime_timers(node);
+}
+
+// --- queries ----------------------------------------------------------------------
+
+bool Simulation::is_up(NodeId node) const { return node_state(node).up; }
+bool Simulation::is_paused(NodeId node) const { return node_state(node).paused; }
+LocalTime Simulation::local_time(NodeId node) const { return node_state(node).clock.read(now_); }
+const std::string& Simulation::node_name(NodeId node) const { return node_state(node).name; }
+
+std::optional<NodeId> Simulation::find_node(std::string_view name) const {
+  for (std::size_t index = 0; index < nodes_.size(); ++index) {
+    if (nodes_[index].name == name) {
+      return NodeId{static_cast<std::uint32_t>(index)};
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<ProcessId> Simulation::find_process(NodeId node, std::string_view name) const {
+  for (std::uint32_t slot : node_state(node).processes) {
+    const ProcessSlot& process = processes_[slot];
+    if (process.alive && process.name == name) {
+      return ProcessId{slot, process.generation};
+    }
+  }
+  return std::nullopt;
+}
+
+void Simulation::record(std::string_view proc, std::string_view event, std::initializer_list<Field> fields) {
+  history_.record(now_, proc, event, fields);
+}
+
+std::vector<BlockedProcess> Simulation::blocked_processes() const {
+  std::vector<BlockedProcess> blocked;
+  for (const NodeState& node : nodes_) {
+    for (std::uint32_t slot : node.processes) {
+      const ProcessSlot& process = processes_[slot];
+      std::string waiting_for;
+      if (node.paused) {
+        waiting_for = "its node to resume (paused)";
+      } else if (process.paused) {
+        waiting_for = "its process to resume (paused)";
+      } else if (process.waiting == WaitKind::kReceive) {
+        waiting_for = "a message";
+      } else if (process.waiting == WaitKind::kCall) {
+        waiting_for = fmt::format("a reply from {}", node_state(process.waiting_on).name);
+      } else {
+        waiting_for = "an event that was never scheduled";
+      }
+      blocked.push_back(BlockedProcess{node.name, process.name, std::move(waiting_for)});
+    }
+  }
+  return blocked;
+}
+
+}  // namespace locksim::sim

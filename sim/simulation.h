@@ -1,0 +1,398 @@
+#pragma once
+// Simulation: the single-threaded discrete-event kernel every model runs on.
+//
+// Nodes (workers, lock-service instances, storage) are added with a boot
+// function that spawns their processes: C++20 coroutines (Task<>) that sleep
+// on the node's own clock, send and receive messages, and call other nodes
+// with a timeout. Everything happens in virtual true time, in the order of
+// the event queue: (time, sequence). Nothing reads the wall clock, and every
+// random draw comes from a named stream of one root seed, so the same seed
+// gives the same run, event for event.
+//
+// Faults act on nodes from outside (a nemesis action scheduled at a time, or
+// a model reacting to an event):
+// - pause: nothing the node would do runs and nothing it receives is
+//   processed; on resume the held-back events run, in their original order,
+//   at the resume time. Its clock keeps running.
+// - crash: the node's processes are destroyed (in spawn order), its timers,
+//   inbox and pending calls dropped; messages arriving while it is down are
+//   lost. restart boots it again from its boot function.
+// - clock jump / drift: the node's clock changes; its timers, set on that
+//   clock, are re-timed accordingly.
+// - process pause: one process alone is frozen (e.g. a starved renewal thread).
+//
+// Every run() is bounded by a true-time limit and an event limit; hitting one
+// is a reported outcome, and so is running out of events while processes
+// still wait (the outcome lists who waits for what).
+
+#include <coroutine>
+#include <cstdint>
+#include <functional>
+#include <initializer_list>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "event_queue.h"
+#include "fifo_queue.h"
+#include "history_recorder.h"
+#include "local_clock.h"
+#include "message.h"
+#include "network.h"
+#include "random.h"
+#include "task.h"
+#include "time.h"
+
+namespace locksim::sim {
+
+class Simulation;
+class Context;
+
+struct SimulationOptions {
+  std::uint64_t seed = 1;                            // root of every random stream; default 1
+  Duration time_limit = Duration::minutes(60);       // run() stops at this true time; default 60 min
+  std::uint64_t event_limit = 100'000'000;           // run() stops after this many events; default 1e8
+  NetworkOptions network;                            // delays, loss, duplication; see network.h
+};
+
+// A process, as (slot, generation): a stale id never matches a reused slot.
+struct ProcessId {
+  std::uint32_t slot = 0;
+  std::uint32_t generation = 0;
+  auto operator<=>(const ProcessId&) const = default;
+};
+
+// Runs when a node boots and at every restart; spawns the node's processes.
+using NodeBoot = std::function<void(Context)>;
+
+enum class StopReason {
+  kQuiescent,   // no events left (every process finished or waits forever)
+  kTimeLimit,   // the next event lies beyond the time limit
+  kEventLimit,  // the event limit was reached
+  kStopped,     // a model or action called stop()
+};
+
+struct BlockedProcess {
+  std::string node;
+  std::string process;
+  std::string waiting_for;  // e.g. "a message", "a reply from redis-0"
+};
+
+struct RunOutcome {
+  StopReason reason = StopReason::kQuiescent;
+  Time end;                             // true time when run() returned
+  std::uint64_t events = 0;             // events processed by this simulation so far
+  std::vector<BlockedProcess> blocked;  // with kQuiescent: processes that still wait
+};
+
+// What a process sees of the simulation: its node, its clock, the network.
+// A small value: pass it to sub-tasks by value. The awaiters act for the
+// process that awaits them, so one Context serves every process of its node.
+class Context {
+ public:
+  // The node's own clock reading (never true time: models decide by this).
+  [[nodiscard]] LocalTime now() const;
+  [[nodiscard]] NodeId node() const { return node_; }
+  [[nodiscard]] const std::string& node_name() const;
+  // The node's own random stream ("node/<name>"), e.g. for retry jitter.
+  [[nodiscard]] Rng& rng() const;
+  [[nodiscard]] std::optional<NodeId> find_node(std::string_view name) const;
+
+  // Resumes when the node's clock reads now() + length (at least one trip
+  // through the event loop, even for zero).
+  class SleepAwaiter;
+  [[nodiscard]] SleepAwaiter sleep(Duration length) const;
+  [[nodiscard]] SleepAwaiter sleep_until(LocalTime deadline) const;
+
+  // The next request in the node's inbox, waiting as long as it takes.
+  class ReceiveAwaiter;
+  [[nodiscard]] ReceiveAwaiter receive() const;
+  // The next request, or nothing if none arrives within `timeout` (node clock).
+  class ReceiveForAwaiter;
+  [[nodiscard]] ReceiveForAwaiter receive_for(Duration timeout) const;
+
+  // Sends `request` and waits for its reply; nothing if none arrives within
+  // `timeout` (node clock). A late reply is dropped.
+  class CallAwaiter;
+  [[nodiscard]] CallAwaiter call(NodeId to, Payload request, Duration timeout) const;
+
+  // Fire and forget.
+  void send(NodeId to, Payload body) const;
+  void reply(const Message& request, Payload body) const;
+
+  // Starts another process on this node, from the event loop (not inline).
+  ProcessId spawn(std::string name, Task<> task) const;
+
+  // Appends a history event with proc = this node, t = true now.
+  void record(std::string_view event, std::initializer_list<Field> fields = {}) const;
+
+ private:
+  friend class Simulation;
+  Context(Simulation* simulation, NodeId node) : simulation_{simulation}, node_{node} {}
+
+  Simulation* simulation_;
+  NodeId node_;
+};
+
+class Simulation {
+ public:
+  explicit Simulation(SimulationOptions options, HistorySink history_sink = {});
+  ~Simulation();
+  Simulation(const Simulation&) = delete;
+  Simulation& operator=(const Simulation&) = delete;
+
+  // --- building ---------------------------------------------------------------
+  // Adds a node that boots (at true time zero, or now if running) with `boot`.
+  // Node names must be unique; NodeIds follow the order of add_node calls.
+  NodeId add_node(std::string name, NodeBoot boot, LocalClock clock = LocalClock{});
+
+  // --- running ----------------------------------------------------------------
+  // Processes events until one of the StopReasons. May be called again to go on.
+  RunOutcome run();
+  void stop() { stop_requested_ = true; }
+  void set_time_limit(Time limit) { time_limit_ = limit; }
+
+  [[nodiscard]] Time now() const { return now_; }
+  [[nodiscard]] std::uint64_t events_processed() const { return events_processed_; }
+
+  // Runs `action` at true time `at` (>= now). Actions are the nemesis: they
+  // are not held back by pauses.
+  void schedule(Time at, std::function<void()> action);
+
+  // --- faults -----------------------------------------------------------------
+  void pause(NodeId node);
+  void resume(NodeId node);
+  void crash(NodeId node);
+  void restart(NodeId node);
+  void jump_clock(NodeId node, Duration by);
+  void set_clock_drift(NodeId node, std::int64_t drift_ppb);
+  void pause_process(ProcessId process);
+  void resume_process(ProcessId process);
+
+  [[nodiscard]] bool is_up(NodeId node) const;
+  [[nodiscard]] bool is_paused(NodeId node) const;
+  [[nodiscard]] LocalTime local_time(NodeId node) const;
+  [[nodiscard]] const std::string& node_name(NodeId node) const;
+  [[nodiscard]] std::optional<NodeId> find_node(std::string_view name) const;
+  [[nodiscard]] std::size_t node_count() const { return nodes_.size(); }
+  // The live process of `node` called `name`, if any.
+  [[nodiscard]] std::optional<ProcessId> find_process(NodeId node, std::string_view name) const;
+
+  [[nodiscard]] Network& network() { return network_; }
+  [[nodiscard]] const RandomStreams& random_streams() const { return streams_; }
+
+  // --- history ----------------------------------------------------------------
+  // Appends an event for a proc that is not a node ("nemesis", "run").
+  void record(std::string_view proc, std::string_view event, std::initializer_list<Field> fields = {});
+  [[nodiscard]] const HistoryRecorder& history() const { return history_; }
+
+ private:
+  friend class Context;
+  friend class Context::SleepAwaiter;
+  friend class Context::ReceiveAwaiter;
+  friend class Context::ReceiveForAwaiter;
+  friend class Context::CallAwaiter;
+
+  enum class EventKind : std::uint32_t { kStartProcess, kTimer, kDeliver, kAction, kDrainInbox };
+  enum class WaitKind : std::uint8_t { kNone, kSleep, kReceive, kCall };
+  enum class TimerPurpose : std::uint8_t { kSleep, kReceiveTimeout, kCallTimeout };
+
+  static constexpr std::uint32_t kNoSlot = ~std::uint32_t{0};
+
+  struct ProcessSlot {
+    std::uint32_t generation = 0;
+    bool alive = false;
+    bool paused = false;
+    NodeId node;
+    std::string name;
+    Task<>::Handle root;
+    WaitKind waiting = WaitKind::kNone;
+    NodeId waiting_on;             // for kCall: the callee
+    std::vector<Event> deferred;  // held back while the process is paused
+  };
+
+  struct TimerSlot {
+    std::uint32_t generation = 0;
+    bool active = false;
+    TimerPurpose purpose = TimerPurpose::kSleep;
+    NodeId node;
+    ProcessId process;
+    LocalTime deadline;
+    std::coroutine_handle<> handle;
+    std::uint64_t call_id = 0;  // kCallTimeout: which call
+  };
+
+  // A process suspended in receive() or receive_for().
+  struct ReceiveWaiter {
+    ProcessId process;
+    std::coroutine_handle<> handle;
+    std::optional<Message>* result;
+    std::uint32_t timer_slot = kNoSlot;
+  };
+
+  struct PendingCall {
+    std::uint64_t call_id = 0;
+    ProcessId process;
+    std::coroutine_handle<> handle;
+    std::optional<Message>* result;
+    std::uint32_t timer_slot = kNoSlot;
+  };
+
+  struct NodeState {
+    NodeState(std::string node_name, NodeBoot node_boot, LocalClock node_clock, Rng node_rng)
+        : name{std::move(node_name)}, boot{std::move(node_boot)}, clock{node_clock}, rng{node_rng} {}
+
+    std::string name;
+    NodeBoot boot;
+    LocalClock clock;
+    Rng rng;
+    bool up = true;
+    bool paused = false;
+    std::vector<std::uint32_t> processes;  // process slots, in spawn order
+    std::vector<std::uint32_t> timers;     // active timer slots, in setting order
+    FifoQueue<std::uint32_t> inbox;       // message slots, in arrival order
+    std::vector<ReceiveWaiter> receive_waiters;
+    std::vector<PendingCall> calls;
+    std::vector<Event> deferred;  // held back while the node is paused
+  };
+
+  // Used by Context and its awaiters.
+  void add_timer(TimerPurpose purpose, ProcessId process, LocalTime deadline, std::coroutine_handle<> handle,
+                 std::uint64_t call_id, std::uint32_t* slot_out);
+  void add_receive_waiter(ProcessId process, std::coroutine_handle<> handle, std::optional<Message>* result,
+                          std::optional<Duration> timeout);
+  std::optional<Message> take_from_inbox(NodeId node);
+  void start_call(ProcessId process, NodeId to, Payload request, Duration timeout, std::coroutine_handle<> handle,
+                  std::optional<Message>* result);
+  void send_message(NodeId from, NodeId to, std::uint64_t call_id, MessageKind kind, Payload body);
+  ProcessId spawn_process(NodeId node, std::string name, Task<> task);
+  NodeState& node_state(NodeId node) { return nodes_[node.index]; }
+  const NodeState& node_state(NodeId node) const { return nodes_[node.index]; }
+  ProcessSlot* live_process(ProcessId process);
+  // The process being resumed right now. Requires one (awaiters only suspend inside a process).
+  ProcessId current_process() const;
+
+  // The event loop.
+  void dispatch(const Event& event);
+  bool hold_back_if_paused(const Event& event, ProcessId process);
+  void fire_timer(const Event& event);
+  void deliver(const Event& event);
+  void deliver_request(NodeState& node, std::uint32_t message_slot);
+  void deliver_reply(NodeState& node, std::uint32_t message_slot, const Event& event);
+  void drain_inbox(NodeId node);
+  void run_process(ProcessId process, std::coroutine_handle<> handle);
+  void reap_finished_processes();
+  void retime_timers(NodeId node);
+  void release_timer(std::uint32_t slot);
+  void release_message(std::uint32_t slot);
+  void reschedule_held_back(std::vector<Event>& held_back);
+  std::vector<BlockedProcess> blocked_processes() const;
+  static void on_process_exit(void* simulation, std::uint64_t slot);
+  static std::uint64_t timer_ticket(std::uint32_t slot, std::uint32_t generation);
+  static std::uint64_t process_ticket(ProcessId process);
+  static ProcessId process_from_ticket(std::uint64_t ticket);
+
+  SimulationOptions options_;
+  RandomStreams streams_;
+  Network network_;
+  HistoryRecorder history_;
+  EventQueue queue_;
+  Time now_;
+  Time time_limit_;
+  std::uint64_t events_processed_ = 0;
+  std::uint64_t next_call_id_ = 1;
+  bool stop_requested_ = false;
+  std::optional<ProcessId> running_process_;
+
+  std::vector<NodeState> nodes_;
+  std::vector<ProcessSlot> processes_;
+  std::vector<std::uint32_t> free_process_slots_;
+  std::vector<std::uint32_t> finished_processes_;
+  std::vector<TimerSlot> timers_;
+  std::vector<std::uint32_t> free_timer_slots_;
+  std::vector<Message> messages_;
+  std::vector<std::uint32_t> free_message_slots_;
+  std::vector<std::function<void()>> actions_;
+  std::vector<std::uint32_t> free_action_slots_;
+  std::exception_ptr process_failure_;
+};
+
+// --- awaiters -------------------------------------------------------------------
+
+class Context::SleepAwaiter {
+ public:
+  bool await_ready() const noexcept { return false; }
+  void await_suspend(std::coroutine_handle<> handle) {
+    context_.simulation_->add_timer(Simulation::TimerPurpose::kSleep, context_.simulation_->current_process(), deadline_, handle, 0,
+                                    nullptr);
+  }
+  void await_resume() const noexcept {}
+
+ private:
+  friend class Context;
+  SleepAwaiter(Context context, LocalTime deadline) : context_{context}, deadline_{deadline} {}
+  Context context_;
+  LocalTime deadline_;
+};
+
+class Context::ReceiveAwaiter {
+ public:
+  bool await_ready() {
+    result_ = context_.simulation_->take_from_inbox(context_.node_);
+    return result_.has_value();
+  }
+  void await_suspend(std::coroutine_handle<> handle) {
+    context_.simulation_->add_receive_waiter(context_.simulation_->current_process(), handle, &result_, std::nullopt);
+  }
+  Message await_resume() {
+    LOCKSIM_ASSERT(result_.has_value(), "receive() resumed without a message");
+    return std::move(*result_);
+  }
+
+ private:
+  friend class Context;
+  explicit ReceiveAwaiter(Context context) : context_{context} {}
+  Context context_;
+  std::optional<Message> result_;
+};
+
+class Context::ReceiveForAwaiter {
+ public:
+  bool await_ready() {
+    result_ = context_.simulation_->take_from_inbox(context_.node_);
+    return result_.has_value();
+  }
+  void await_suspend(std::coroutine_handle<> handle) {
+    context_.simulation_->add_receive_waiter(context_.simulation_->current_process(), handle, &result_, timeout_);
+  }
+  std::optional<Message> await_resume() { return std::move(result_); }
+
+ private:
+  friend class Context;
+  ReceiveForAwaiter(Context context, Duration timeout) : context_{context}, timeout_{timeout} {}
+  Context context_;
+  Duration timeout_;
+  std::optional<Message> result_;
+};
+
+class Context::CallAwaiter {
+ public:
+  bool await_ready() const noexcept { return false; }
+  void await_suspend(std::coroutine_handle<> handle) {
+    context_.simulation_->start_call(context_.simulation_->current_process(), to_, std::move(request_), timeout_, handle, &result_);
+  }
+  std::optional<Message> await_resume() { return std::move(result_); }
+
+ private:
+  friend class Context;
+  CallAwaiter(Context context, NodeId to, Payload request, Duration timeout)
+      : context_{context}, to_{to}, request_{std::move(request)}, timeout_{timeout} {}
+  Context context_;
+  NodeId to_;
+  Payload request_;
+  Duration timeout_;
+  std::optional<Message> result_;
+};
+
+}  // namespace locksim::sim

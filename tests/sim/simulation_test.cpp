@@ -1,0 +1,178 @@
+#include "sim/simulation.h"
+
+#include <stdexcept>
+
+#include <gtest/gtest.h>
+
+#include "kernel_test_support.h"
+
+namespace locksim::sim {
+namespace {
+
+using namespace literals;
+using testing::Log;
+using testing::Ping;
+
+SimulationOptions fixed_delay(Duration delay) {
+  SimulationOptions options;
+  options.network.delay = Distribution::constant(delay);
+  return options;
+}
+
+Task<> ping_once(Context context, const Simulation* simulation, Log* log, NodeId server, Duration timeout) {
+  log->add(*simulation, "call");
+  std::optional<Message> reply = co_await context.call(server, Ping{7}, timeout);
+  log->add(*simulation, reply ? "reply:" + std::to_string(reply->body.get<Ping>().number) : "timeout");
+}
+
+TEST(Simulation, SpawnedProcessesStartFromTheEventLoopNotInline) {
+  Simulation simulation{SimulationOptions{}};
+  Log log;
+  simulation.add_node("a", [&](Context context) {
+    context.spawn("main", testing::log_after_sleep(context, &simulation, &log, Duration::zero(), "ran"));
+    log.add(simulation, "booted");
+  });
+  EXPECT_EQ(log.texts(), (std::vector<std::string>{"booted"}));
+  simulation.run();
+  EXPECT_EQ(log.texts(), (std::vector<std::string>{"booted", "ran"}));
+}
+
+TEST(Simulation, ACallRoundTripTakesTwoNetworkDelays) {
+  Simulation simulation{fixed_delay(3_ms)};
+  Log log;
+  const NodeId server = simulation.add_node("server", [](Context context) {
+    context.spawn("echo", testing::echo_server(context, Duration::zero()));
+  });
+  simulation.add_node("client", [&](Context context) {
+    context.spawn("main", ping_once(context, &simulation, &log, server, 1_s));
+  });
+  simulation.run();
+  EXPECT_EQ(log.texts(), (std::vector<std::string>{"call", "reply:7"}));
+  EXPECT_EQ(log.time_of("reply:7"), Time{} + 6_ms);
+}
+
+TEST(Simulation, ACallTimesOutOnTheCallersClockAndDropsTheLateReply) {
+  Simulation simulation{fixed_delay(3_ms)};
+  Log log;
+  const NodeId server = simulation.add_node("server", [](Context context) {
+    context.spawn("echo", testing::echo_server(context, 100_ms));  // replies far too late
+  });
+  simulation.add_node("client", [&](Context context) {
+    context.spawn("main", ping_once(context, &simulation, &log, server, 50_ms));
+  });
+  const RunOutcome outcome = simulation.run();
+  EXPECT_EQ(log.texts(), (std::vector<std::string>{"call", "timeout"}));
+  EXPECT_EQ(log.time_of("timeout"), Time{} + 50_ms);
+  EXPECT_EQ(outcome.reason, StopReason::kQuiescent);
+}
+
+Task<> receive_with_timeout(Context context, const Simulation* simulation, Log* log, Duration timeout) {
+  std::optional<Message> message = co_await context.receive_for(timeout);
+  log->add(*simulation, message ? "got" : "nothing");
+}
+
+TEST(Simulation, ReceiveForGivesUpAfterItsTimeout) {
+  Simulation simulation{SimulationOptions{}};
+  Log log;
+  simulation.add_node("a", [&](Context context) {
+    context.spawn("main", receive_with_timeout(context, &simulation, &log, 20_ms));
+  });
+  simulation.run();
+  EXPECT_EQ(log.texts(), (std::vector<std::string>{"nothing"}));
+  EXPECT_EQ(log.time_of("nothing"), Time{} + 20_ms);
+}
+
+TEST(Simulation, QuiescenceReportsWhoWaitsForWhat) {
+  Simulation simulation{SimulationOptions{}};
+  Log log;
+  const NodeId silent = simulation.add_node("silent", [](Context) {});
+  simulation.add_node("receiver", [&](Context context) {
+    context.spawn("inbox", testing::logging_receiver(context, &simulation, &log, "r"));
+  });
+  simulation.add_node("caller", [&](Context context) {
+    context.spawn("main", ping_once(context, &simulation, &log, silent, Duration::max()));
+  });
+  const RunOutcome outcome = simulation.run();
+  EXPECT_EQ(outcome.reason, StopReason::kQuiescent);
+  ASSERT_EQ(outcome.blocked.size(), 2u);
+  EXPECT_EQ(outcome.blocked[0].node, "receiver");
+  EXPECT_EQ(outcome.blocked[0].waiting_for, "a message");
+  EXPECT_EQ(outcome.blocked[1].node, "caller");
+  EXPECT_EQ(outcome.blocked[1].process, "main");
+  EXPECT_EQ(outcome.blocked[1].waiting_for, "a reply from silent");
+}
+
+Task<> tick_forever(Context context) {
+  while (true) {
+    co_await context.sleep(1_ms);
+  }
+}
+
+TEST(Simulation, StopsAtTheTimeLimitAndCanGoOn) {
+  SimulationOptions options;
+  options.time_limit = 1_s;
+  Simulation simulation{options};
+  simulation.add_node("a", [](Context context) { context.spawn("tick", tick_forever(context)); });
+  RunOutcome outcome = simulation.run();
+  EXPECT_EQ(outcome.reason, StopReason::kTimeLimit);
+  EXPECT_EQ(outcome.end, Time{} + 1_s);
+  EXPECT_EQ(outcome.events, 1001u);  // the start plus a wake-up at each of 1..1000 ms
+  simulation.set_time_limit(Time{} + 2_s);
+  outcome = simulation.run();
+  EXPECT_EQ(outcome.end, Time{} + 2_s);
+  EXPECT_EQ(outcome.events, 2001u);
+}
+
+TEST(Simulation, StopsAtTheEventLimit) {
+  SimulationOptions options;
+  options.event_limit = 10;
+  Simulation simulation{options};
+  simulation.add_node("a", [](Context context) { context.spawn("tick", tick_forever(context)); });
+  const RunOutcome outcome = simulation.run();
+  EXPECT_EQ(outcome.reason, StopReason::kEventLimit);
+  EXPECT_EQ(outcome.events, 10u);
+}
+
+Task<> throw_after_sleep(Context context) {
+  co_await context.sleep(5_ms);
+  throw std::runtime_error("model bug");
+}
+
+TEST(Simulation, AnExceptionInAProcessReachesRun) {
+  Simulation simulation{SimulationOptions{}};
+  simulation.add_node("a", [](Context context) { context.spawn("main", throw_after_sleep(context)); });
+  EXPECT_THROW(simulation.run(), std::runtime_error);
+}
+
+Task<int> add_later(Context context, int a, int b) {
+  co_await context.sleep(1_ms);
+  co_return a + b;
+}
+
+Task<> await_sub_task(Context context, const Simulation* simulation, Log* log) {
+  const int sum = co_await add_later(context, 2, 3);
+  log->add(*simulation, "sum:" + std::to_string(sum));
+}
+
+TEST(Simulation, TasksReturnValuesToTheirAwaiter) {
+  Simulation simulation{SimulationOptions{}};
+  Log log;
+  simulation.add_node("a", [&](Context context) { context.spawn("main", await_sub_task(context, &simulation, &log)); });
+  simulation.run();
+  EXPECT_EQ(log.texts(), (std::vector<std::string>{"sum:5"}));
+  EXPECT_EQ(log.time_of("sum:5"), Time{} + 1_ms);
+}
+
+TEST(Simulation, ActionsRunAtTheirTimeInScheduleOrder) {
+  Simulation simulation{SimulationOptions{}};
+  Log log;
+  simulation.schedule(Time{} + 2_s, [&] { log.add(simulation, "second"); });
+  simulation.schedule(Time{} + 1_s, [&] { log.add(simulation, "first"); });
+  simulation.schedule(Time{} + 2_s, [&] { log.add(simulation, "third"); });
+  simulation.run();
+  EXPECT_EQ(log.texts(), (std::vector<std::string>{"first", "second", "third"}));
+  EXPECT_EQ(log.time_of("third"), Time{} + 2_s);
+}
+
+}  // namespace
+}  // namespace locksim::sim
