@@ -16,4 +16,6 @@ struct BadInput : std::runtime_error {
 };
 
 
+void add_demo_command(CLI::App& app, ExitCode& exit_code);
+
 }  // namespace locksim::cli

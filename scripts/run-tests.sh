@@ -1,7 +1,14 @@
 #!/usr/bin/env bash
-# Install what is missing, build, and run every test through ctest.
+# Install what is missing, build, and run every test through ctest: once in
+# the normal build, once under AddressSanitizer + UndefinedBehaviorSanitizer.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+jobs="$(nproc 2>/dev/null || echo 2)"
 bash scripts/install-deps.sh
+
 bash scripts/build.sh
-ctest --test-dir build --output-on-failure --parallel "$(nproc 2>/dev/null || echo 2)"
+ctest --test-dir build --output-on-failure --parallel "$jobs"
+
+LOCKSIM_BUILD_DIR=build-sanitize bash scripts/build.sh \
+  -DLOCKSIM_SANITIZE=address,undefined -DLOCKSIM_BUILD_BENCHMARKS=OFF -DCMAKE_BUILD_TYPE=Debug
+ctest --test-dir build-sanitize --output-on-failure --parallel "$jobs"

@@ -124,6 +124,9 @@ RunOutcome Simulation::run() {
       return RunOutcome{StopReason::kEventLimit, now_, events_processed_, {}};
     }
     const Event event = queue_.pop();
+    if (is_stale_timer(event)) {
+      continue;  // released or re-timed: not an event of the run, and no reason to advance time
+    }
     now_ = event.at;
     ++events_processed_;
     dispatch(event);
@@ -275,13 +278,17 @@ void Simulation::release_timer(std::uint32_t slot) {
   free_timer_slots_.push_back(slot);
 }
 
+bool Simulation::is_stale_timer(const Event& event) const {
+  if (static_cast<EventKind>(event.kind) != EventKind::kTimer) {
+    return false;
+  }
+  const TimerSlot& timer = timers_[static_cast<std::uint32_t>(event.ticket)];
+  return !timer.active || timer.generation != static_cast<std::uint32_t>(event.ticket >> 32);
+}
+
 void Simulation::fire_timer(const Event& event) {
   const auto slot = static_cast<std::uint32_t>(event.ticket);
-  const auto generation = static_cast<std::uint32_t>(event.ticket >> 32);
   TimerSlot& timer = timers_[slot];
-  if (!timer.active || timer.generation != generation) {
-    return;  // released or re-timed since this event was scheduled
-  }
   if (hold_back_if_paused(event, timer.process)) {
     return;
   }

@@ -276,6 +276,7 @@ class Simulation {
   // The event loop.
   void dispatch(const Event& event);
   bool hold_back_if_paused(const Event& event, ProcessId process);
+  bool is_stale_timer(const Event& event) const;
   void fire_timer(const Event& event);
   void deliver(const Event& event);
   void deliver_request(NodeState& node, std::uint32_t message_slot);

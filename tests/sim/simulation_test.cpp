@@ -51,6 +51,20 @@ TEST(Simulation, ACallRoundTripTakesTwoNetworkDelays) {
   EXPECT_EQ(log.time_of("reply:7"), Time{} + 6_ms);
 }
 
+TEST(Simulation, ACancelledTimeoutNeitherCountsAsAnEventNorAdvancesTime) {
+  Simulation simulation{fixed_delay(3_ms)};
+  Log log;
+  const NodeId server = simulation.add_node("server", [](Context context) {
+    context.spawn("echo", testing::echo_server(context, Duration::zero()));
+  });
+  simulation.add_node("client", [&](Context context) {
+    context.spawn("main", ping_once(context, &simulation, &log, server, 10_s));
+  });
+  const RunOutcome outcome = simulation.run();
+  EXPECT_EQ(outcome.end, Time{} + 6_ms);  // not 10 s, when the cancelled timeout was due
+  EXPECT_EQ(outcome.events, 4u);          // two starts, two deliveries
+}
+
 TEST(Simulation, ACallTimesOutOnTheCallersClockAndDropsTheLateReply) {
   Simulation simulation{fixed_delay(3_ms)};
   Log log;
