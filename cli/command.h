@@ -17,5 +17,6 @@ struct BadInput : std::runtime_error {
 
 
 void add_demo_command(CLI::App& app, ExitCode& exit_code);
+void add_check_command(CLI::App& app, ExitCode& exit_code);
 
 }  // namespace locksim::cli

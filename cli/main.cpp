@@ -20,6 +20,7 @@ int main(int argc, char** argv) {
   ExitCode exit_code = ExitCode::kOk;
   // Each command file registers itself here (one line per command).
   locksim::cli::add_demo_command(app, exit_code);
+  locksim::cli::add_check_command(app, exit_code);
 
   try {
     app.parse(argc, argv);

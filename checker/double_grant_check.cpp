@@ -1,0 +1,36 @@
+#include "checker/double_grant_check.h"
+
+#include <fmt/format.h>
+
+namespace locksim::checker {
+
+void DoubleGrantCheck::observe(const QuorumChange& change, int quorum, std::vector<Violation>& violations) {
+  auto& holders = holders_by_lock_[change.lock];
+  if (change.direction == QuorumChange::Direction::kLost) {
+    holders.erase(change.owner);
+    if (holders.empty()) {
+      holders_by_lock_.erase(change.lock);
+    }
+    return;
+  }
+  for (const auto& [other_owner, other] : holders) {
+    if (other_owner == change.owner) {
+      continue;
+    }
+    std::string what;
+    if (quorum <= 1) {
+      what = fmt::format("{} granted lock {} to {}{} while {}'s lease{}, granted at {} by {}, was still promised",
+                         change.instance, change.lock, change.owner, token_suffix(change.token), other_owner,
+                         token_suffix(other.token), format_seconds(other.time_ns), other.instance);
+    } else {
+      what = fmt::format(
+          "{} reached a quorum ({} instances) for lock {} with {}'s promise while {} still had one (since {})",
+          change.owner, quorum, change.lock, change.instance, other_owner, format_seconds(other.time_ns));
+    }
+    violations.push_back(make_violation(ViolationKind::kDoubleGrant, {other.event_index, change.event_index},
+                                        change.time_ns, change.event_index, what));
+  }
+  holders[change.owner] = Holding{change.event_index, change.time_ns, change.instance, change.token};
+}
+
+}  // namespace locksim::checker

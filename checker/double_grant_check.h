@@ -1,0 +1,39 @@
+#pragma once
+// double_grant (spec/history.md): two promised leases on one lock for
+// different owners overlap in true time. For a multi-instance service an
+// owner's lease is the interval in which a quorum of instances each promise
+// it one; LeaseTracker computes those intervals with a sweep line and this
+// check reports each pair of owners whose intervals overlap, once per overlap,
+// at the moment the second owner gains the lock.
+//
+// Decision: intervals are half-open [gain, loss); at equal true times history
+// order decides, so a grant recorded after the previous lease's lease.expire
+// at the same nanosecond is no overlap, and one recorded before it is.
+//
+// Memory: one entry per owner currently holding a quorum.
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "checker/lease_tracker.h"
+#include "checker/violation.h"
+
+namespace locksim::checker {
+
+class DoubleGrantCheck {
+ public:
+  // Requires changes in true-time order, as LeaseTracker makes them.
+  void observe(const QuorumChange& change, int quorum, std::vector<Violation>& violations);
+
+ private:
+  struct Holding {
+    std::int64_t event_index = -1;
+    std::int64_t time_ns = 0;
+    std::string instance;
+    std::optional<std::int64_t> token;
+  };
+  std::map<std::string, std::map<std::string, Holding, std::less<>>, std::less<>> holders_by_lock_;
+};
+
+}  // namespace locksim::checker

@@ -1,0 +1,38 @@
+#include "checker/duplicate_effect_check.h"
+
+#include <fmt/format.h>
+
+namespace locksim::checker {
+
+void DuplicateEffectCheck::observe(const Event& event) {
+  if (event.kind == EventKind::kRunBegin) {
+    declared_workload_ = std::string{event.workload_kind};
+    return;
+  }
+  if (event.kind != EventKind::kWriteAccept || event.job.empty()) {
+    return;
+  }
+  saw_job_ = true;
+  const auto first = first_accept_by_job_.find(event.job);
+  if (first == first_accept_by_job_.end()) {
+    first_accept_by_job_.emplace(std::string{event.job},
+                                 FirstAccept{event.index, event.time_ns, std::string{event.writer}});
+    return;
+  }
+  violations_.push_back(make_violation(
+      ViolationKind::kDuplicateEffect, {first->second.event_index, event.index}, event.time_ns, event.index,
+      fmt::format("storage accepted another write for job {} from {} (the first was from {} at {})", event.job,
+                  event.writer, first->second.writer, format_seconds(first->second.time_ns))));
+}
+
+std::optional<std::string> DuplicateEffectCheck::why_skipped() const {
+  if (!declared_workload_.empty() && declared_workload_ != "billing") {
+    return fmt::format("run.begin declares the {} workload, not billing", declared_workload_);
+  }
+  if (declared_workload_.empty() && !saw_job_) {
+    return "no accepted write carries a `job` (not a billing workload)";
+  }
+  return std::nullopt;
+}
+
+}  // namespace locksim::checker

@@ -1,0 +1,104 @@
+#pragma once
+// Event: one line of a history (spec/history.md), as the checks see it.
+//
+// An Event is a typed *view*: its strings point into the reader's buffers and
+// are valid only while the visitor that received it runs. A check that needs a
+// name later copies it. Fields a line does not carry are empty / nullopt; the
+// reader has already rejected lines that lack a field a check relies on (see
+// checker/history_reader.h for the list).
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+
+namespace locksim::checker {
+
+// Every `ev` the contract names. The reader rejects any other name.
+enum class EventKind : std::uint8_t {
+  kRunBegin,
+  kRunEnd,
+  kAcquireInvoke,
+  kAcquireOk,
+  kAcquireFail,
+  kRenewInvoke,
+  kRenewOk,
+  kRenewFail,
+  kReleaseInvoke,
+  kReleaseOk,
+  kReleaseFail,
+  kHoldBegin,
+  kHoldEnd,
+  kReadInvoke,
+  kReadOk,
+  kWriteInvoke,
+  kWriteOk,
+  kWriteFail,
+  kCrash,
+  kRestart,
+  kLeaseGrant,
+  kLeaseRenew,
+  kLeaseExpire,
+  kLeaseRelease,
+  kLeaseLost,
+  kReplicaPromote,
+  kWriteAccept,
+  kWriteReject,
+  kReadAccept,
+  kReadReject,
+  kFaultBegin,
+  kFaultEnd,
+};
+
+// The `ev` text for `kind`, e.g. "lease.grant".
+[[nodiscard]] std::string_view event_kind_name(EventKind kind);
+// The kind whose `ev` text is `name`; nullopt for a name the contract lacks.
+[[nodiscard]] std::optional<EventKind> event_kind_from_name(std::string_view name);
+
+// One entry of run.end's `final` object: a storage key and its value when that
+// value is an integer (the counter workload's), nullopt otherwise.
+struct FinalValue {
+  std::string_view key;
+  std::optional<std::int64_t> integer;
+};
+
+struct Event {
+  // Every line.
+  std::int64_t index = 0;     // `i`
+  std::int64_t time_ns = 0;   // `t`, true time
+  std::string_view process;   // `proc`
+  EventKind kind = EventKind::kRunBegin;
+
+  // Lock and lease fields.
+  std::string_view lock;
+  std::string_view owner;
+  std::string_view by;  // lease.release: who asked for the delete
+  std::optional<std::int64_t> token;
+  // lease_ns absent or 0 both mean "no expiry" (a scenario with `lease: none`).
+  std::optional<std::int64_t> lease_ns;
+  std::string_view reason;
+
+  // Storage fields.
+  std::string_view key;
+  std::string_view writer;
+  std::string_view job;         // textual even when the JSON held a number
+  std::string_view request_id;  // textual even when the JSON held a number
+  std::string_view value_json;  // the raw JSON text of `value`, for explanations
+  std::optional<std::int64_t> value_integer;
+
+  // run.begin: the service shape, when the recorder knows it.
+  std::string_view service_kind;
+  std::optional<std::int64_t> service_instances;
+  std::optional<std::int64_t> service_quorum;
+  // run.begin extensions (optional; spec/history.md allows added fields):
+  // `workload` ("counter" / "billing", or an object with `kind`) and
+  // `stuck_after_ns` (the scenario's lock.stuck_after).
+  std::string_view workload_kind;
+  std::optional<std::int64_t> stuck_after_ns;
+
+  // run.end: `final`, when present.
+  bool has_final = false;
+  std::span<const FinalValue> final_values;
+};
+
+}  // namespace locksim::checker

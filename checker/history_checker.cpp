@@ -1,0 +1,165 @@
+#include "checker/history_checker.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+namespace locksim::checker {
+
+std::optional<std::int64_t> HistoryVerdict::violation_count(ViolationKind kind) const {
+  if (std::find(checks_run.begin(), checks_run.end(), kind) == checks_run.end()) {
+    return std::nullopt;
+  }
+  std::int64_t total = 0;
+  for (const Violation& violation : violations) {
+    if (violation.kind == kind) {
+      total += violation.count;
+    }
+  }
+  return total;
+}
+
+HistoryChecker::HistoryChecker(CheckOptions options) : options_{options} {
+  stuck_lock_.set_stuck_after(options_.stuck_after_ns);
+}
+
+void HistoryChecker::observe(const Event& event) {
+  changes_.clear();
+  leases_.advance_to(event.time_ns, changes_);
+  apply_changes();
+
+  switch (event.kind) {
+    case EventKind::kRunBegin: observe_run_begin(event); break;
+    case EventKind::kLeaseGrant: saw_lease_grant_ = true; break;
+    case EventKind::kLeaseRelease: saw_lease_release_ = true; break;
+    case EventKind::kHoldBegin: saw_hold_begin_ = true; break;
+    case EventKind::kAcquireOk: saw_acquire_token_ = saw_acquire_token_ || event.token.has_value(); break;
+    default: break;
+  }
+  leases_.observe(event, changes_);
+  apply_changes();
+  foreign_release_.observe(event, leases_.last_matched(), violations_);
+  double_holder_.observe(event, violations_);
+  stale_write_.observe(event);
+  stuck_lock_.observe(event, leases_, violations_);
+  lost_update_.observe(event);
+  duplicate_effect_.observe(event);
+  count(event);
+}
+
+void HistoryChecker::apply_changes() {
+  for (const QuorumChange& change : changes_) {
+    double_grant_.observe(change, leases_.quorum(), violations_);
+    stale_write_.observe_change(change);
+  }
+  changes_.clear();
+}
+
+void HistoryChecker::observe_run_begin(const Event& event) {
+  // The quorum applies from the first lease on; a run.begin after leases
+  // began (not a recorder's doing) cannot change how they were counted.
+  if (event.service_quorum && !saw_lease_grant_) {
+    leases_.set_quorum(static_cast<int>(std::min<std::int64_t>(*event.service_quorum, 1'000'000)));
+  }
+  if (event.stuck_after_ns && !options_.stuck_after_ns) {
+    stuck_lock_.set_stuck_after(event.stuck_after_ns);
+  }
+}
+
+void HistoryChecker::count(const Event& event) {
+  switch (event.kind) {
+    case EventKind::kAcquireOk: ++counts_.acquisitions; break;
+    case EventKind::kWriteAccept: ++counts_.accepted_writes; break;
+    case EventKind::kWriteReject: {
+      ++counts_.rejected_writes;
+      auto found = counts_.rejected_writes_by_reason.find(std::string{event.reason});
+      if (found == counts_.rejected_writes_by_reason.end()) {
+        counts_.rejected_writes_by_reason.emplace(std::string{event.reason}, 1);
+      } else {
+        ++found->second;
+      }
+      break;
+    }
+    default: break;
+  }
+}
+
+HistoryVerdict HistoryChecker::finish(std::string file, const ReadSummary& summary) {
+  HistoryVerdict verdict;
+  verdict.file = std::move(file);
+  verdict.events = summary.events;
+  if (summary.cut_off_line) {
+    verdict.notes.push_back(fmt::format("line {} is incomplete (the recorder was cut off mid-write); checked the {} "
+                                        "complete events before it",
+                                        *summary.cut_off_line, summary.events));
+  }
+  if (!summary.has_run_end) {
+    verdict.notes.push_back("no run.end: the history is cut off; open holds and leases run to its last event");
+  }
+
+  const auto run = [&](ViolationKind kind, std::optional<std::string> why_skipped) {
+    if (why_skipped) {
+      verdict.checks_skipped.push_back(CheckSkip{kind, std::move(*why_skipped)});
+      std::erase_if(violations_, [kind](const Violation& violation) { return violation.kind == kind; });
+    } else {
+      verdict.checks_run.push_back(kind);
+    }
+  };
+  const auto unless = [](bool has_events, const char* why) {
+    return has_events ? std::nullopt : std::optional<std::string>{why};
+  };
+
+  run(ViolationKind::kDoubleGrant, unless(saw_lease_grant_, "no lock-service events (lease.grant) in the history"));
+  run(ViolationKind::kDoubleHolder, unless(saw_hold_begin_, "no hold.begin events in the history"));
+  std::optional<std::string> stale_skip;
+  if (saw_lease_grant_) {
+    verdict.stale_write_mode = "white-box";
+    auto& found = stale_write_.violations(StaleWriteCheck::Mode::kWhiteBox);
+    violations_.insert(violations_.end(), found.begin(), found.end());
+  } else if (saw_acquire_token_) {
+    verdict.stale_write_mode = "black-box";
+    auto& found = stale_write_.violations(StaleWriteCheck::Mode::kBlackBox);
+    violations_.insert(violations_.end(), found.begin(), found.end());
+  } else {
+    stale_skip = "no lease.grant events and no acquire.ok with a `token`: nothing tells which lease is newer";
+  }
+  run(ViolationKind::kStaleWrite, stale_skip);
+  run(ViolationKind::kForeignRelease,
+      unless(saw_lease_grant_ || saw_lease_release_, "no lock-service events (lease.grant, lease.release)"));
+  run(ViolationKind::kStuckLock, unless(saw_lease_grant_, "no lock-service events (lease.grant) in the history"));
+  if (const auto lost = lost_update_.violation()) {
+    violations_.push_back(*lost);
+  }
+  run(ViolationKind::kLostUpdate, lost_update_.why_skipped());
+  auto& duplicates = duplicate_effect_.violations();
+  violations_.insert(violations_.end(), duplicates.begin(), duplicates.end());
+  run(ViolationKind::kDuplicateEffect, duplicate_effect_.why_skipped());
+
+  // Detection order, then kind order: the same history always lists the same way.
+  std::stable_sort(violations_.begin(), violations_.end(), [](const Violation& left, const Violation& right) {
+    return left.detected_at != right.detected_at ? left.detected_at < right.detected_at : left.kind < right.kind;
+  });
+  verdict.violations = std::move(violations_);
+  verdict.counts = std::move(counts_);
+  return verdict;
+}
+
+CheckOutcome check_history_file(const std::string& path, const CheckOptions& options) {
+  HistoryChecker checker{options};
+  ReadOutcome read = read_history_file(path, [&](const Event& event) { checker.observe(event); });
+  CheckOutcome outcome;
+  outcome.error = std::move(read.error);
+  outcome.verdict = checker.finish(path, read.summary);
+  return outcome;
+}
+
+CheckOutcome check_history_text(std::string_view text, std::string_view name, const CheckOptions& options) {
+  HistoryChecker checker{options};
+  ReadOutcome read = read_history_text(text, name, [&](const Event& event) { checker.observe(event); });
+  CheckOutcome outcome;
+  outcome.error = std::move(read.error);
+  outcome.verdict = checker.finish(std::string{name}, read.summary);
+  return outcome;
+}
+
+}  // namespace locksim::checker

@@ -1,0 +1,67 @@
+#pragma once
+// The history reader: streams a history (spec/history.md, JSON Lines) one line
+// at a time through simdjson's On-Demand parser and hands each line to a
+// visitor as a checker::Event. It never holds more than one buffered chunk of
+// the file (the chunk grows only for a single line longer than it), so memory
+// does not grow with the history.
+//
+// What it promises:
+// - Every line it hands over is a JSON object with integer `i` (0, 1, 2, … in
+//   order), integer `t` (nanoseconds, never decreasing), string `proc` and a
+//   known `ev`, plus the fields the checks rely on for that `ev`:
+//     acquire.ok, acquire.fail, hold.begin, hold.end: `lock`
+//     lease.grant, lease.renew, lease.expire, lease.lost: `lock`, `owner`
+//     lease.release: `lock`, `owner`, `by`
+//     write.accept: `key`, `writer`;  write.reject: `key`, `writer`, `reason`
+//   Optional fields, when present, must have the right type (`token`,
+//   `lease_ns` ≥ 0, `value_integer`… see checker/event.h). Unknown fields are
+//   ignored. A `null` field counts as absent.
+// - Anything else stops the read with "file:line: what was expected".
+// - A last line with no newline that is not valid JSON is what a recorder that
+//   crashed mid-write leaves behind: the read ends there without an error and
+//   says so in ReadSummary::cut_off_line. Any other invalid line is an error.
+//
+// It is deterministic and single-threaded; one reader parses one file.
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "checker/event.h"
+
+namespace locksim::checker {
+
+// Why a history could not be read, and where.
+struct HistoryError {
+  std::string file;
+  std::int64_t line = 0;  // 1-based; 0 when the file itself could not be read
+  std::string what;       // what was expected, in the user's words
+
+  // "file:line: what" (or "file: what" when there is no line).
+  [[nodiscard]] std::string message() const;
+};
+
+struct ReadSummary {
+  std::int64_t events = 0;  // lines handed to the visitor
+  bool has_run_begin = false;
+  bool has_run_end = false;
+  // Set iff the last line was cut off mid-write: its 1-based line number.
+  std::optional<std::int64_t> cut_off_line;
+};
+
+struct ReadOutcome {
+  std::optional<HistoryError> error;  // set iff the history is bad input
+  ReadSummary summary;                // what was read before the end or the error
+};
+
+using EventVisitor = std::function<void(const Event&)>;
+
+// Reads the history file at `path`, calling `visit` for each event in order.
+[[nodiscard]] ReadOutcome read_history_file(const std::string& path, const EventVisitor& visit);
+
+// Reads `text` as if it were the contents of a file called `name`.
+[[nodiscard]] ReadOutcome read_history_text(std::string_view text, std::string_view name, const EventVisitor& visit);
+
+}  // namespace locksim::checker

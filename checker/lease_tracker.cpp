@@ -1,0 +1,251 @@
+#include "checker/lease_tracker.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace locksim::checker {
+
+void LeaseTracker::advance_to(std::int64_t time_ns, std::vector<QuorumChange>& changes) {
+  while (!pending_ends_.empty() && pending_ends_.top().end_ns <= time_ns) {
+    const PendingEnd& end = pending_ends_.top();
+    QuorumChange cause;
+    cause.time_ns = end.end_ns;
+    cause.instance = end.instance;
+    cause.token = end.token;
+    count(end.instance, end.lock, end.owner, -1, cause, changes);
+    pending_ends_.pop();
+  }
+}
+
+void LeaseTracker::observe(const Event& event, std::vector<QuorumChange>& changes) {
+  switch (event.kind) {
+    case EventKind::kLeaseGrant: begin_promise(event, changes); break;
+    case EventKind::kLeaseRenew: renew_promise(event, changes); break;
+    case EventKind::kLeaseExpire:
+    case EventKind::kLeaseRelease: end_promise(event, changes); break;
+    case EventKind::kLeaseLost: lose_promise(event, changes); break;
+    default: break;
+  }
+}
+
+void LeaseTracker::for_each_owner(
+    std::string_view lock, const std::function<void(const std::string& owner, const OwnerStanding&)>& visit) const {
+  const auto owners = owners_by_lock_.find(lock);
+  if (owners == owners_by_lock_.end()) {
+    return;
+  }
+  for (const auto& [owner, promises] : owners->second) {
+    OwnerStanding standing;
+    standing.instances_promising = static_cast<int>(promises.promises_by_instance.size());
+    standing.has_quorum = promises.has_quorum;
+    bool expires = true;
+    bool found_running = false;
+    std::int64_t lease_ns_max = 0;
+    for (const auto& [instance, unused_count] : promises.promises_by_instance) {
+      const auto by_instance = promises_.find(instance);
+      if (by_instance == promises_.end()) {
+        continue;  // only lost promises remain there: they wait in pending_ends_
+      }
+      const auto by_lock = by_instance->second.find(lock);
+      if (by_lock == by_instance->second.end()) {
+        continue;
+      }
+      for (const Promise& promise : by_lock->second) {
+        if (promise.owner != owner) {
+          continue;
+        }
+        found_running = true;
+        expires = expires && promise.lease_ns.has_value();
+        lease_ns_max = std::max(lease_ns_max, promise.lease_ns.value_or(0));
+        if (standing.first_grant_index < 0 || promise.grant_index < standing.first_grant_index) {
+          standing.first_grant_index = promise.grant_index;
+          standing.first_grant_time_ns = promise.grant_time_ns;
+        }
+      }
+    }
+    if (expires && found_running) {
+      standing.lease_ns_max = lease_ns_max;
+    }
+    visit(owner, standing);
+  }
+}
+
+namespace {
+
+std::optional<std::int64_t> expiry_of(const Event& event) {
+  // 0 means "no expiry" too: a recorder for `lease: none` may write 0.
+  if (!event.lease_ns || *event.lease_ns == 0) {
+    return std::nullopt;
+  }
+  return event.lease_ns;
+}
+
+QuorumChange cause_of(const Event& event) {
+  QuorumChange cause;
+  cause.time_ns = event.time_ns;
+  cause.event_index = event.index;
+  cause.instance = std::string{event.process};
+  cause.token = event.token;
+  return cause;
+}
+
+}  // namespace
+
+void LeaseTracker::begin_promise(const Event& event, std::vector<QuorumChange>& changes) {
+  Promise promise;
+  promise.owner = std::string{event.owner};
+  promise.token = event.token;
+  promise.grant_index = event.index;
+  promise.grant_time_ns = event.time_ns;
+  promise.last_renewal_ns = event.time_ns;
+  promise.lease_ns = expiry_of(event);
+  promises_at_or_new(event.process, event.lock).push_back(std::move(promise));
+  count(event.process, event.lock, event.owner, +1, cause_of(event), changes);
+}
+
+void LeaseTracker::renew_promise(const Event& event, std::vector<QuorumChange>& changes) {
+  std::vector<Promise>* promises = promises_at(event.process, event.lock);
+  Promise* promise = promises == nullptr ? nullptr : find_promise(*promises, event);
+  if (promise == nullptr) {
+    // The instance extended a lease it has no record of granting (the history
+    // began mid-lease, or the instance revived a key): from here it promises it.
+    begin_promise(event, changes);
+    return;
+  }
+  promise->last_renewal_ns = event.time_ns;
+  promise->lease_ns = expiry_of(event);
+}
+
+void LeaseTracker::end_promise(const Event& event, std::vector<QuorumChange>& changes) {
+  last_matched_.reset();
+  std::vector<Promise>* promises = promises_at(event.process, event.lock);
+  Promise* promise = promises == nullptr ? nullptr : find_promise(*promises, event);
+  if (promise == nullptr) {
+    return;
+  }
+  last_matched_ = MatchedPromise{promise->grant_index, promise->grant_time_ns, promise->token};
+  erase_promise(event.process, event.lock, static_cast<std::size_t>(promise - promises->data()));
+  count(event.process, event.lock, event.owner, -1, cause_of(event), changes);
+}
+
+void LeaseTracker::lose_promise(const Event& event, std::vector<QuorumChange>& changes) {
+  last_matched_.reset();
+  std::vector<Promise>* promises = promises_at(event.process, event.lock);
+  Promise* promise = promises == nullptr ? nullptr : find_promise(*promises, event);
+  if (promise == nullptr) {
+    return;
+  }
+  last_matched_ = MatchedPromise{promise->grant_index, promise->grant_time_ns, promise->token};
+  PendingEnd end;
+  // No expiry: promised until the history ends, which no event reaches.
+  end.end_ns = std::numeric_limits<std::int64_t>::max();
+  if (promise->lease_ns && __builtin_add_overflow(promise->last_renewal_ns, *promise->lease_ns, &end.end_ns)) {
+    end.end_ns = std::numeric_limits<std::int64_t>::max();  // saturate: promised past any event
+  }
+  end.sequence = next_sequence_++;
+  end.instance = std::string{event.process};
+  end.lock = std::string{event.lock};
+  end.owner = promise->owner;
+  end.token = promise->token;
+  // The instance forgot the lease, so later events at it cannot name it: it
+  // leaves the running set, but its promise still counts until end_ns.
+  erase_promise(event.process, event.lock, static_cast<std::size_t>(promise - promises->data()));
+  if (end.end_ns <= event.time_ns) {
+    QuorumChange cause = cause_of(event);
+    count(end.instance, end.lock, end.owner, -1, cause, changes);
+    return;
+  }
+  pending_ends_.push(std::move(end));
+}
+
+void LeaseTracker::count(std::string_view instance, std::string_view lock, std::string_view owner, int delta,
+                         const QuorumChange& cause, std::vector<QuorumChange>& changes) {
+  auto owners = owners_by_lock_.find(lock);
+  if (owners == owners_by_lock_.end()) {
+    if (delta < 0) {
+      return;
+    }
+    owners = owners_by_lock_.emplace(std::string{lock}, OwnersOfLock{}).first;
+  }
+  auto promises = owners->second.find(owner);
+  if (promises == owners->second.end()) {
+    if (delta < 0) {
+      return;
+    }
+    promises = owners->second.emplace(std::string{owner}, OwnerPromises{}).first;
+  }
+  auto& by_instance = promises->second.promises_by_instance;
+  auto slot = by_instance.find(instance);
+  if (slot == by_instance.end()) {
+    if (delta < 0) {
+      return;
+    }
+    slot = by_instance.emplace(std::string{instance}, 0).first;
+  }
+  slot->second += delta;
+  if (slot->second <= 0) {
+    by_instance.erase(slot);
+  }
+  const bool had_quorum = promises->second.has_quorum;
+  const bool has_quorum = static_cast<int>(by_instance.size()) >= quorum_;
+  promises->second.has_quorum = has_quorum;
+  if (had_quorum != has_quorum) {
+    QuorumChange change = cause;
+    change.direction = has_quorum ? QuorumChange::Direction::kGained : QuorumChange::Direction::kLost;
+    change.lock = std::string{lock};
+    change.owner = std::string{owner};
+    changes.push_back(std::move(change));
+  }
+  if (by_instance.empty()) {
+    owners->second.erase(promises);
+    if (owners->second.empty()) {
+      owners_by_lock_.erase(owners);
+    }
+  }
+}
+
+std::vector<LeaseTracker::Promise>* LeaseTracker::promises_at(std::string_view instance, std::string_view lock) {
+  const auto by_instance = promises_.find(instance);
+  if (by_instance == promises_.end()) {
+    return nullptr;
+  }
+  const auto by_lock = by_instance->second.find(lock);
+  return by_lock == by_instance->second.end() ? nullptr : &by_lock->second;
+}
+
+std::vector<LeaseTracker::Promise>& LeaseTracker::promises_at_or_new(std::string_view instance,
+                                                                     std::string_view lock) {
+  auto by_instance = promises_.find(instance);
+  if (by_instance == promises_.end()) {
+    by_instance = promises_.emplace(std::string{instance}, decltype(promises_)::mapped_type{}).first;
+  }
+  auto by_lock = by_instance->second.find(lock);
+  if (by_lock == by_instance->second.end()) {
+    by_lock = by_instance->second.emplace(std::string{lock}, std::vector<Promise>{}).first;
+  }
+  return by_lock->second;
+}
+
+LeaseTracker::Promise* LeaseTracker::find_promise(std::vector<Promise>& promises, const Event& event) {
+  // The newest matching promise: an instance names the lease it holds now.
+  for (auto promise = promises.rbegin(); promise != promises.rend(); ++promise) {
+    if (promise->owner == event.owner && (!event.token || !promise->token || *promise->token == *event.token)) {
+      return &*promise;
+    }
+  }
+  return nullptr;
+}
+
+void LeaseTracker::erase_promise(std::string_view instance, std::string_view lock, std::size_t position) {
+  const auto by_instance = promises_.find(instance);
+  const auto by_lock = by_instance->second.find(lock);
+  by_lock->second.erase(by_lock->second.begin() + static_cast<std::ptrdiff_t>(position));
+  if (by_lock->second.empty()) {
+    by_instance->second.erase(by_lock);
+    if (by_instance->second.empty()) {
+      promises_.erase(by_instance);
+    }
+  }
+}
+
+}  // namespace locksim::checker

@@ -1,0 +1,145 @@
+#pragma once
+// LeaseTracker: which owners the lock service *promises* each lock to, at the
+// current point of a history, following spec/history.md's definition:
+//
+//   A lease is promised from its `lease.grant` until the granting instance
+//   ends it (`lease.expire`, by its own clock; extended by each `lease.renew`)
+//   or `lease.release`. A `lease.lost` does not end the promise: it then runs
+//   to the last grant or renewal plus `lease_ns`.
+//
+// For a service of several instances (Redlock) an owner holds the lock while
+// at least `quorum` distinct instances promise it a lease; a single-instance
+// service (including a primary with a replica that takes over) is quorum 1,
+// where a promise from any instance counts. The tracker reports every moment
+// an owner gains or loses that quorum, in true-time order, which is the sweep
+// line the double_grant, stale_write and stuck_lock checks stand on.
+//
+// Decisions (see docs/checker.md):
+// - Events at the same true time take effect in history order; a promise that
+//   ends at time E (lease.lost + lease_ns) is over before any event at E.
+// - lease.renew / lease.expire / lease.release / lease.lost name their lease by
+//   (instance, lock, owner) and, when they carry one, `token`. A renew that
+//   matches no running promise starts one (the instance does promise it); an
+//   end that matches none is ignored (the history may begin mid-lease).
+// - `lease_ns` absent or 0 means no expiry: a lost lease of that kind is
+//   promised until the history ends.
+//
+// Memory: proportional to the promises running now (plus lost ones still
+// waiting for their end time). Time: O(log n) per event.
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <queue>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "checker/event.h"
+
+namespace locksim::checker {
+
+// An owner started or stopped holding a lock (a quorum of promises).
+struct QuorumChange {
+  enum class Direction : std::uint8_t { kGained, kLost };
+  Direction direction = Direction::kGained;
+  std::string lock;
+  std::string owner;
+  std::int64_t time_ns = 0;
+  // The event that caused it; -1 when a lost lease's promise ran out between events.
+  std::int64_t event_index = -1;
+  std::string instance;               // the instance whose event tipped it
+  std::optional<std::int64_t> token;  // that event's token
+};
+
+// What the tracker knows about one owner's standing on one lock.
+struct OwnerStanding {
+  int instances_promising = 0;  // distinct instances with a running promise
+  bool has_quorum = false;
+  // Longest lease among its running promises; nullopt if one has no expiry.
+  std::optional<std::int64_t> lease_ns_max;
+  std::int64_t first_grant_index = -1;  // the grant that began its oldest running promise
+  std::int64_t first_grant_time_ns = 0;
+};
+
+// The promise a lease.release / lease.expire / lease.lost event matched.
+struct MatchedPromise {
+  std::int64_t grant_index = -1;
+  std::int64_t grant_time_ns = 0;
+  std::optional<std::int64_t> token;
+};
+
+class LeaseTracker {
+ public:
+  // Requires quorum >= 1. Set before the first lease event (run.begin).
+  void set_quorum(int quorum) { quorum_ = quorum; }
+  [[nodiscard]] int quorum() const { return quorum_; }
+
+  // Ends the lost leases whose promise runs out at or before `time_ns`.
+  // Call before observe() for each event.
+  void advance_to(std::int64_t time_ns, std::vector<QuorumChange>& changes);
+
+  // Applies a lease.* event (others are ignored), appending quorum changes.
+  void observe(const Event& event, std::vector<QuorumChange>& changes);
+
+  // The promise the last lease.release/expire/lost event ended, if it matched one.
+  [[nodiscard]] const std::optional<MatchedPromise>& last_matched() const { return last_matched_; }
+
+  // Calls `visit(owner, standing)` for every owner with a running promise on
+  // `lock`, in owner-name order.
+  void for_each_owner(std::string_view lock,
+                      const std::function<void(const std::string& owner, const OwnerStanding&)>& visit) const;
+
+ private:
+  struct Promise {
+    std::string owner;
+    std::optional<std::int64_t> token;
+    std::int64_t grant_index = 0;
+    std::int64_t grant_time_ns = 0;
+    std::int64_t last_renewal_ns = 0;     // the last grant or renewal
+    std::optional<std::int64_t> lease_ns; // nullopt: no expiry
+  };
+  // A lost lease waiting for its promise to run out.
+  struct PendingEnd {
+    std::int64_t end_ns = 0;
+    std::uint64_t sequence = 0;  // FIFO among equal end times: deterministic
+    std::string instance;
+    std::string lock;
+    std::string owner;
+    std::optional<std::int64_t> token;
+    bool operator>(const PendingEnd& other) const {
+      return end_ns != other.end_ns ? end_ns > other.end_ns : sequence > other.sequence;
+    }
+  };
+  struct OwnerPromises {
+    std::map<std::string, int, std::less<>> promises_by_instance;  // running promises per instance
+    bool has_quorum = false;
+  };
+  using OwnersOfLock = std::map<std::string, OwnerPromises, std::less<>>;
+
+  void begin_promise(const Event& event, std::vector<QuorumChange>& changes);
+  void renew_promise(const Event& event, std::vector<QuorumChange>& changes);
+  void end_promise(const Event& event, std::vector<QuorumChange>& changes);
+  void lose_promise(const Event& event, std::vector<QuorumChange>& changes);
+  // Adds (+1) or removes (-1) one promise of `owner` by `instance` on `lock`.
+  void count(std::string_view instance, std::string_view lock, std::string_view owner, int delta,
+             const QuorumChange& cause, std::vector<QuorumChange>& changes);
+  std::vector<Promise>* promises_at(std::string_view instance, std::string_view lock);
+  std::vector<Promise>& promises_at_or_new(std::string_view instance, std::string_view lock);
+  // The running promise an event names, or nullptr.
+  Promise* find_promise(std::vector<Promise>& promises, const Event& event);
+  // Removes the promise at `position`, dropping containers that become empty.
+  void erase_promise(std::string_view instance, std::string_view lock, std::size_t position);
+
+  int quorum_ = 1;
+  // Running promises: instance -> lock -> promises (usually one; more while a
+  // lost lease's promise still runs beside a new grant).
+  std::map<std::string, std::map<std::string, std::vector<Promise>, std::less<>>, std::less<>> promises_;
+  std::map<std::string, OwnersOfLock, std::less<>> owners_by_lock_;
+  std::priority_queue<PendingEnd, std::vector<PendingEnd>, std::greater<>> pending_ends_;
+  std::uint64_t next_sequence_ = 0;
+  std::optional<MatchedPromise> last_matched_;
+};
+
+}  // namespace locksim::checker

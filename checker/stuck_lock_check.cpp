@@ -1,0 +1,94 @@
+#include "checker/stuck_lock_check.h"
+
+#include <limits>
+
+#include <fmt/format.h>
+
+namespace locksim::checker {
+
+void StuckLockCheck::observe(const Event& event, const LeaseTracker& leases, std::vector<Violation>& violations) {
+  switch (event.kind) {
+    case EventKind::kCrash:
+      crash_by_worker_[std::string{event.process}] = Moment{event.index, event.time_ns};
+      break;
+    case EventKind::kHoldBegin: {
+      HoldRecord& hold = holds_[{std::string{event.process}, std::string{event.lock}}];
+      hold.began = Moment{event.index, event.time_ns};
+      hold.ended.reset();
+      break;
+    }
+    case EventKind::kHoldEnd:
+      holds_[{std::string{event.process}, std::string{event.lock}}].ended = Moment{event.index, event.time_ns};
+      break;
+    case EventKind::kAcquireFail:
+      judge_failed_acquire(event, leases, violations);
+      break;
+    default:
+      break;
+  }
+}
+
+std::optional<std::pair<StuckLockCheck::Moment, std::string_view>> StuckLockCheck::useless_since(
+    const std::string& owner, const HoldRecord* hold) const {
+  std::optional<std::pair<Moment, std::string_view>> since;
+  if (hold != nullptr && hold->ended) {
+    since = {*hold->ended, "ended its hold"};
+  }
+  const auto crash = crash_by_worker_.find(owner);
+  const bool crashed_since_hold =
+      crash != crash_by_worker_.end() &&
+      (hold == nullptr || !hold->began || crash->second.event_index > hold->began->event_index);
+  if (crashed_since_hold && (!since || crash->second.event_index < since->first.event_index)) {
+    since = {crash->second, "crashed"};
+  }
+  return since;
+}
+
+std::int64_t StuckLockCheck::threshold_ns(const OwnerStanding& standing) const {
+  if (stuck_after_ns_) {
+    return *stuck_after_ns_;
+  }
+  if (!standing.lease_ns_max) {
+    return kStuckAfterWithoutLeaseNs;
+  }
+  std::int64_t threshold = 0;
+  if (__builtin_mul_overflow(*standing.lease_ns_max, kStuckAfterLeases, &threshold)) {
+    return std::numeric_limits<std::int64_t>::max();
+  }
+  return threshold;
+}
+
+void StuckLockCheck::judge_failed_acquire(const Event& event, const LeaseTracker& leases,
+                                          std::vector<Violation>& violations) {
+  leases.for_each_owner(event.lock, [&](const std::string& owner, const OwnerStanding& standing) {
+    if (owner == event.process) {
+      return;
+    }
+    const auto hold = holds_.find({owner, std::string{event.lock}});
+    HoldRecord* record = hold == holds_.end() ? nullptr : &hold->second;
+    const auto since = useless_since(owner, record);
+    if (!since) {
+      return;
+    }
+    const auto& [moment, how] = *since;
+    const std::int64_t threshold = threshold_ns(standing);
+    if (event.time_ns - moment.time_ns <= threshold) {
+      return;
+    }
+    if (record == nullptr) {
+      record = &holds_[{owner, std::string{event.lock}}];
+    }
+    if (record->reported_useless_index == moment.event_index) {
+      return;
+    }
+    record->reported_useless_index = moment.event_index;
+    violations.push_back(make_violation(
+        ViolationKind::kStuckLock, {standing.first_grant_index, moment.event_index, event.index}, event.time_ns,
+        event.index,
+        fmt::format("lock {} is still promised to {}, which {} at {}, and {}'s acquire failed (stuck after {:.3f}s)",
+                    event.lock, owner, how, format_seconds(moment.time_ns), event.process,
+                    static_cast<double>(threshold) / 1e9)));
+  });
+}
+
+}  // namespace locksim::checker

@@ -1,0 +1,109 @@
+#include "checker/verdict_report.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+namespace locksim::checker {
+namespace {
+
+// Insertion-ordered, so the document reads in the order the contract lists.
+using Json = nlohmann::ordered_json;
+
+Json verdict_json(const HistoryVerdict& verdict) {
+  Json history;
+  history["file"] = verdict.file;
+  history["events"] = verdict.events;
+  history["complete"] = verdict.notes.empty();
+  history["notes"] = verdict.notes;
+  Json run = Json::array();
+  for (const ViolationKind kind : verdict.checks_run) {
+    run.push_back(violation_kind_name(kind));
+  }
+  history["checks_run"] = std::move(run);
+  Json skipped = Json::array();
+  for (const CheckSkip& skip : verdict.checks_skipped) {
+    skipped.push_back(Json{{"check", violation_kind_name(skip.check)}, {"why", skip.why}});
+  }
+  history["checks_skipped"] = std::move(skipped);
+  if (!verdict.stale_write_mode.empty()) {
+    history["stale_write_mode"] = verdict.stale_write_mode;
+  }
+  Json violations = Json::array();
+  for (const Violation& violation : verdict.violations) {
+    Json entry{{"kind", violation_kind_name(violation.kind)},
+               {"events", violation.events},
+               {"t", violation.time_ns},
+               {"detail", violation.detail}};
+    if (violation.kind == ViolationKind::kLostUpdate) {
+      entry["count"] = violation.count;
+    }
+    violations.push_back(std::move(entry));
+  }
+  history["violations"] = std::move(violations);
+  Json counts_by_kind = Json::object();
+  for (const ViolationKind kind : kAllViolationKinds) {
+    const auto count = verdict.violation_count(kind);
+    counts_by_kind[std::string{violation_kind_name(kind)}] = count ? Json(*count) : Json(nullptr);
+  }
+  history["violation_counts"] = std::move(counts_by_kind);
+  history["counts"] = Json{{"acquisitions", verdict.counts.acquisitions},
+                           {"accepted_writes", verdict.counts.accepted_writes},
+                           {"rejected_writes", verdict.counts.rejected_writes}};
+  Json by_reason = Json::object();
+  for (const auto& [reason, count] : verdict.counts.rejected_writes_by_reason) {
+    by_reason[reason] = count;
+  }
+  history["rejected_writes_by_reason"] = std::move(by_reason);
+  return history;
+}
+
+}  // namespace
+
+std::string verdicts_json(const std::vector<HistoryVerdict>& verdicts) {
+  Json document;
+  Json histories = Json::array();
+  bool ok = true;
+  for (const HistoryVerdict& verdict : verdicts) {
+    histories.push_back(verdict_json(verdict));
+    ok = ok && verdict.ok();
+  }
+  document["histories"] = std::move(histories);
+  document["ok"] = ok;
+  return document.dump(2) + "\n";
+}
+
+std::string verdict_text(const HistoryVerdict& verdict, std::size_t violations_shown) {
+  std::string text = fmt::format("{}: {} events, {}\n", verdict.file, verdict.events,
+                                 verdict.ok() ? "no violation" : fmt::format("{} violations", verdict.violations.size()));
+  for (const std::string& note : verdict.notes) {
+    text += fmt::format("  note: {}\n", note);
+  }
+  for (const CheckSkip& skip : verdict.checks_skipped) {
+    text += fmt::format("  not checked: {:<17} {}\n", violation_kind_name(skip.check), skip.why);
+  }
+  for (const ViolationKind kind : verdict.checks_run) {
+    const std::int64_t count = verdict.violation_count(kind).value_or(0);
+    text += fmt::format("  {:<17} {}\n", violation_kind_name(kind), count);
+  }
+  text += fmt::format("  counts: {} acquisitions, {} accepted writes, {} rejected writes", verdict.counts.acquisitions,
+                      verdict.counts.accepted_writes, verdict.counts.rejected_writes);
+  if (!verdict.counts.rejected_writes_by_reason.empty()) {
+    std::string reasons;
+    for (const auto& [reason, count] : verdict.counts.rejected_writes_by_reason) {
+      reasons += fmt::format("{}{} {}", reasons.empty() ? "" : ", ", count, reason);
+    }
+    text += fmt::format(" ({})", reasons);
+  }
+  text += "\n";
+  const std::size_t shown = std::min(violations_shown, verdict.violations.size());
+  for (std::size_t position = 0; position < shown; ++position) {
+    const Violation& violation = verdict.violations[position];
+    text += fmt::format("  - {} [events {}]\n", violation.detail, fmt::join(violation.events, ", "));
+  }
+  if (shown < verdict.violations.size()) {
+    text += fmt::format("  ... and {} more (--json FILE lists them all)\n", verdict.violations.size() - shown);
+  }
+  return text;
+}
+
+}  // namespace locksim::checker

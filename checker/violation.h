@@ -1,0 +1,61 @@
+#pragma once
+// Violation: one finding of the checker, with its evidence — the indices of
+// the events that show it, the true time it happened and one line a person can
+// read ("stale_write at 47.210s: storage accepted qty=6 from worker-1 ...").
+// Names are spec/history.md's; they are the contract with CI users.
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace locksim::checker {
+
+enum class ViolationKind : std::uint8_t {
+  kDoubleGrant,
+  kDoubleHolder,
+  kStaleWrite,
+  kForeignRelease,
+  kStuckLock,
+  kLostUpdate,
+  kDuplicateEffect,
+};
+
+// Every kind, in the order reports list them.
+inline constexpr std::array kAllViolationKinds = {
+    ViolationKind::kDoubleGrant,    ViolationKind::kDoubleHolder, ViolationKind::kStaleWrite,
+    ViolationKind::kForeignRelease, ViolationKind::kStuckLock,    ViolationKind::kLostUpdate,
+    ViolationKind::kDuplicateEffect,
+};
+
+// "double_grant", "stale_write", ...
+[[nodiscard]] std::string_view violation_kind_name(ViolationKind kind);
+
+struct Violation {
+  ViolationKind kind = ViolationKind::kDoubleGrant;
+  std::vector<std::int64_t> events;  // history indices (`i`), ascending
+  std::int64_t time_ns = 0;          // true time of the violating event
+  std::string detail;                // "<kind> at <t>: <what happened>", one line
+  // How many violations this entry stands for: 1, except lost_update, whose
+  // one entry per history counts the updates lost (spec/cli.md).
+  std::int64_t count = 1;
+  // The index of the event at which the checker saw it: orders the report.
+  std::int64_t detected_at = 0;
+};
+
+// Builds a violation: sorts `events`, drops unknown (-1) ones and prefixes
+// `what` with "<kind> at <seconds>: ".
+[[nodiscard]] Violation make_violation(ViolationKind kind, std::vector<std::int64_t> events, std::int64_t time_ns,
+                                       std::int64_t detected_at, std::string_view what);
+
+// True time for people: "47.210s" when whole milliseconds, else all nine
+// decimals ("47.210000001s"), so two events 1 ns apart never read the same.
+[[nodiscard]] std::string format_seconds(std::int64_t time_ns);
+
+// " (token 4)" for a known token, "" otherwise: explanations name tokens
+// only when the history has them (Redlock and fencing-off runs may not).
+[[nodiscard]] std::string token_suffix(std::optional<std::int64_t> token);
+
+}  // namespace locksim::checker
