@@ -19,7 +19,7 @@ namespace locksim::sim {
 
 class Payload {
  public:
-  static constexpr std::size_t kCapacity = 112;
+  static constexpr std::size_t kCapacity = 192;
 
   Payload() = default;
 

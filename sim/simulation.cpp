@@ -25,6 +25,10 @@ Context::CallAwaiter Context::call(NodeId to, Payload request, Duration timeout)
   return CallAwaiter{*this, to, std::move(request), timeout};
 }
 
+Context::CallAllAwaiter Context::call_all(std::vector<NodeId> targets, Payload request, Duration timeout) const {
+  return CallAllAwaiter{*this, std::move(targets), std::move(request), timeout};
+}
+
 void Context::send(NodeId to, Payload body) const {
   simulation_->send_message(node_, to, 0, MessageKind::kRequest, std::move(body));
 }
@@ -302,8 +306,10 @@ void Simulation::fire_timer(const Event& event) {
       std::erase_if(node.receive_waiters, [slot](const ReceiveWaiter& waiter) { return waiter.timer_slot == slot; });
       break;
     case TimerPurpose::kCallTimeout: {
-      const std::uint64_t call_id = timer.call_id;
-      std::erase_if(node.calls, [call_id](const PendingCall& call) { return call.call_id == call_id; });
+      // Replies still missing are dropped when they arrive; the caller sees nothing for them.
+      const std::uint64_t group_id = timer.call_id;
+      std::erase_if(node.calls, [group_id](const PendingCall& call) { return call.group_id == group_id; });
+      std::erase_if(node.call_groups, [group_id](const CallGroup& group) { return group.group_id == group_id; });
       break;
     }
   }
@@ -376,16 +382,24 @@ void Simulation::deliver_reply(NodeState& node, std::uint32_t message_slot, cons
   const auto call = std::find_if(node.calls.begin(), node.calls.end(),
                                  [call_id](const PendingCall& pending) { return pending.call_id == call_id; });
   if (call == node.calls.end()) {
-    release_message(message_slot);  // the call timed out, or its process is gone
+    release_message(message_slot);  // the call timed out, was answered already (a duplicate), or its process is gone
     return;
   }
-  if (hold_back_if_paused(event, call->process)) {
+  const std::uint64_t group_id = call->group_id;
+  const auto group = std::find_if(node.call_groups.begin(), node.call_groups.end(),
+                                  [group_id](const CallGroup& candidate) { return candidate.group_id == group_id; });
+  LOCKSIM_ASSERT(group != node.call_groups.end(), "a pending call without its group");
+  if (hold_back_if_paused(event, group->process)) {
     return;
   }
-  const PendingCall answered = *call;
-  node.calls.erase(call);
-  *answered.result = std::move(messages_[message_slot]);
+  *call->result = std::move(messages_[message_slot]);
   release_message(message_slot);
+  node.calls.erase(call);
+  if (--group->unanswered > 0) {
+    return;
+  }
+  const CallGroup answered = *group;
+  node.call_groups.erase(group);
   if (answered.timer_slot != kNoSlot) {
     release_timer(answered.timer_slot);
   }
@@ -439,19 +453,25 @@ void Simulation::add_receive_waiter(ProcessId process, std::coroutine_handle<> h
   processes_[process.slot].waiting = WaitKind::kReceive;
 }
 
-void Simulation::start_call(ProcessId process, NodeId to, Payload request, Duration timeout,
-                            std::coroutine_handle<> handle, std::optional<Message>* result) {
+void Simulation::start_call_group(ProcessId process, std::span<const NodeId> targets, const Payload& request,
+                                  Duration timeout, std::coroutine_handle<> handle, std::optional<Message>* results) {
+  LOCKSIM_ASSERT(!targets.empty(), "a call needs at least one target");
   const NodeId node_id = processes_[process.slot].node;
-  const std::uint64_t call_id = next_call_id_++;
-  PendingCall call{call_id, process, handle, result, kNoSlot};
+  const std::uint64_t group_id = next_call_id_;
+  CallGroup group{group_id, targets.size(), process, handle, kNoSlot};
   if (timeout != Duration::max()) {
-    add_timer(TimerPurpose::kCallTimeout, process, local_time(node_id) + timeout, handle, call_id, &call.timer_slot);
+    add_timer(TimerPurpose::kCallTimeout, process, local_time(node_id) + timeout, handle, group_id, &group.timer_slot);
   }
-  node_state(node_id).calls.push_back(call);
+  NodeState& node = node_state(node_id);
+  node.call_groups.push_back(group);
   ProcessSlot& caller = processes_[process.slot];
   caller.waiting = WaitKind::kCall;
-  caller.waiting_on = to;
-  send_message(node_id, to, call_id, MessageKind::kRequest, std::move(request));
+  caller.waiting_on = targets.front();
+  for (std::size_t index = 0; index < targets.size(); ++index) {
+    const std::uint64_t call_id = next_call_id_++;
+    node.calls.push_back(PendingCall{call_id, group_id, &results[index]});
+    send_message(node_id, targets[index], call_id, MessageKind::kRequest, request);
+  }
 }
 
 // --- faults -----------------------------------------------------------------------
@@ -517,6 +537,7 @@ void Simulation::crash(NodeId node_id) {
   }
   node.receive_waiters.clear();
   node.calls.clear();
+  node.call_groups.clear();
   for (std::uint32_t slot : node.inbox) {
     release_message(slot);
   }
@@ -580,6 +601,9 @@ std::optional<ProcessId> Simulation::find_process(NodeId node, std::string_view 
 
 void Simulation::record(std::string_view proc, std::string_view event, std::initializer_list<Field> fields) {
   history_.record(now_, proc, event, fields);
+  for (const EventObserver& observer : observers_) {
+    observer(proc, event, fields);
+  }
 }
 
 std::vector<BlockedProcess> Simulation::blocked_processes() const {

@@ -30,6 +30,7 @@
 #include <functional>
 #include <initializer_list>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -65,6 +66,13 @@ struct ProcessId {
 
 // Runs when a node boots and at every restart; spawns the node's processes.
 using NodeBoot = std::function<void(Context)>;
+
+// Sees every history event right after it is recorded (event-triggered
+// faults hook in here). It must not crash or pause the recording node
+// directly — that node's process is running — but may schedule an action at
+// the current time, which runs before the process's next step.
+using EventObserver =
+    std::function<void(std::string_view proc, std::string_view event, std::initializer_list<Field> fields)>;
 
 enum class StopReason {
   kQuiescent,   // no events left (every process finished or waits forever)
@@ -116,6 +124,10 @@ class Context {
   // `timeout` (node clock). A late reply is dropped.
   class CallAwaiter;
   [[nodiscard]] CallAwaiter call(NodeId to, Payload request, Duration timeout) const;
+  // Sends `request` to every node of `targets` at once and waits until all
+  // have replied or `timeout` passes; result i is target i's reply, if any.
+  class CallAllAwaiter;
+  [[nodiscard]] CallAllAwaiter call_all(std::vector<NodeId> targets, Payload request, Duration timeout) const;
 
   // Fire and forget.
   void send(NodeId to, Payload body) const;
@@ -186,6 +198,8 @@ class Simulation {
   // Appends an event for a proc that is not a node ("nemesis", "run").
   void record(std::string_view proc, std::string_view event, std::initializer_list<Field> fields = {});
   [[nodiscard]] const HistoryRecorder& history() const { return history_; }
+  // Observers run in the order they were added.
+  void observe(EventObserver observer) { observers_.push_back(std::move(observer)); }
 
  private:
   friend class Context;
@@ -193,6 +207,7 @@ class Simulation {
   friend class Context::ReceiveAwaiter;
   friend class Context::ReceiveForAwaiter;
   friend class Context::CallAwaiter;
+  friend class Context::CallAllAwaiter;
 
   enum class EventKind : std::uint32_t { kStartProcess, kTimer, kDeliver, kAction, kDrainInbox };
   enum class WaitKind : std::uint8_t { kNone, kSleep, kReceive, kCall };
@@ -231,11 +246,19 @@ class Simulation {
     std::uint32_t timer_slot = kNoSlot;
   };
 
+  // One request awaiting its reply, as part of a CallGroup.
   struct PendingCall {
     std::uint64_t call_id = 0;
+    std::uint64_t group_id = 0;
+    std::optional<Message>* result;
+  };
+
+  // A process waiting in call() (one target) or call_all() (several).
+  struct CallGroup {
+    std::uint64_t group_id = 0;
+    std::size_t unanswered = 0;
     ProcessId process;
     std::coroutine_handle<> handle;
-    std::optional<Message>* result;
     std::uint32_t timer_slot = kNoSlot;
   };
 
@@ -254,6 +277,7 @@ class Simulation {
     FifoQueue<std::uint32_t> inbox;       // message slots, in arrival order
     std::vector<ReceiveWaiter> receive_waiters;
     std::vector<PendingCall> calls;
+    std::vector<CallGroup> call_groups;
     std::vector<Event> deferred;  // held back while the node is paused
   };
 
@@ -263,8 +287,9 @@ class Simulation {
   void add_receive_waiter(ProcessId process, std::coroutine_handle<> handle, std::optional<Message>* result,
                           std::optional<Duration> timeout);
   std::optional<Message> take_from_inbox(NodeId node);
-  void start_call(ProcessId process, NodeId to, Payload request, Duration timeout, std::coroutine_handle<> handle,
-                  std::optional<Message>* result);
+  // Requires results[0..targets.size()) to stay valid until the process resumes.
+  void start_call_group(ProcessId process, std::span<const NodeId> targets, const Payload& request, Duration timeout,
+                        std::coroutine_handle<> handle, std::optional<Message>* results);
   void send_message(NodeId from, NodeId to, std::uint64_t call_id, MessageKind kind, Payload body);
   ProcessId spawn_process(NodeId node, std::string name, Task<> task);
   NodeState& node_state(NodeId node) { return nodes_[node.index]; }
@@ -317,6 +342,7 @@ class Simulation {
   std::vector<std::function<void()>> actions_;
   std::vector<std::uint32_t> free_action_slots_;
   std::exception_ptr process_failure_;
+  std::vector<EventObserver> observers_;
 };
 
 // --- awaiters -------------------------------------------------------------------
@@ -381,7 +407,8 @@ class Context::CallAwaiter {
  public:
   bool await_ready() const noexcept { return false; }
   void await_suspend(std::coroutine_handle<> handle) {
-    context_.simulation_->start_call(context_.simulation_->current_process(), to_, std::move(request_), timeout_, handle, &result_);
+    context_.simulation_->start_call_group(context_.simulation_->current_process(), std::span{&to_, 1}, request_,
+                                           timeout_, handle, &result_);
   }
   std::optional<Message> await_resume() { return std::move(result_); }
 
@@ -394,6 +421,30 @@ class Context::CallAwaiter {
   Payload request_;
   Duration timeout_;
   std::optional<Message> result_;
+};
+
+class Context::CallAllAwaiter {
+ public:
+  bool await_ready() const noexcept { return targets_.empty(); }
+  void await_suspend(std::coroutine_handle<> handle) {
+    context_.simulation_->start_call_group(context_.simulation_->current_process(), targets_, request_, timeout_,
+                                           handle, results_.data());
+  }
+  std::vector<std::optional<Message>> await_resume() { return std::move(results_); }
+
+ private:
+  friend class Context;
+  CallAllAwaiter(Context context, std::vector<NodeId> targets, Payload request, Duration timeout)
+      : context_{context},
+        targets_{std::move(targets)},
+        request_{std::move(request)},
+        timeout_{timeout},
+        results_(targets_.size()) {}
+  Context context_;
+  std::vector<NodeId> targets_;
+  Payload request_;
+  Duration timeout_;
+  std::vector<std::optional<Message>> results_;
 };
 
 }  // namespace locksim::sim

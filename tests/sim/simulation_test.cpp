@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "sim/duration_text.h"
+
 #include <gtest/gtest.h>
 
 #include "kernel_test_support.h"
@@ -186,6 +188,49 @@ TEST(Simulation, ActionsRunAtTheirTimeInScheduleOrder) {
   simulation.run();
   EXPECT_EQ(log.texts(), (std::vector<std::string>{"first", "second", "third"}));
   EXPECT_EQ(log.time_of("third"), Time{} + 2_s);
+}
+
+Task<> fan_out(Context context, const Simulation* simulation, Log* log, std::vector<NodeId> targets, Duration timeout) {
+  const std::vector<std::optional<Message>> replies = co_await context.call_all(targets, Ping{1}, timeout);
+  std::string answered;
+  for (const std::optional<Message>& reply : replies) {
+    answered += reply ? "y" : "n";
+  }
+  log->add(*simulation, answered);
+}
+
+TEST(Simulation, CallAllWaitsForEveryReplyOrTheTimeout) {
+  SimulationOptions options = fixed_delay(1_ms);
+  options.network.duplicate_probability = 1.0;  // duplicates must not count twice
+  Simulation simulation{options};
+  Log log;
+  std::vector<NodeId> servers;
+  for (const Duration think : {0_ms, 5_ms, 500_ms}) {
+    servers.push_back(simulation.add_node("server-" + format_duration(think), [think](Context context) {
+      context.spawn("echo", testing::echo_server(context, think));
+    }));
+  }
+  simulation.add_node("all", [&](Context context) {
+    context.spawn("main", fan_out(context, &simulation, &log, {servers[0], servers[1]}, 1_s));
+  });
+  simulation.add_node("some", [&](Context context) {
+    context.spawn("main", fan_out(context, &simulation, &log, servers, 100_ms));
+  });
+  simulation.run();
+  EXPECT_EQ(log.texts(), (std::vector<std::string>{"yy", "yyn"}));
+  EXPECT_EQ(log.entries[0].first, Time{} + 7_ms);    // the slower server: 1 + 5 + 1 ms
+  EXPECT_EQ(log.entries[1].first, Time{} + 100_ms);  // the timeout
+}
+
+TEST(Simulation, ObserversSeeEveryRecordedEventInOrder) {
+  Simulation simulation{SimulationOptions{}};
+  std::vector<std::string> seen;
+  simulation.observe([&seen](std::string_view proc, std::string_view event, std::initializer_list<Field> fields) {
+    seen.push_back(std::string{proc} + " " + std::string{event} + " " + std::to_string(fields.size()));
+  });
+  simulation.record("run", "run.begin", {{"seed", 1}});
+  simulation.record("nemesis", "fault.begin", {{"kind", "pause"}, {"target", "worker-1"}});
+  EXPECT_EQ(seen, (std::vector<std::string>{"run run.begin 1", "nemesis fault.begin 2"}));
 }
 
 }  // namespace
