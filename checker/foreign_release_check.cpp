@@ -11,7 +11,7 @@ void ForeignReleaseCheck::observe(const Event& event, const std::optional<Matche
   }
   const std::int64_t grant_index = released ? released->grant_index : -1;
   const auto token = event.token ? event.token : (released ? released->token : std::nullopt);
-  const std::string granted = released ? fmt::format(", granted at {}", format_seconds(released->grant_time_ns)) : "";
+  const std::string granted = released ? fmt::format(", granted at {},", format_seconds(released->grant_time_ns)) : "";
   violations.push_back(make_violation(ViolationKind::kForeignRelease, {grant_index, event.index}, event.time_ns,
                                       event.index,
                                       fmt::format("{} deleted {}'s lease on lock {}{}{} at {}'s request", event.process,

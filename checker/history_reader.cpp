@@ -533,9 +533,11 @@ bool HistoryStream::line(const char* data, std::size_t length, std::size_t capac
     return false;
   }
   if (event.time_ns < previous_time_ns_) {
-    fail(line_number_,
-         fmt::format("expected `t` >= {} (the previous event's time: true time never goes backwards), got {}",
-                     previous_time_ns_, event.time_ns));
+    fail(line_number_, expected_index == 0
+                           ? fmt::format("expected `t` >= 0 (nanoseconds since the run began), got {}", event.time_ns)
+                           : fmt::format("expected `t` >= {} (the previous event's time: true time never goes "
+                                         "backwards), got {}",
+                                         previous_time_ns_, event.time_ns));
     return false;
   }
   previous_time_ns_ = event.time_ns;

@@ -36,6 +36,15 @@ void LostUpdateCheck::judge(const Event& run_end) {
   const bool declared_counter = declared_workload_ == "counter";
   std::int64_t lost_total = 0;
   std::string lost_keys;
+  if (declared_counter) {
+    // A declared counter that was never written still has a final value to
+    // compare with its zero accepted writes.
+    for (const FinalValue& entry : run_end.final_values) {
+      if (entry.integer && writes_by_key_.find(entry.key) == writes_by_key_.end()) {
+        ++keys_judged_;
+      }
+    }
+  }
   for (const auto& [key, writes] : writes_by_key_) {
     if (!declared_counter && !writes.all_integer) {
       continue;

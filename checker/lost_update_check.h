@@ -5,7 +5,8 @@
 //
 // Decisions (docs/checker.md):
 // - Which keys are counters: if run.begin declares `workload` "counter",
-//   every key with an accepted write; if it declares another workload, the
+//   every key with an accepted write or an integer final value (a counter
+//   never written is judged too); if it declares another workload, the
 //   check does not apply; if it declares none, the keys whose accepted writes
 //   all carry integer values and whose final value is an integer.
 // - A key missing from run.end's `final`, or whose final value is not an

@@ -1,0 +1,139 @@
+#include "checker/double_grant_check.h"
+
+#include <gtest/gtest.h>
+
+#include "history_builder.h"
+
+namespace locksim::checker {
+namespace {
+
+using namespace testing;
+
+Fields lease(const char* owner, std::int64_t token, std::int64_t lease_ns = seconds(10)) {
+  return Fields{{"lock", "L"}, {"owner", owner}, {"token", token}, {"lease_ns", lease_ns}};
+}
+
+TEST(DoubleGrant, GrantToAnotherOwnerWhileThePromiseRunsIsADoubleGrant) {
+  HistoryBuilder history;
+  history.add(0, "redis-0", "lease.grant", lease("worker-1", 1), "first")
+      .add(seconds(5), "redis-0", "lease.grant", lease("worker-2", 2), "second");
+  const auto found = violations_of(check(history), ViolationKind::kDoubleGrant);
+  ASSERT_EQ(found.size(), 1U);
+  EXPECT_EQ(found[0].events, (std::vector<std::int64_t>{history.index_of("first"), history.index_of("second")}));
+  EXPECT_EQ(found[0].time_ns, seconds(5));
+  EXPECT_EQ(found[0].detail,
+            "double_grant at 5.000s: redis-0 granted lock L to worker-2 (token 2) while worker-1's lease (token 1), "
+            "granted at 0.000s by redis-0, was still promised");
+}
+
+TEST(DoubleGrant, GrantAfterTheLeaseExpiredIsNotADoubleGrant) {
+  HistoryBuilder history;
+  history.add(0, "redis-0", "lease.grant", lease("worker-1", 1))
+      .add(seconds(10), "redis-0", "lease.expire", Fields{{"lock", "L"}, {"owner", "worker-1"}, {"token", 1}})
+      .add(seconds(10), "redis-0", "lease.grant", lease("worker-2", 2));
+  const HistoryVerdict verdict = check(history);
+  EXPECT_TRUE(ran(verdict, ViolationKind::kDoubleGrant));
+  EXPECT_TRUE(violations_of(verdict, ViolationKind::kDoubleGrant).empty());
+}
+
+TEST(DoubleGrant, GrantRecordedBeforeTheExpireAtTheSameNanosecondIsADoubleGrant) {
+  HistoryBuilder history;
+  history.add(0, "redis-0", "lease.grant", lease("worker-1", 1))
+      .add(seconds(10), "redis-0", "lease.grant", lease("worker-2", 2))
+      .add(seconds(10), "redis-0", "lease.expire", Fields{{"lock", "L"}, {"owner", "worker-1"}, {"token", 1}});
+  EXPECT_EQ(violations_of(check(history), ViolationKind::kDoubleGrant).size(), 1U);
+}
+
+TEST(DoubleGrant, ReleasedLeaseEndsThePromise) {
+  HistoryBuilder history;
+  history.add(0, "redis-0", "lease.grant", lease("worker-1", 1))
+      .add(ms(3000), "redis-0", "lease.release",
+           Fields{{"lock", "L"}, {"owner", "worker-1"}, {"token", 1}, {"by", "worker-1"}})
+      .add(ms(3000) + 1, "redis-0", "lease.grant", lease("worker-2", 2));
+  EXPECT_TRUE(violations_of(check(history), ViolationKind::kDoubleGrant).empty());
+}
+
+TEST(DoubleGrant, LeaseRenewedJustInTimeIsPromisedUntilItsOwnExpire) {
+  HistoryBuilder history;
+  history.add(0, "redis-0", "lease.grant", lease("worker-1", 1))
+      .add(seconds(10) - 1, "redis-0", "lease.renew", lease("worker-1", 1))
+      .add(seconds(20) - 1, "redis-0", "lease.expire", Fields{{"lock", "L"}, {"owner", "worker-1"}})
+      .add(seconds(20), "redis-0", "lease.grant", lease("worker-2", 2));
+  EXPECT_TRUE(violations_of(check(history), ViolationKind::kDoubleGrant).empty());
+}
+
+TEST(DoubleGrant, LostLeaseStaysPromisedUntilItsLastRenewalPlusTheLease) {
+  // A failover forgets worker-1's lease (renewed at 4 s for 10 s): it stays
+  // promised until 14 s, so the new primary's grant at 13.999 s overlaps it.
+  HistoryBuilder history;
+  history.add(0, "redis-0", "lease.grant", lease("worker-1", 1), "grant")
+      .add(seconds(4), "redis-0", "lease.renew", lease("worker-1", 1))
+      .add(seconds(5), "redis-0", "lease.lost", Fields{{"lock", "L"}, {"owner", "worker-1"}, {"reason", "failover"}})
+      .add(seconds(14) - 1, "redis-1", "lease.grant", lease("worker-2", 2), "overlapping");
+  const auto found = violations_of(check(history), ViolationKind::kDoubleGrant);
+  ASSERT_EQ(found.size(), 1U);
+  EXPECT_EQ(found[0].events, (std::vector<std::int64_t>{history.index_of("grant"), history.index_of("overlapping")}));
+}
+
+TEST(DoubleGrant, GrantAtTheEndOfALostLeasesPromiseIsNotADoubleGrant) {
+  HistoryBuilder history;
+  history.add(0, "redis-0", "lease.grant", lease("worker-1", 1))
+      .add(seconds(4), "redis-0", "lease.renew", lease("worker-1", 1))
+      .add(seconds(5), "redis-0", "lease.lost", Fields{{"lock", "L"}, {"owner", "worker-1"}, {"reason", "failover"}})
+      .add(seconds(14), "redis-1", "lease.grant", lease("worker-2", 2));
+  EXPECT_TRUE(violations_of(check(history), ViolationKind::kDoubleGrant).empty());
+}
+
+HistoryBuilder redlock_history() {
+  HistoryBuilder history;
+  history.add(0, "run", "run.begin", Fields{{"service", {{"kind", "redlock"}, {"instances", 5}, {"quorum", 3}}}});
+  history.add(ms(1), "redis-0", "lease.grant", lease("worker-1", 1))
+      .add(ms(2), "redis-1", "lease.grant", lease("worker-1", 1))
+      .add(ms(3), "redis-2", "lease.grant", lease("worker-1", 1), "quorum-1");
+  return history;
+}
+
+TEST(DoubleGrant, RedlockInstanceThatRestartsEmptyLetsASecondQuorumOverlap) {
+  // Hazard H6: redis-2 forgets worker-1's key; worker-2 then wins redis-2..4.
+  HistoryBuilder history = redlock_history();
+  history.add(ms(1100), "redis-2", "lease.lost", Fields{{"lock", "L"}, {"owner", "worker-1"}, {"reason", "restart"}})
+      .add(ms(2000), "redis-2", "lease.grant", lease("worker-2", 1))
+      .add(ms(2001), "redis-3", "lease.grant", lease("worker-2", 1))
+      .add(ms(2002), "redis-4", "lease.grant", lease("worker-2", 1), "quorum-2");
+  const auto found = violations_of(check(history), ViolationKind::kDoubleGrant);
+  ASSERT_EQ(found.size(), 1U);
+  EXPECT_EQ(found[0].events, (std::vector<std::int64_t>{history.index_of("quorum-1"), history.index_of("quorum-2")}));
+  EXPECT_EQ(found[0].detail,
+            "double_grant at 2.002s: worker-2 reached a quorum (3 instances) for lock L with redis-4's promise while "
+            "worker-1 still had one (since 0.003s)");
+}
+
+TEST(DoubleGrant, RedlockInstanceWhoseOwnClockExpiredTheKeyIsNoDoubleGrant) {
+  // Hazard H5: every instance followed its own clock, so no promise overlaps.
+  HistoryBuilder history = redlock_history();
+  history.add(ms(1100), "redis-2", "lease.expire", Fields{{"lock", "L"}, {"owner", "worker-1"}})
+      .add(ms(2000), "redis-2", "lease.grant", lease("worker-2", 1))
+      .add(ms(2001), "redis-3", "lease.grant", lease("worker-2", 1))
+      .add(ms(2002), "redis-4", "lease.grant", lease("worker-2", 1));
+  EXPECT_TRUE(violations_of(check(history), ViolationKind::kDoubleGrant).empty());
+}
+
+TEST(DoubleGrant, RedlockMinorityGrantToAnotherOwnerIsNoDoubleGrant) {
+  HistoryBuilder history = redlock_history();
+  history.add(ms(2000), "redis-3", "lease.grant", lease("worker-2", 1))
+      .add(ms(2001), "redis-4", "lease.grant", lease("worker-2", 1));
+  EXPECT_TRUE(violations_of(check(history), ViolationKind::kDoubleGrant).empty());
+}
+
+TEST(DoubleGrant, HistoryWithoutServiceEventsSkipsTheCheck) {
+  HistoryBuilder history;
+  history.add(0, "worker-1", "acquire.ok", Fields{{"lock", "L"}, {"token", 1}});
+  const HistoryVerdict verdict = check(history);
+  EXPECT_FALSE(ran(verdict, ViolationKind::kDoubleGrant));
+  ASSERT_FALSE(verdict.checks_skipped.empty());
+  EXPECT_EQ(verdict.checks_skipped[0].check, ViolationKind::kDoubleGrant);
+  EXPECT_EQ(verdict.checks_skipped[0].why, "no lock-service events (lease.grant) in the history");
+}
+
+}  // namespace
+}  // namespace locksim::checker
