@@ -70,8 +70,14 @@ Problem type_of(ondemand::value& value, ondemand::json_type& type) {
   return std::nullopt;
 }
 
-// Reads an integer field; `null` leaves `out` empty.
+// Reads an integer field; `null` leaves `out` empty. The common case (an
+// integer) costs one call; the type is looked at only to explain a failure.
 Problem read_integer(ondemand::value value, std::string_view field, std::optional<std::int64_t>& out) {
+  std::int64_t number = 0;
+  if (!value.get_int64().get(number)) {
+    out = number;
+    return std::nullopt;
+  }
   ondemand::json_type type{};
   if (auto problem = type_of(value, type)) {
     return problem;
@@ -83,16 +89,14 @@ Problem read_integer(ondemand::value value, std::string_view field, std::optiona
   if (type != ondemand::json_type::number) {
     return wrong_type(field, "an integer", type_name(type));
   }
-  std::int64_t number = 0;
-  if (value.get_int64().get(number)) {
-    return wrong_type(field, "an integer", "a number with a fraction or beyond 64 bits");
-  }
-  out = number;
-  return std::nullopt;
+  return wrong_type(field, "an integer", "a number with a fraction or beyond 64 bits");
 }
 
 // Reads a string field; `null` leaves `out` empty.
 Problem read_text(ondemand::value value, std::string_view field, std::string_view& out) {
+  if (!value.get_string().get(out)) {
+    return std::nullopt;
+  }
   ondemand::json_type type{};
   if (auto problem = type_of(value, type)) {
     return problem;
@@ -104,10 +108,8 @@ Problem read_text(ondemand::value value, std::string_view field, std::string_vie
   if (type != ondemand::json_type::string) {
     return wrong_type(field, "a string", type_name(type));
   }
-  if (const auto error = value.get_string().get(out)) {
-    return not_json(error);
-  }
-  return std::nullopt;
+  // A string simdjson could not unescape (e.g. a bad \u escape).
+  return not_json(value.get_string().error());
 }
 
 // Reads a field that names something and may be a string or an integer
@@ -136,6 +138,22 @@ Problem read_name(ondemand::value value, std::string_view field, std::string_vie
     return not_json(error);
   }
   return std::nullopt;
+}
+
+// The key that starts at `raw` (just after its opening quote) when it has no
+// escapes, without copying it; a null view when it has (or runs past `end`).
+// Every field of every line goes through here, so unescaping only the rare
+// escaped key keeps simdjson's string copy off the common path.
+std::string_view raw_key(const char* raw, const char* end) {
+  for (const char* character = raw; character < end; ++character) {
+    if (*character == '"') {
+      return std::string_view{raw, static_cast<std::size_t>(character - raw)};
+    }
+    if (*character == '\\') {
+      break;
+    }
+  }
+  return {};
 }
 
 // A required field: its name and, for the message, what it holds.
@@ -196,14 +214,18 @@ Problem LineDecoder::decode(const char* data, std::size_t length, std::size_t ca
   if (const auto error = document.get_object().get(object)) {
     return not_json(error);
   }
+  const char* line_end = data + length;
   for (auto field_result : object) {
     ondemand::field field;
     if (const auto error = std::move(field_result).get(field)) {
       return not_json(error);
     }
-    std::string_view name;
-    if (const auto error = field.unescaped_key().get(name)) {
-      return not_json(error);
+    std::string_view name = raw_key(field.key().raw(), line_end);
+    if (name.data() == nullptr) {
+      // The key has escapes: let simdjson unescape it.
+      if (const auto error = field.unescaped_key().get(name)) {
+        return not_json(error);
+      }
     }
     if (auto problem = decode_field(name, field.value())) {
       return problem;
@@ -218,66 +240,87 @@ Problem LineDecoder::decode(const char* data, std::size_t length, std::size_t ca
   return require_fields();
 }
 
+// The fields the checks read. Found by length and bytes, not by a chain of
+// string compares: this runs for every field of every line.
+enum class FieldId : std::uint8_t {
+  kUnknown, kIndex, kTime, kProcess, kEvent, kLock, kOwner, kBy, kToken, kLeaseNs, kReason, kKey, kWriter,
+  kJob, kRequestId, kValue, kService, kWorkload, kStuckAfterNs, kFinal,
+};
+
+FieldId field_id(std::string_view name) {
+  const auto is = [&](std::string_view known) { return std::memcmp(name.data(), known.data(), known.size()) == 0; };
+  switch (name.size()) {
+    case 1: return name[0] == 'i' ? FieldId::kIndex : name[0] == 't' ? FieldId::kTime : FieldId::kUnknown;
+    case 2: return is("ev") ? FieldId::kEvent : is("by") ? FieldId::kBy : FieldId::kUnknown;
+    case 3: return is("key") ? FieldId::kKey : is("job") ? FieldId::kJob : FieldId::kUnknown;
+    case 4: return is("proc") ? FieldId::kProcess : is("lock") ? FieldId::kLock : FieldId::kUnknown;
+    case 5:
+      return is("owner")   ? FieldId::kOwner
+             : is("token") ? FieldId::kToken
+             : is("value") ? FieldId::kValue
+             : is("final") ? FieldId::kFinal
+                           : FieldId::kUnknown;
+    case 6: return is("writer") ? FieldId::kWriter : is("reason") ? FieldId::kReason : FieldId::kUnknown;
+    case 7: return is("service") ? FieldId::kService : FieldId::kUnknown;
+    case 8: return is("lease_ns") ? FieldId::kLeaseNs : is("workload") ? FieldId::kWorkload : FieldId::kUnknown;
+    case 10: return is("request_id") ? FieldId::kRequestId : FieldId::kUnknown;
+    case 14: return is("stuck_after_ns") ? FieldId::kStuckAfterNs : FieldId::kUnknown;
+    default: return FieldId::kUnknown;
+  }
+}
+
+Problem at_least_zero(std::string_view field, const std::optional<std::int64_t>& number) {
+  if (number && *number < 0) {
+    return invalid(fmt::format("expected field `{}` to be >= 0, got {}", field, *number));
+  }
+  return std::nullopt;
+}
+
 Problem LineDecoder::decode_field(std::string_view name, ondemand::value value) {
-  if (name == "i") {
-    std::optional<std::int64_t> index;
-    if (auto problem = read_integer(value, name, index)) {
+  switch (field_id(name)) {
+    case FieldId::kIndex: {
+      std::optional<std::int64_t> index;
+      Problem problem = read_integer(value, name, index);
+      has_index_ = index.has_value();
+      event_.index = index.value_or(0);
       return problem;
     }
-    has_index_ = index.has_value();
-    event_.index = index.value_or(0);
-    return std::nullopt;
-  }
-  if (name == "t") {
-    std::optional<std::int64_t> time;
-    if (auto problem = read_integer(value, name, time)) {
+    case FieldId::kTime: {
+      std::optional<std::int64_t> time;
+      Problem problem = read_integer(value, name, time);
+      has_time_ = time.has_value();
+      event_.time_ns = time.value_or(0);
       return problem;
     }
-    has_time_ = time.has_value();
-    event_.time_ns = time.value_or(0);
-    return std::nullopt;
-  }
-  if (name == "proc") {
-    if (auto problem = read_text(value, name, event_.process)) {
+    case FieldId::kProcess: {
+      Problem problem = read_text(value, name, event_.process);
+      has_process_ = !event_.process.empty();
       return problem;
     }
-    has_process_ = !event_.process.empty();
-    return std::nullopt;
-  }
-  if (name == "ev") {
-    return read_text(value, name, event_name_);
-  }
-  if (name == "lock") return read_text(value, name, event_.lock);
-  if (name == "owner") return read_text(value, name, event_.owner);
-  if (name == "token") return read_integer(value, name, event_.token);
-  if (name == "lease_ns") {
-    if (auto problem = read_integer(value, name, event_.lease_ns)) {
-      return problem;
+    case FieldId::kEvent: return read_text(value, name, event_name_);
+    case FieldId::kLock: return read_text(value, name, event_.lock);
+    case FieldId::kOwner: return read_text(value, name, event_.owner);
+    case FieldId::kBy: return read_text(value, name, event_.by);
+    case FieldId::kToken: return read_integer(value, name, event_.token);
+    case FieldId::kLeaseNs: {
+      Problem problem = read_integer(value, name, event_.lease_ns);
+      return problem ? problem : at_least_zero(name, event_.lease_ns);
     }
-    if (event_.lease_ns && *event_.lease_ns < 0) {
-      return invalid(fmt::format("expected field `lease_ns` to be >= 0, got {}", *event_.lease_ns));
+    case FieldId::kReason: return read_text(value, name, event_.reason);
+    case FieldId::kKey: return read_text(value, name, event_.key);
+    case FieldId::kWriter: return read_text(value, name, event_.writer);
+    case FieldId::kJob: return read_name(value, name, event_.job);
+    case FieldId::kRequestId: return read_name(value, name, event_.request_id);
+    case FieldId::kValue: return decode_value(value);
+    case FieldId::kService: return decode_service(value);
+    case FieldId::kWorkload: return decode_workload(value);
+    case FieldId::kStuckAfterNs: {
+      Problem problem = read_integer(value, name, event_.stuck_after_ns);
+      return problem ? problem : at_least_zero(name, event_.stuck_after_ns);
     }
-    return std::nullopt;
+    case FieldId::kFinal: return decode_final(value);
+    case FieldId::kUnknown: break;
   }
-  if (name == "key") return read_text(value, name, event_.key);
-  if (name == "writer") return read_text(value, name, event_.writer);
-  if (name == "value") return decode_value(value);
-  if (name == "job") return read_name(value, name, event_.job);
-  if (name == "request_id") return read_name(value, name, event_.request_id);
-  if (name == "reason") return read_text(value, name, event_.reason);
-  if (name == "by") return read_text(value, name, event_.by);
-  if (name == "service") return decode_service(value);
-  if (name == "workload") return decode_workload(value);
-  if (name == "stuck_after_ns") {
-    if (auto problem = read_integer(value, name, event_.stuck_after_ns)) {
-      return problem;
-    }
-    if (event_.stuck_after_ns && *event_.stuck_after_ns < 0) {
-      return invalid(fmt::format("expected field `stuck_after_ns` to be >= 0, got {}", *event_.stuck_after_ns));
-    }
-    return std::nullopt;
-  }
-  if (name == "final") return decode_final(value);
   return std::nullopt;  // unknown fields are allowed: the contract adds fields freely
 }
 

@@ -108,6 +108,14 @@ TEST(HistoryReader, UnknownFieldsAreIgnoredEvenWhenNested) {
   EXPECT_EQ(result.events[0].kind, EventKind::kCrash);
 }
 
+TEST(HistoryReader, EscapedKeysAreUnescapedBeforeTheyAreMatched) {
+  const Read result = read(R"({"\u0069":0,"t":3,"pro\u0063":"w","ev":"crash"})"
+                           "\n");
+  ASSERT_FALSE(result.outcome.error.has_value()) << result.outcome.error->message();
+  ASSERT_EQ(result.events.size(), 1U);
+  EXPECT_EQ(result.events[0].process, "w");
+}
+
 TEST(HistoryReader, NullFieldCountsAsAbsent) {
   EXPECT_EQ(error_of(R"({"i":0,"t":0,"proc":"storage","ev":"write.accept","key":"k","writer":null})"),
             "h.jsonl:1: expected field `writer` (the worker whose write it was, a string) in a write.accept event");

@@ -1,0 +1,211 @@
+// Checker throughput on a generated 2,000,000-event history: events per second
+// for the full check, next to parse-only (the same reader handing each event
+// to a visitor that does nothing). The ratio check / parse-only is printed at
+// the end. The history is written once to a temporary file.
+//
+//   build/bench/checker_bench
+//   build/bench/checker_bench --write-history=FILE   (only write it, e.g. to
+//       measure `/usr/bin/time -v build/locksim check FILE`)
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <benchmark/benchmark.h>
+#include <fmt/format.h>
+
+#include "checker/history_checker.h"
+#include "checker/history_reader.h"
+
+namespace {
+
+constexpr std::int64_t kEvents = 2'000'000;
+constexpr std::int64_t kLeaseNs = 10'000'000'000;
+constexpr int kWorkers = 8;
+
+// Writes a legal history of about `events` events: 8 workers take turns on one
+// lock (acquire, read, write, renew, others' failed acquires, release), with
+// a fault now and then — the mix a counter scenario records.
+class HistoryWriter {
+ public:
+  explicit HistoryWriter(std::FILE* file) : file_{file} {}
+
+  void write(std::int64_t events) {
+    line("run", "run.begin",
+         R"("scenario":"bench","seed":1,"fencing":true,"version":"0.1.0","workload":{"kind":"counter","key":"c","jobs":1})");
+    std::int64_t token = 0;
+    std::int64_t counter = 0;
+    while (index_ < events - 20) {
+      const int owner = static_cast<int>(token % kWorkers) + 1;
+      const int other = (owner % kWorkers) + 1;
+      ++token;
+      t_ += 1'000'000;
+      line(worker(owner), "acquire.invoke", R"("lock":"orders")");
+      line("redis-0", "lease.grant",
+           fmt::format(R"("lock":"orders","owner":"{}","token":{},"lease_ns":{})", worker(owner), token, kLeaseNs));
+      line(worker(owner), "acquire.ok",
+               fmt::format(R"("lock":"orders","token":{},"lease_ns":{},"local_t":{})", token, kLeaseNs, t_));
+      line(worker(owner), "hold.begin", fmt::format(R"("lock":"orders","token":{})", token));
+      line(worker(other), "acquire.invoke", R"("lock":"orders")");
+      line(worker(other), "acquire.fail", R"("lock":"orders","reason":"held")");
+      line(worker(owner), "read.invoke", R"("key":"c")");
+      line(worker(owner), "read.ok", fmt::format(R"("key":"c","value":{})", counter));
+      ++counter;
+      line(worker(owner), "write.invoke",
+           fmt::format(R"("key":"c","value":{},"token":{},"request_id":"r-{}")", counter, token, token));
+      line("storage", "write.accept",
+           fmt::format(R"("key":"c","value":{},"writer":"{}","token":{},"request_id":"r-{}")", counter,
+                       worker(owner), token, token));
+      line(worker(owner), "write.ok");
+      line(worker(owner), "renew.invoke", R"("lock":"orders")");
+      line("redis-0", "lease.renew",
+           fmt::format(R"("lock":"orders","owner":"{}","token":{},"lease_ns":{})", worker(owner), token, kLeaseNs));
+      line(worker(owner), "renew.ok", fmt::format(R"("token":{},"lease_ns":{})", token, kLeaseNs));
+      if (token % 50 == 0) {
+        line("nemesis", "fault.begin", R"("kind":"delay-spike","target":"storage","delay_ns":5000000)");
+        line("nemesis", "fault.end", R"("kind":"delay-spike","target":"storage")");
+      }
+      line(worker(owner), "hold.end", fmt::format(R"("lock":"orders","token":{},"reason":"released")", token));
+      line(worker(owner), "release.invoke", fmt::format(R"("lock":"orders","token":{})", token));
+      line("redis-0", "lease.release",
+           fmt::format(R"("lock":"orders","owner":"{}","token":{},"by":"{}")", worker(owner), token, worker(owner)));
+      line(worker(owner), "release.ok");
+    }
+    while (index_ < events - 1) {  // exactly `events` events
+      line("worker-1", "read.invoke", R"("key":"c")");
+    }
+    line("run", "run.end", fmt::format(R"("final":{{"c":{}}})", counter));
+    std::fwrite(buffer_.data(), 1, buffer_.size(), file_);
+  }
+
+  [[nodiscard]] std::int64_t events_written() const { return index_; }
+
+ private:
+  static std::string worker(int number) { return fmt::format("worker-{}", number); }
+
+  void line(std::string_view process, std::string_view event, std::string_view fields = {}) {
+    t_ += 137'000;
+    fmt::format_to(std::back_inserter(buffer_), R"({{"i":{},"t":{},"proc":"{}","ev":"{}")", index_, t_, process,
+                   event);
+    if (!fields.empty()) {
+      buffer_.push_back(',');
+      buffer_.append(fields);
+    }
+    buffer_.append(std::string_view{"}\n"});
+    ++index_;
+    if (buffer_.size() > (1U << 20)) {
+      std::fwrite(buffer_.data(), 1, buffer_.size(), file_);
+      buffer_.clear();
+    }
+  }
+
+  std::FILE* file_;
+  fmt::memory_buffer buffer_;
+  std::int64_t index_ = 0;
+  std::int64_t t_ = 0;
+};
+
+std::int64_t write_history(const std::string& path) {
+  std::FILE* file = std::fopen(path.c_str(), "wb");
+  if (file == nullptr) {
+    fmt::print(stderr, "cannot write {}\n", path);
+    std::exit(2);
+  }
+  HistoryWriter writer{file};
+  writer.write(kEvents);
+  std::fclose(file);
+  return writer.events_written();
+}
+
+const std::string& history_path() {
+  static const std::string path = [] {
+    const std::string file = (std::filesystem::temp_directory_path() / "locksim-checker-bench.jsonl").string();
+    write_history(file);
+    return file;
+  }();
+  return path;
+}
+
+void check_history(benchmark::State& state) {
+  const std::string& path = history_path();
+  std::int64_t events = 0;
+  for (auto _ : state) {
+    const auto outcome = locksim::checker::check_history_file(path, {});
+    if (outcome.error || !outcome.verdict.ok()) {
+      state.SkipWithError("the generated history is bad or has violations");
+      return;
+    }
+    events += outcome.verdict.events;
+  }
+  state.SetItemsProcessed(events);
+}
+
+void parse_only(benchmark::State& state) {
+  const std::string& path = history_path();
+  std::int64_t events = 0;
+  for (auto _ : state) {
+    std::int64_t seen = 0;
+    const auto outcome = locksim::checker::read_history_file(path, [&](const locksim::checker::Event& event) {
+      benchmark::DoNotOptimize(event.index);
+      ++seen;
+    });
+    if (outcome.error) {
+      state.SkipWithError("the generated history is bad");
+      return;
+    }
+    events += seen;
+  }
+  state.SetItemsProcessed(events);
+}
+
+BENCHMARK(check_history)->Unit(benchmark::kMillisecond)->MinTime(3.0);
+BENCHMARK(parse_only)->Unit(benchmark::kMillisecond)->MinTime(3.0);
+
+// Prints as usual, and remembers events/s per benchmark for the ratio.
+class RatioReporter : public benchmark::ConsoleReporter {
+ public:
+  void ReportRuns(const std::vector<Run>& runs) override {
+    ConsoleReporter::ReportRuns(runs);
+    for (const Run& run : runs) {
+      const auto items = run.counters.find("items_per_second");
+      if (items != run.counters.end() && run.run_type == Run::RT_Iteration) {
+        rates_[run.run_name.str()] = items->second.value;
+      }
+    }
+  }
+  void print_ratio() const {
+    const auto check = rates_.find("check_history/min_time:3.000");
+    const auto parse = rates_.find("parse_only/min_time:3.000");
+    if (check != rates_.end() && parse != rates_.end()) {
+      fmt::print("check {:.2f} M events/s, parse-only {:.2f} M events/s, ratio check/parse-only {:.2f}\n",
+                 check->second / 1e6, parse->second / 1e6, check->second / parse->second);
+    }
+  }
+
+ private:
+  std::map<std::string, double> rates_;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  constexpr std::string_view kWriteOnly = "--write-history=";
+  if (argc == 2 && std::string_view{argv[1]}.starts_with(kWriteOnly)) {
+    const std::string path{std::string_view{argv[1]}.substr(kWriteOnly.size())};
+    fmt::print("wrote {} events to {}\n", write_history(path), path);
+    return 0;
+  }
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) {
+    return 1;
+  }
+  RatioReporter reporter;
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  reporter.print_ratio();
+  benchmark::Shutdown();
+  std::filesystem::remove(history_path());
+  return 0;
+}
