@@ -13,7 +13,7 @@
 namespace locksim::checker {
 namespace {
 
-namespace ondemand = simdjson::ondemand;
+namespace dom = simdjson::dom;
 
 // Bytes read from the file at a time. A line longer than this grows the
 // buffer, up to kLineBytesMax, so memory stays bounded by the longest line.
@@ -39,121 +39,72 @@ Problem not_json(simdjson::error_code error) {
 
 Problem invalid(std::string what) { return LineProblem{false, std::move(what)}; }
 
-std::string_view type_name(ondemand::json_type type) {
+std::string_view type_name(dom::element_type type) {
   switch (type) {
-    case ondemand::json_type::array: return "an array";
-    case ondemand::json_type::object: return "an object";
-    case ondemand::json_type::number: return "a number";
-    case ondemand::json_type::string: return "a string";
-    case ondemand::json_type::boolean: return "a boolean";
-    case ondemand::json_type::null: return "null";
+    case dom::element_type::ARRAY: return "an array";
+    case dom::element_type::OBJECT: return "an object";
+    case dom::element_type::INT64:
+    case dom::element_type::UINT64:
+    case dom::element_type::DOUBLE: return "a number";
+    case dom::element_type::STRING: return "a string";
+    case dom::element_type::BOOL: return "a boolean";
+    case dom::element_type::NULL_VALUE: return "null";
   }
   return "an unknown JSON value";
-}
-
-std::string_view trim_trailing_space(std::string_view text) {
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\n' || text.back() == '\r')) {
-    text.remove_suffix(1);
-  }
-  return text;
 }
 
 Problem wrong_type(std::string_view field, std::string_view expected, std::string_view got) {
   return invalid(fmt::format("expected field `{}` to be {}, got {}", field, expected, got));
 }
 
-// The type of `value`, or the JSON error that prevents knowing it.
-Problem type_of(ondemand::value& value, ondemand::json_type& type) {
-  if (const auto error = value.type().get(type)) {
-    return not_json(error);
-  }
-  return std::nullopt;
+// What a number that is not an int64 is, for the message.
+std::string_view not_an_integer(dom::element_type type) {
+  return type == dom::element_type::UINT64 || type == dom::element_type::DOUBLE
+             ? "a number with a fraction or beyond 64 bits"
+             : type_name(type);
 }
 
-// Reads an integer field; `null` leaves `out` empty. The common case (an
-// integer) costs one call; the type is looked at only to explain a failure.
-Problem read_integer(ondemand::value value, std::string_view field, std::optional<std::int64_t>& out) {
-  std::int64_t number = 0;
-  if (!value.get_int64().get(number)) {
-    out = number;
+// Reads an integer field; `null` leaves `out` empty.
+Problem read_integer(dom::element value, std::string_view field, std::optional<std::int64_t>& out) {
+  const dom::element_type type = value.type();
+  if (type == dom::element_type::INT64) {
+    out = value.get_int64().value_unsafe();
     return std::nullopt;
   }
-  ondemand::json_type type{};
-  if (auto problem = type_of(value, type)) {
-    return problem;
-  }
-  if (type == ondemand::json_type::null) {
+  if (type == dom::element_type::NULL_VALUE) {
     out.reset();
     return std::nullopt;
   }
-  if (type != ondemand::json_type::number) {
-    return wrong_type(field, "an integer", type_name(type));
-  }
-  return wrong_type(field, "an integer", "a number with a fraction or beyond 64 bits");
+  return wrong_type(field, "an integer", not_an_integer(type));
 }
 
 // Reads a string field; `null` leaves `out` empty.
-Problem read_text(ondemand::value value, std::string_view field, std::string_view& out) {
-  if (!value.get_string().get(out)) {
+Problem read_text(dom::element value, std::string_view field, std::string_view& out) {
+  const dom::element_type type = value.type();
+  if (type == dom::element_type::STRING) {
+    out = value.get_string().value_unsafe();
     return std::nullopt;
   }
-  ondemand::json_type type{};
-  if (auto problem = type_of(value, type)) {
-    return problem;
-  }
-  if (type == ondemand::json_type::null) {
+  if (type == dom::element_type::NULL_VALUE) {
     out = {};
     return std::nullopt;
   }
-  if (type != ondemand::json_type::string) {
-    return wrong_type(field, "a string", type_name(type));
-  }
-  // A string simdjson could not unescape (e.g. a bad \u escape).
-  return not_json(value.get_string().error());
+  return wrong_type(field, "a string", type_name(type));
 }
 
 // Reads a field that names something and may be a string or an integer
-// (`job`, `request_id`): integers keep their JSON text.
-Problem read_name(ondemand::value value, std::string_view field, std::string_view& out) {
-  ondemand::json_type type{};
-  if (auto problem = type_of(value, type)) {
-    return problem;
-  }
-  if (type == ondemand::json_type::number) {
-    std::int64_t number = 0;
-    if (value.get_int64().get(number)) {
-      return wrong_type(field, "a string or an integer", "a number with a fraction or beyond 64 bits");
-    }
-    out = trim_trailing_space(value.raw_json_token());
+// (`job`, `request_id`): integers are written as text into `storage`.
+Problem read_name(dom::element value, std::string_view field, std::string_view& out, std::string& storage) {
+  const dom::element_type type = value.type();
+  if (type == dom::element_type::INT64) {
+    storage = fmt::format("{}", value.get_int64().value_unsafe());
+    out = storage;
     return std::nullopt;
   }
-  if (type == ondemand::json_type::null) {
-    out = {};
-    return std::nullopt;
+  if (type == dom::element_type::STRING || type == dom::element_type::NULL_VALUE) {
+    return read_text(value, field, out);
   }
-  if (type != ondemand::json_type::string) {
-    return wrong_type(field, "a string or an integer", type_name(type));
-  }
-  if (const auto error = value.get_string().get(out)) {
-    return not_json(error);
-  }
-  return std::nullopt;
-}
-
-// The key that starts at `raw` (just after its opening quote) when it has no
-// escapes, without copying it; a null view when it has (or runs past `end`).
-// Every field of every line goes through here, so unescaping only the rare
-// escaped key keeps simdjson's string copy off the common path.
-std::string_view raw_key(const char* raw, const char* end) {
-  for (const char* character = raw; character < end; ++character) {
-    if (*character == '"') {
-      return std::string_view{raw, static_cast<std::size_t>(character - raw)};
-    }
-    if (*character == '\\') {
-      break;
-    }
-  }
-  return {};
+  return wrong_type(field, "a string or an integer", not_an_integer(type));
 }
 
 // A required field: its name and, for the message, what it holds.
@@ -165,79 +116,6 @@ struct Required {
 Problem missing(const Required& required, EventKind kind) {
   return invalid(fmt::format("expected field `{}` ({}) in a {} event", required.field, required.meaning,
                              event_kind_name(kind)));
-}
-
-// Decodes one line into an Event, reusing the parser and its buffers.
-class LineDecoder {
- public:
-  // Decodes the `length` bytes at `data`; `capacity` bytes from `data` are
-  // readable (simdjson reads up to SIMDJSON_PADDING bytes past the end).
-  Problem decode(const char* data, std::size_t length, std::size_t capacity);
-
-  [[nodiscard]] const Event& event() const { return event_; }
-
- private:
-  Problem decode_field(std::string_view name, ondemand::value value);
-  Problem decode_value(ondemand::value value);
-  Problem decode_service(ondemand::value value);
-  Problem decode_workload(ondemand::value value);
-  Problem decode_final(ondemand::value value);
-  Problem require_fields();
-
-  ondemand::parser parser_;
-  Event event_;
-  std::vector<FinalValue> final_values_;
-  bool has_index_ = false;
-  bool has_time_ = false;
-  bool has_process_ = false;
-  std::string_view event_name_;
-};
-
-Problem LineDecoder::decode(const char* data, std::size_t length, std::size_t capacity) {
-  event_ = Event{};
-  final_values_.clear();
-  has_index_ = has_time_ = has_process_ = false;
-  event_name_ = {};
-
-  ondemand::document document;
-  if (const auto error = parser_.iterate(data, length, capacity).get(document)) {
-    return not_json(error);
-  }
-  ondemand::json_type type{};
-  if (const auto error = document.type().get(type)) {
-    return not_json(error);
-  }
-  if (type != ondemand::json_type::object) {
-    return invalid(fmt::format("expected a JSON object (one event per line), got {}", type_name(type)));
-  }
-  ondemand::object object;
-  if (const auto error = document.get_object().get(object)) {
-    return not_json(error);
-  }
-  const char* line_end = data + length;
-  for (auto field_result : object) {
-    ondemand::field field;
-    if (const auto error = std::move(field_result).get(field)) {
-      return not_json(error);
-    }
-    std::string_view name = raw_key(field.key().raw(), line_end);
-    if (name.data() == nullptr) {
-      // The key has escapes: let simdjson unescape it.
-      if (const auto error = field.unescaped_key().get(name)) {
-        return not_json(error);
-      }
-    }
-    if (auto problem = decode_field(name, field.value())) {
-      return problem;
-    }
-  }
-  // On-Demand stops at the object's closing brace; anything after it on the
-  // line is a second value (or garbage), which JSON Lines does not allow.
-  if (!document.current_location().error()) {
-    return invalid("expected one JSON object per line, found more text after the object");
-  }
-  event_.final_values = final_values_;
-  return require_fields();
 }
 
 // The fields the checks read. Found by length and bytes, not by a chain of
@@ -276,7 +154,74 @@ Problem at_least_zero(std::string_view field, const std::optional<std::int64_t>&
   return std::nullopt;
 }
 
-Problem LineDecoder::decode_field(std::string_view name, ondemand::value value) {
+// Decodes one line into an Event, reusing the parser and its buffers.
+//
+// Why simdjson's DOM API and not On-Demand: On-Demand skips the values it is
+// not asked for without validating them, so `"extra":[1,,2]` would pass as
+// valid input; the DOM parse validates the whole line. It is also faster here:
+// Debian's simdjson builds On-Demand's header code for the generic kernel in
+// our translation units, while the DOM parse runs the library's runtime-chosen
+// SIMD kernel (docs/checker.md has the measurements).
+class LineDecoder {
+ public:
+  // Decodes the `length` bytes at `data`; `capacity` bytes from `data` are
+  // readable (simdjson reads up to SIMDJSON_PADDING bytes past the end).
+  Problem decode(const char* data, std::size_t length, std::size_t capacity);
+
+  [[nodiscard]] const Event& event() const { return event_; }
+
+ private:
+  Problem decode_field(std::string_view name, dom::element value);
+  Problem decode_value(dom::element value);
+  Problem decode_service(dom::element value);
+  Problem decode_workload(dom::element value);
+  Problem decode_final(dom::element value);
+  Problem require_fields();
+
+  dom::parser parser_;
+  Event event_;
+  std::vector<FinalValue> final_values_;
+  // Text made for the event (numbers given as job / request_id / value).
+  std::string job_text_;
+  std::string request_id_text_;
+  std::string value_text_;
+  bool has_index_ = false;
+  bool has_time_ = false;
+  bool has_process_ = false;
+  std::string_view event_name_;
+};
+
+Problem LineDecoder::decode(const char* data, std::size_t length, std::size_t capacity) {
+  event_ = Event{};
+  final_values_.clear();
+  has_index_ = has_time_ = has_process_ = false;
+  event_name_ = {};
+  if (capacity < length + simdjson::SIMDJSON_PADDING) {
+    return invalid("internal: line buffer without padding");  // read_lines always pads
+  }
+
+  dom::element root;
+  // realloc_if_needed = false: the line is parsed in place, padding included.
+  if (const auto error = parser_.parse(data, length, false).get(root)) {
+    return not_json(error);
+  }
+  if (root.type() != dom::element_type::OBJECT) {
+    return invalid(fmt::format("expected a JSON object (one event per line), got {}", type_name(root.type())));
+  }
+  dom::object object;
+  if (const auto error = root.get_object().get(object)) {
+    return not_json(error);
+  }
+  for (const dom::key_value_pair field : object) {
+    if (auto problem = decode_field(field.key, field.value)) {
+      return problem;
+    }
+  }
+  event_.final_values = final_values_;
+  return require_fields();
+}
+
+Problem LineDecoder::decode_field(std::string_view name, dom::element value) {
   switch (field_id(name)) {
     case FieldId::kIndex: {
       std::optional<std::int64_t> index;
@@ -309,8 +254,8 @@ Problem LineDecoder::decode_field(std::string_view name, ondemand::value value) 
     case FieldId::kReason: return read_text(value, name, event_.reason);
     case FieldId::kKey: return read_text(value, name, event_.key);
     case FieldId::kWriter: return read_text(value, name, event_.writer);
-    case FieldId::kJob: return read_name(value, name, event_.job);
-    case FieldId::kRequestId: return read_name(value, name, event_.request_id);
+    case FieldId::kJob: return read_name(value, name, event_.job, job_text_);
+    case FieldId::kRequestId: return read_name(value, name, event_.request_id, request_id_text_);
     case FieldId::kValue: return decode_value(value);
     case FieldId::kService: return decode_service(value);
     case FieldId::kWorkload: return decode_workload(value);
@@ -326,72 +271,36 @@ Problem LineDecoder::decode_field(std::string_view name, ondemand::value value) 
 
 // `value` may be anything; the checks need its text (for explanations) and,
 // for the counter workload, whether it is an integer.
-Problem LineDecoder::decode_value(ondemand::value value) {
-  ondemand::json_type type{};
-  if (auto problem = type_of(value, type)) {
-    return problem;
+Problem LineDecoder::decode_value(dom::element value) {
+  if (value.type() == dom::element_type::INT64) {
+    event_.value_integer = value.get_int64().value_unsafe();
+    value_text_ = fmt::format("{}", *event_.value_integer);
+  } else {
+    value_text_ = simdjson::minify(value);
   }
-  if (type == ondemand::json_type::array) {
-    ondemand::array array;
-    if (const auto error = value.get_array().get(array)) {
-      return not_json(error);
-    }
-    if (const auto error = array.raw_json().get(event_.value_json)) {
-      return not_json(error);
-    }
-    return std::nullopt;
-  }
-  if (type == ondemand::json_type::object) {
-    ondemand::object object;
-    if (const auto error = value.get_object().get(object)) {
-      return not_json(error);
-    }
-    if (const auto error = object.raw_json().get(event_.value_json)) {
-      return not_json(error);
-    }
-    return std::nullopt;
-  }
-  event_.value_json = trim_trailing_space(value.raw_json_token());
-  if (type == ondemand::json_type::number) {
-    std::int64_t number = 0;
-    if (!value.get_int64().get(number)) {
-      event_.value_integer = number;
-    }
-  }
+  event_.value_json = value_text_;
   return std::nullopt;
 }
 
-Problem LineDecoder::decode_service(ondemand::value value) {
-  ondemand::json_type type{};
-  if (auto problem = type_of(value, type)) {
-    return problem;
-  }
-  if (type == ondemand::json_type::null) {
+Problem LineDecoder::decode_service(dom::element value) {
+  if (value.type() == dom::element_type::NULL_VALUE) {
     return std::nullopt;
   }
-  if (type != ondemand::json_type::object) {
-    return wrong_type("service", "an object {kind, instances, quorum}", type_name(type));
+  if (value.type() != dom::element_type::OBJECT) {
+    return wrong_type("service", "an object {kind, instances, quorum}", type_name(value.type()));
   }
-  ondemand::object object;
+  dom::object object;
   if (const auto error = value.get_object().get(object)) {
     return not_json(error);
   }
-  for (auto field_result : object) {
-    ondemand::field field;
-    std::string_view name;
-    if (const auto error = std::move(field_result).get(field)) {
-      return not_json(error);
-    }
-    if (const auto error = field.unescaped_key().get(name)) {
-      return not_json(error);
-    }
+  for (const dom::key_value_pair field : object) {
     Problem problem;
-    if (name == "kind") {
-      problem = read_text(field.value(), "service.kind", event_.service_kind);
-    } else if (name == "instances") {
-      problem = read_integer(field.value(), "service.instances", event_.service_instances);
-    } else if (name == "quorum") {
-      problem = read_integer(field.value(), "service.quorum", event_.service_quorum);
+    if (field.key == "kind") {
+      problem = read_text(field.value, "service.kind", event_.service_kind);
+    } else if (field.key == "instances") {
+      problem = read_integer(field.value, "service.instances", event_.service_instances);
+    } else if (field.key == "quorum") {
+      problem = read_integer(field.value, "service.quorum", event_.service_quorum);
     }
     if (problem) {
       return problem;
@@ -403,32 +312,20 @@ Problem LineDecoder::decode_service(ondemand::value value) {
   return std::nullopt;
 }
 
-Problem LineDecoder::decode_workload(ondemand::value value) {
-  ondemand::json_type type{};
-  if (auto problem = type_of(value, type)) {
-    return problem;
+Problem LineDecoder::decode_workload(dom::element value) {
+  if (value.type() != dom::element_type::OBJECT) {
+    if (value.type() == dom::element_type::STRING || value.type() == dom::element_type::NULL_VALUE) {
+      return read_text(value, "workload", event_.workload_kind);
+    }
+    return wrong_type("workload", "a string or an object with `kind`", type_name(value.type()));
   }
-  if (type == ondemand::json_type::string || type == ondemand::json_type::null) {
-    return read_text(value, "workload", event_.workload_kind);
-  }
-  if (type != ondemand::json_type::object) {
-    return wrong_type("workload", "a string or an object with `kind`", type_name(type));
-  }
-  ondemand::object object;
+  dom::object object;
   if (const auto error = value.get_object().get(object)) {
     return not_json(error);
   }
-  for (auto field_result : object) {
-    ondemand::field field;
-    std::string_view name;
-    if (const auto error = std::move(field_result).get(field)) {
-      return not_json(error);
-    }
-    if (const auto error = field.unescaped_key().get(name)) {
-      return not_json(error);
-    }
-    if (name == "kind") {
-      if (auto problem = read_text(field.value(), "workload.kind", event_.workload_kind)) {
+  for (const dom::key_value_pair field : object) {
+    if (field.key == "kind") {
+      if (auto problem = read_text(field.value, "workload.kind", event_.workload_kind)) {
         return problem;
       }
     }
@@ -436,38 +333,22 @@ Problem LineDecoder::decode_workload(ondemand::value value) {
   return std::nullopt;
 }
 
-Problem LineDecoder::decode_final(ondemand::value value) {
-  ondemand::json_type type{};
-  if (auto problem = type_of(value, type)) {
-    return problem;
-  }
-  if (type == ondemand::json_type::null) {
+Problem LineDecoder::decode_final(dom::element value) {
+  if (value.type() == dom::element_type::NULL_VALUE) {
     return std::nullopt;
   }
-  if (type != ondemand::json_type::object) {
-    return wrong_type("final", "an object of storage key to value", type_name(type));
+  if (value.type() != dom::element_type::OBJECT) {
+    return wrong_type("final", "an object of storage key to value", type_name(value.type()));
   }
-  ondemand::object object;
+  dom::object object;
   if (const auto error = value.get_object().get(object)) {
     return not_json(error);
   }
-  for (auto field_result : object) {
-    ondemand::field field;
+  for (const dom::key_value_pair field : object) {
     FinalValue entry;
-    if (const auto error = std::move(field_result).get(field)) {
-      return not_json(error);
-    }
-    if (const auto error = field.unescaped_key().get(entry.key)) {
-      return not_json(error);
-    }
-    ondemand::value entry_value = field.value();
-    ondemand::json_type entry_type{};
-    if (auto problem = type_of(entry_value, entry_type)) {
-      return problem;
-    }
-    std::int64_t number = 0;
-    if (entry_type == ondemand::json_type::number && !entry_value.get_int64().get(number)) {
-      entry.integer = number;
+    entry.key = field.key;
+    if (field.value.type() == dom::element_type::INT64) {
+      entry.integer = field.value.get_int64().value_unsafe();
     }
     final_values_.push_back(entry);
   }

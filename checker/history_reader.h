@@ -1,6 +1,7 @@
 #pragma once
 // The history reader: streams a history (spec/history.md, JSON Lines) one line
-// at a time through simdjson's On-Demand parser and hands each line to a
+// at a time through simdjson's DOM parser (which validates each whole line:
+// see history_reader.cpp for why not On-Demand) and hands each line to a
 // visitor as a checker::Event. It never holds more than one buffered chunk of
 // the file (the chunk grows only for a single line longer than it), so memory
 // does not grow with the history.

@@ -116,6 +116,15 @@ TEST(HistoryReader, EscapedKeysAreUnescapedBeforeTheyAreMatched) {
   EXPECT_EQ(result.events[0].process, "w");
 }
 
+TEST(HistoryReader, MalformedJsonInsideAnUnknownFieldIsStillAnError) {
+  for (const char* extra : {R"([1,,2])", R"({"a" 1})", "tru"}) {
+    EXPECT_NE(error_of(std::string{R"({"i":0,"t":0,"proc":"w","ev":"crash","extra":)"} + extra + "}\n")
+                  .find("h.jsonl:1: expected one JSON object per line; this line is not valid JSON"),
+              std::string::npos)
+        << extra;
+  }
+}
+
 TEST(HistoryReader, NullFieldCountsAsAbsent) {
   EXPECT_EQ(error_of(R"({"i":0,"t":0,"proc":"storage","ev":"write.accept","key":"k","writer":null})"),
             "h.jsonl:1: expected field `writer` (the worker whose write it was, a string) in a write.accept event");
@@ -138,8 +147,8 @@ TEST(HistoryReader, CutOffLastLineEndsTheReadWithoutAnErrorAndSaysWhere) {
 
 TEST(HistoryReader, InvalidLastLineEndingWithANewlineIsAnErrorNotACutOff) {
   EXPECT_EQ(error_of("{\"i\":0,\"t\":0,\"proc\":\"w\",\"ev\":\"crash\"}\n{\"i\":1,\n"),
-            "h.jsonl:2: expected one JSON object per line; this line is not valid JSON (JSON document ended early "
-            "in the middle of an object or array.)");
+            "h.jsonl:2: expected one JSON object per line; this line is not valid JSON (The JSON document has an "
+            "improper structure: missing or superfluous commas, braces, missing keys, etc.)");
 }
 
 TEST(HistoryReader, CompleteLastLineThatBreaksTheContractIsAnErrorEvenWithoutNewline) {
