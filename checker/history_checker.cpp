@@ -89,8 +89,14 @@ void HistoryChecker::apply_changes() {
 void HistoryChecker::observe_run_begin(const Event& event) {
   // The quorum applies from the first lease on; a run.begin after leases
   // began (not a recorder's doing) cannot change how they were counted.
-  if (event.service_quorum && !saw_lease_grant_) {
-    leases_.set_quorum(static_cast<int>(std::min<std::int64_t>(*event.service_quorum, 1'000'000)));
+  // A Redlock service that names its instances but not its quorum uses the
+  // algorithm's majority.
+  std::optional<std::int64_t> quorum = event.service_quorum;
+  if (!quorum && event.service_kind == "redlock" && event.service_instances && *event.service_instances > 0) {
+    quorum = *event.service_instances / 2 + 1;
+  }
+  if (quorum && !saw_lease_grant_) {
+    leases_.set_quorum(static_cast<int>(std::min<std::int64_t>(*quorum, 1'000'000)));
   }
   if (event.stuck_after_ns && !options_.stuck_after_ns) {
     stuck_lock_.set_stuck_after(event.stuck_after_ns);

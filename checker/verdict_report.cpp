@@ -74,7 +74,9 @@ std::string verdicts_json(const std::vector<HistoryVerdict>& verdicts) {
 
 std::string verdict_text(const HistoryVerdict& verdict, std::size_t violations_shown) {
   std::string text = fmt::format("{}: {} events, {}\n", verdict.file, verdict.events,
-                                 verdict.ok() ? "no violation" : fmt::format("{} violations", verdict.violations.size()));
+                                 verdict.ok() ? "no violation"
+                                              : fmt::format("{} violation{}", verdict.violations.size(),
+                                                            verdict.violations.size() == 1 ? "" : "s"));
   for (const std::string& note : verdict.notes) {
     text += fmt::format("  note: {}\n", note);
   }

@@ -125,6 +125,17 @@ TEST(DoubleGrant, RedlockMinorityGrantToAnotherOwnerIsNoDoubleGrant) {
   EXPECT_TRUE(violations_of(check(history), ViolationKind::kDoubleGrant).empty());
 }
 
+TEST(DoubleGrant, RedlockWithoutADeclaredQuorumUsesTheMajorityOfItsInstances) {
+  HistoryBuilder history;
+  history.add(0, "run", "run.begin", Fields{{"service", {{"kind", "redlock"}, {"instances", 5}}}});
+  history.add(ms(1), "redis-0", "lease.grant", lease("worker-1", 1))
+      .add(ms(2), "redis-1", "lease.grant", lease("worker-1", 1))
+      .add(ms(3), "redis-2", "lease.grant", lease("worker-2", 1))
+      .add(ms(4), "redis-3", "lease.grant", lease("worker-2", 1));
+  // Two instances each are no majority of five: nobody holds the lock.
+  EXPECT_TRUE(violations_of(check(history), ViolationKind::kDoubleGrant).empty());
+}
+
 TEST(DoubleGrant, HistoryWithoutServiceEventsSkipsTheCheck) {
   HistoryBuilder history;
   history.add(0, "worker-1", "acquire.ok", Fields{{"lock", "L"}, {"token", 1}});
