@@ -57,7 +57,7 @@ void append_json_string(fmt::memory_buffer& out, std::string_view text) {
 }
 
 void HistoryRecorder::record(Time t, std::string_view proc, std::string_view event,
-                             std::initializer_list<Field> fields) {
+                             std::span<const Field> fields) {
   LOCKSIM_ASSERT(t >= last_time_, "history events must be recorded in true-time order");
   last_time_ = t;
   line_.clear();

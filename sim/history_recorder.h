@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <functional>
 #include <initializer_list>
+#include <span>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -54,7 +55,10 @@ class HistoryRecorder {
 
   // Appends event number events_recorded() at true time `t`. Requires `t` not
   // before the previous event's (the history is in true-time order).
-  void record(Time t, std::string_view proc, std::string_view event, std::initializer_list<Field> fields);
+  void record(Time t, std::string_view proc, std::string_view event, std::span<const Field> fields);
+  void record(Time t, std::string_view proc, std::string_view event, std::initializer_list<Field> fields) {
+    record(t, proc, event, std::span{fields.begin(), fields.size()});
+  }
 
   [[nodiscard]] std::uint64_t events_recorded() const { return events_recorded_; }
   // A hash of every line so far: equal for byte-identical histories.

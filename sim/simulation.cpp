@@ -22,11 +22,11 @@ Context::ReceiveAwaiter Context::receive() const { return ReceiveAwaiter{*this};
 Context::ReceiveForAwaiter Context::receive_for(Duration timeout) const { return ReceiveForAwaiter{*this, timeout}; }
 
 Context::CallAwaiter Context::call(NodeId to, Payload request, Duration timeout) const {
-  return CallAwaiter{*this, to, std::move(request), timeout};
+  return CallAwaiter{*this, to, simulation_->park(std::move(request)), timeout};
 }
 
 Context::CallAllAwaiter Context::call_all(std::vector<NodeId> targets, Payload request, Duration timeout) const {
-  return CallAllAwaiter{*this, std::move(targets), std::move(request), timeout};
+  return CallAllAwaiter{*this, std::move(targets), simulation_->park(std::move(request)), timeout};
 }
 
 void Context::send(NodeId to, Payload body) const {
@@ -43,6 +43,10 @@ ProcessId Context::spawn(std::string name, Task<> task) const {
 
 void Context::record(std::string_view event, std::initializer_list<Field> fields) const {
   simulation_->record(node_name(), event, fields);
+}
+
+void Context::record_fields(std::string_view event, std::span<const Field> fields) const {
+  simulation_->record_fields(node_name(), event, fields);
 }
 
 // --- building ---------------------------------------------------------------------
@@ -336,22 +340,36 @@ void Simulation::send_message(NodeId from, NodeId to, std::uint64_t call_id, Mes
     return;
   }
   auto enqueue = [&](Time arrival, Payload payload) {
-    std::uint32_t slot = 0;
-    Message message{from, to, call_id, kind, std::move(payload)};
-    if (!free_message_slots_.empty()) {
-      slot = free_message_slots_.back();
-      free_message_slots_.pop_back();
-      messages_[slot] = std::move(message);
-    } else {
-      slot = static_cast<std::uint32_t>(messages_.size());
-      messages_.push_back(std::move(message));
-    }
+    const std::uint32_t slot = park(std::move(payload));
+    Message& message = messages_[slot];
+    message.from = from;
+    message.to = to;
+    message.call_id = call_id;
+    message.kind = kind;
     queue_.push(arrival, static_cast<std::uint32_t>(EventKind::kDeliver), to.index, slot);
   };
   if (route.duplicate_arrival) {
     enqueue(*route.duplicate_arrival, body);
   }
   enqueue(*route.arrival, std::move(body));
+}
+
+std::uint32_t Simulation::park(Payload body) {
+  Message message{NodeId{}, NodeId{}, 0, MessageKind::kRequest, std::move(body)};
+  if (!free_message_slots_.empty()) {
+    const std::uint32_t slot = free_message_slots_.back();
+    free_message_slots_.pop_back();
+    messages_[slot] = std::move(message);
+    return slot;
+  }
+  messages_.push_back(std::move(message));
+  return static_cast<std::uint32_t>(messages_.size() - 1);
+}
+
+Payload Simulation::unpark(std::uint32_t slot) {
+  Payload body = std::move(messages_[slot].body);
+  release_message(slot);
+  return body;
 }
 
 void Simulation::release_message(std::uint32_t slot) {
@@ -599,7 +617,7 @@ std::optional<ProcessId> Simulation::find_process(NodeId node, std::string_view 
   return std::nullopt;
 }
 
-void Simulation::record(std::string_view proc, std::string_view event, std::initializer_list<Field> fields) {
+void Simulation::record_fields(std::string_view proc, std::string_view event, std::span<const Field> fields) {
   history_.record(now_, proc, event, fields);
   for (const EventObserver& observer : observers_) {
     observer(proc, event, fields);

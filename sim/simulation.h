@@ -72,7 +72,7 @@ using NodeBoot = std::function<void(Context)>;
 // directly — that node's process is running — but may schedule an action at
 // the current time, which runs before the process's next step.
 using EventObserver =
-    std::function<void(std::string_view proc, std::string_view event, std::initializer_list<Field> fields)>;
+    std::function<void(std::string_view proc, std::string_view event, std::span<const Field> fields)>;
 
 enum class StopReason {
   kQuiescent,   // no events left (every process finished or waits forever)
@@ -138,6 +138,7 @@ class Context {
 
   // Appends a history event with proc = this node, t = true now.
   void record(std::string_view event, std::initializer_list<Field> fields = {}) const;
+  void record_fields(std::string_view event, std::span<const Field> fields) const;
 
  private:
   friend class Simulation;
@@ -191,12 +192,19 @@ class Simulation {
   // The live process of `node` called `name`, if any.
   [[nodiscard]] std::optional<ProcessId> find_process(NodeId node, std::string_view name) const;
 
+  // A handle to act for `node` from outside its processes (a fault handler
+  // that spawns a process on it, say). It must not be awaited on directly.
+  [[nodiscard]] Context context_of(NodeId node) { return Context{this, node}; }
+
   [[nodiscard]] Network& network() { return network_; }
   [[nodiscard]] const RandomStreams& random_streams() const { return streams_; }
 
   // --- history ----------------------------------------------------------------
   // Appends an event for a proc that is not a node ("nemesis", "run").
-  void record(std::string_view proc, std::string_view event, std::initializer_list<Field> fields = {});
+  void record(std::string_view proc, std::string_view event, std::initializer_list<Field> fields = {}) {
+    record_fields(proc, event, std::span{fields.begin(), fields.size()});
+  }
+  void record_fields(std::string_view proc, std::string_view event, std::span<const Field> fields);
   [[nodiscard]] const HistoryRecorder& history() const { return history_; }
   // Observers run in the order they were added.
   void observe(EventObserver observer) { observers_.push_back(std::move(observer)); }
@@ -287,6 +295,9 @@ class Simulation {
   void add_receive_waiter(ProcessId process, std::coroutine_handle<> handle, std::optional<Message>* result,
                           std::optional<Duration> timeout);
   std::optional<Message> take_from_inbox(NodeId node);
+  // Keeps `body` in a message slot until unpark() takes it back.
+  std::uint32_t park(Payload body);
+  Payload unpark(std::uint32_t slot);
   // Requires results[0..targets.size()) to stay valid until the process resumes.
   void start_call_group(ProcessId process, std::span<const NodeId> targets, const Payload& request, Duration timeout,
                         std::coroutine_handle<> handle, std::optional<Message>* results);
@@ -403,46 +414,54 @@ class Context::ReceiveForAwaiter {
   std::optional<Message> result_;
 };
 
+// The call awaiters hold their request in a kernel slot (parked), not inline,
+// so that an awaiter is plain data: copying one bitwise, as compilers with
+// coroutine bugs have done (see task.h), cannot corrupt a payload.
 class Context::CallAwaiter {
  public:
   bool await_ready() const noexcept { return false; }
   void await_suspend(std::coroutine_handle<> handle) {
-    context_.simulation_->start_call_group(context_.simulation_->current_process(), std::span{&to_, 1}, request_,
-                                           timeout_, handle, &result_);
+    Simulation& simulation = *context_.simulation_;
+    simulation.start_call_group(simulation.current_process(), std::span{&to_, 1}, simulation.unpark(parked_request_),
+                                timeout_, handle, &result_);
   }
   std::optional<Message> await_resume() { return std::move(result_); }
 
  private:
   friend class Context;
-  CallAwaiter(Context context, NodeId to, Payload request, Duration timeout)
-      : context_{context}, to_{to}, request_{std::move(request)}, timeout_{timeout} {}
+  CallAwaiter(Context context, NodeId to, std::uint32_t parked_request, Duration timeout)
+      : context_{context}, to_{to}, parked_request_{parked_request}, timeout_{timeout} {}
   Context context_;
   NodeId to_;
-  Payload request_;
+  std::uint32_t parked_request_;
   Duration timeout_;
   std::optional<Message> result_;
 };
 
 class Context::CallAllAwaiter {
  public:
-  bool await_ready() const noexcept { return targets_.empty(); }
+  bool await_ready() {
+    if (targets_.empty()) {
+      (void)context_.simulation_->unpark(parked_request_);
+      return true;
+    }
+    return false;
+  }
   void await_suspend(std::coroutine_handle<> handle) {
-    context_.simulation_->start_call_group(context_.simulation_->current_process(), targets_, request_, timeout_,
-                                           handle, results_.data());
+    Simulation& simulation = *context_.simulation_;
+    results_.resize(targets_.size());
+    simulation.start_call_group(simulation.current_process(), targets_, simulation.unpark(parked_request_), timeout_,
+                                handle, results_.data());
   }
   std::vector<std::optional<Message>> await_resume() { return std::move(results_); }
 
  private:
   friend class Context;
-  CallAllAwaiter(Context context, std::vector<NodeId> targets, Payload request, Duration timeout)
-      : context_{context},
-        targets_{std::move(targets)},
-        request_{std::move(request)},
-        timeout_{timeout},
-        results_(targets_.size()) {}
+  CallAllAwaiter(Context context, std::vector<NodeId> targets, std::uint32_t parked_request, Duration timeout)
+      : context_{context}, targets_{std::move(targets)}, parked_request_{parked_request}, timeout_{timeout} {}
   Context context_;
   std::vector<NodeId> targets_;
-  Payload request_;
+  std::uint32_t parked_request_;
   Duration timeout_;
   std::vector<std::optional<Message>> results_;
 };

@@ -11,8 +11,15 @@
 // Habits (from FoundationDB's and SimCpp20's coroutine code): take parameters
 // by value (a reference may dangle once the caller's frame moves on), and do
 // not co_await inside a catch block.
+//
+// GCC 12 miscompiles a braced aggregate temporary inside a co_await
+// expression (`co_await f(Command{a, b})`): the temporary is copied bitwise,
+// so a std::string in it ends up pointing into the old copy (ASan reports a
+// bad free). Build such a value in a named local first and std::move it in;
+// the sanitizer test run catches a slip.
 
 #include <coroutine>
+#include <cstdint>
 #include <exception>
 #include <optional>
 #include <utility>

@@ -225,7 +225,7 @@ TEST(Simulation, CallAllWaitsForEveryReplyOrTheTimeout) {
 TEST(Simulation, ObserversSeeEveryRecordedEventInOrder) {
   Simulation simulation{SimulationOptions{}};
   std::vector<std::string> seen;
-  simulation.observe([&seen](std::string_view proc, std::string_view event, std::initializer_list<Field> fields) {
+  simulation.observe([&seen](std::string_view proc, std::string_view event, std::span<const Field> fields) {
     seen.push_back(std::string{proc} + " " + std::string{event} + " " + std::to_string(fields.size()));
   });
   simulation.record("run", "run.begin", {{"seed", 1}});

@@ -1,0 +1,49 @@
+#pragma once
+// LockClient: how a worker talks to one kind of lock service. One object per
+// worker; the worker's job loop (worker.h) records the history events, the
+// client only speaks the protocol.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "model/options.h"
+#include "sim/simulation.h"
+
+namespace locksim::model {
+
+// A lease as the worker believes it to be.
+struct Lease {
+  std::int64_t token = 0;
+  sim::Duration length;          // as granted; Duration::max() = no expiry
+  sim::LocalTime valid_until;    // on the worker's clock; LocalTime::max() = no expiry
+  std::string value;             // the unique value in the lock key
+};
+
+struct AcquireOutcome {
+  std::optional<Lease> lease;  // set iff acquired
+  std::string reason;          // otherwise: "held" | "timeout" | "no-quorum" | "read-only" | ...
+};
+
+struct RenewOutcome {
+  bool renewed = false;
+  sim::LocalTime valid_until;  // when renewed
+  std::string reason;          // when not
+};
+
+struct ReleaseOutcome {
+  bool released = false;
+  std::string reason;
+};
+
+class LockClient {
+ public:
+  virtual ~LockClient() = default;
+
+  // One attempt to take `lock` for `owner`, putting `value` in the key.
+  virtual sim::Task<AcquireOutcome> acquire(sim::Context context, std::string owner, std::string value) = 0;
+  virtual sim::Task<RenewOutcome> renew(sim::Context context, Lease lease) = 0;
+  virtual sim::Task<ReleaseOutcome> release(sim::Context context, std::string owner, Lease lease) = 0;
+};
+
+}  // namespace locksim::model

@@ -1,0 +1,38 @@
+#pragma once
+// LockService: what the rest of the system needs from one kind of lock
+// service model — its nodes, a client for each worker, and the faults only
+// it knows how to carry out.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "model/lock_client.h"
+#include "model/options.h"
+#include "sim/simulation.h"
+
+namespace locksim::model {
+
+class LockService {
+ public:
+  virtual ~LockService() = default;
+
+  // The service's nodes, in the order they were added (redis-0, redis-1, … or consensus).
+  [[nodiscard]] virtual std::vector<sim::NodeId> nodes() const = 0;
+  // A client for one worker (each worker owns its client's state).
+  [[nodiscard]] virtual std::unique_ptr<LockClient> make_client() const = 0;
+  // Nodes storage may ask whether a token is current (`validate: service`).
+  [[nodiscard]] virtual std::vector<sim::NodeId> validators() const { return nodes(); }
+  // For run.begin's `service` field: {"kind", "instances", "quorum"}.
+  [[nodiscard]] virtual std::string describe_json() const = 0;
+  // The `failover` fault. Returns false if this kind of service has none.
+  virtual bool failover(sim::Simulation& simulation) {
+    (void)simulation;
+    return false;
+  }
+};
+
+// Adds the service `options.service` describes to `simulation`.
+[[nodiscard]] std::unique_ptr<LockService> add_lock_service(sim::Simulation& simulation, const SystemOptions& options);
+
+}  // namespace locksim::model

@@ -1,0 +1,129 @@
+#include "model/nemesis.h"
+
+#include <memory>
+
+#include <fmt/core.h>
+
+namespace locksim::model {
+
+using sim::Duration;
+using sim::Field;
+using sim::NodeId;
+using sim::RawJson;
+
+void Nemesis::at(sim::Time at, std::function<void()> fault) { simulation_->schedule(at, std::move(fault)); }
+
+void Nemesis::after_event(std::string proc, std::string event, int nth, Duration delay, std::function<void()> fault) {
+  auto seen = std::make_shared<int>(0);
+  simulation_->observe([this, proc = std::move(proc), event = std::move(event), nth, delay, seen,
+                        fault = std::move(fault)](std::string_view recorded_proc, std::string_view recorded_event,
+                                                  std::span<const Field>) {
+    if (recorded_proc != proc || recorded_event != event || ++*seen != nth) {
+      return;
+    }
+    // Scheduled, not run inline: the recording process is mid-step. It runs
+    // before that process's next step (models yield after fault points).
+    simulation_->schedule(simulation_->now() + delay, fault);
+  });
+}
+
+void Nemesis::pause(NodeId target, Duration length) {
+  if (!simulation_->is_up(target)) {
+    return;
+  }
+  const std::string name = name_of(target);
+  simulation_->record("nemesis", "fault.begin", {{"kind", "pause"}, {"target", name}, {"for_ns", length}});
+  if (pause_depth_[target.index]++ == 0) {
+    simulation_->pause(target);
+  }
+  simulation_->schedule(simulation_->now() + length, [this, target, name] {
+    if (--pause_depth_[target.index] == 0 && simulation_->is_up(target)) {
+      simulation_->resume(target);
+    }
+    simulation_->record("nemesis", "fault.end", {{"kind", "pause"}, {"target", name}});
+  });
+}
+
+void Nemesis::crash(NodeId target, std::optional<Duration> restart_after) {
+  if (!simulation_->is_up(target)) {
+    return;
+  }
+  const std::string name = name_of(target);
+  simulation_->record("nemesis", "fault.begin", {{"kind", "crash"}, {"target", name}});
+  pause_depth_.erase(target.index);
+  system_->crash(target);
+  if (restart_after) {
+    simulation_->schedule(simulation_->now() + *restart_after, [this, target, name] {
+      system_->restart(target);
+      simulation_->record("nemesis", "fault.end", {{"kind", "crash"}, {"target", name}});
+    });
+  }
+}
+
+void Nemesis::jump_clock(NodeId target, Duration by) {
+  simulation_->record("nemesis", "fault.begin", {{"kind", "clock-jump"}, {"target", name_of(target)}, {"by_ns", by}});
+  simulation_->jump_clock(target, by);
+}
+
+void Nemesis::drift_clock(NodeId target, std::int64_t drift_ppm) {
+  simulation_->record("nemesis", "fault.begin",
+                      {{"kind", "clock-drift"}, {"target", name_of(target)}, {"ppm", drift_ppm}});
+  simulation_->set_clock_drift(target, drift_ppm * 1000);
+}
+
+std::string Nemesis::names_json(const std::vector<NodeId>& nodes) const {
+  std::string json = "[";
+  for (std::size_t index = 0; index < nodes.size(); ++index) {
+    json += fmt::format("{}\"{}\"", index == 0 ? "" : ",", name_of(nodes[index]));
+  }
+  return json + "]";
+}
+
+void Nemesis::partition(std::vector<NodeId> side_a, std::vector<NodeId> side_b, Duration length) {
+  const std::string between = fmt::format("[{},{}]", names_json(side_a), names_json(side_b));
+  std::vector<NodeId> everyone = side_a;
+  everyone.insert(everyone.end(), side_b.begin(), side_b.end());
+  const std::string target = names_json(everyone);
+  simulation_->record("nemesis", "fault.begin", {{"kind", "partition"},
+                                                 {"target", RawJson{target}},
+                                                 {"between", RawJson{between}},
+                                                 {"for_ns", length}});
+  const sim::PartitionId cut = simulation_->network().cut(std::move(side_a), std::move(side_b));
+  simulation_->schedule(simulation_->now() + length, [this, cut, target] {
+    simulation_->network().heal(cut);
+    simulation_->record("nemesis", "fault.end", {{"kind", "partition"}, {"target", RawJson{target}}});
+  });
+}
+
+void Nemesis::failover() {
+  const std::vector<NodeId> nodes = system_->service().nodes();
+  simulation_->record("nemesis", "fault.begin", {{"kind", "failover"}, {"target", RawJson{names_json(nodes)}}});
+  system_->failover();
+}
+
+void Nemesis::delay_spike(std::vector<NodeId> targets, Duration extra, Duration length) {
+  const std::string target = names_json(targets);
+  simulation_->record("nemesis", "fault.begin",
+                      {{"kind", "delay-spike"}, {"target", RawJson{target}}, {"extra_ns", extra}, {"for_ns", length}});
+  const sim::DelaySpikeId spike = simulation_->network().add_delay_spike(extra, std::move(targets));
+  simulation_->schedule(simulation_->now() + length, [this, spike, target] {
+    simulation_->network().remove_delay_spike(spike);
+    simulation_->record("nemesis", "fault.end", {{"kind", "delay-spike"}, {"target", RawJson{target}}});
+  });
+}
+
+void Nemesis::starve_renewal(NodeId worker, Duration length) {
+  const std::optional<sim::ProcessId> renewal = simulation_->find_process(worker, "renewal");
+  if (!renewal) {
+    return;  // not renewing now: nothing to starve
+  }
+  const std::string name = name_of(worker);
+  simulation_->record("nemesis", "fault.begin", {{"kind", "starve-renewal"}, {"target", name}, {"for_ns", length}});
+  simulation_->pause_process(*renewal);
+  simulation_->schedule(simulation_->now() + length, [this, renewal, name] {
+    simulation_->resume_process(*renewal);
+    simulation_->record("nemesis", "fault.end", {{"kind", "starve-renewal"}, {"target", name}});
+  });
+}
+
+}  // namespace locksim::model

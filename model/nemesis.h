@@ -1,0 +1,51 @@
+#pragma once
+// Nemesis: carries out faults on a System and records them in the history as
+// `fault.begin` / `fault.end` (proc `nemesis`) with the fault's kind, target
+// and parameters. Faults are data: the plan decides what and when; this class
+// only knows how.
+//
+// A fault that finds nothing to act on (a starve-renewal on a worker that is
+// not renewing, a crash of a node already down) records nothing, so "this
+// fault fired" can be read off the history.
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/system.h"
+#include "sim/simulation.h"
+
+namespace locksim::model {
+
+class Nemesis {
+ public:
+  Nemesis(sim::Simulation& simulation, System& system) : simulation_{&simulation}, system_{&system} {}
+
+  // Runs `fault` at true time `at`.
+  void at(sim::Time at, std::function<void()> fault);
+  // Runs `fault` `delay` after the `nth` (from 1) `event` recorded by `proc`.
+  void after_event(std::string proc, std::string event, int nth, sim::Duration delay, std::function<void()> fault);
+
+  // The faults, acting now.
+  void pause(sim::NodeId target, sim::Duration length);
+  void crash(sim::NodeId target, std::optional<sim::Duration> restart_after);
+  void jump_clock(sim::NodeId target, sim::Duration by);
+  void drift_clock(sim::NodeId target, std::int64_t drift_ppm);
+  void partition(std::vector<sim::NodeId> side_a, std::vector<sim::NodeId> side_b, sim::Duration length);
+  void failover();
+  void delay_spike(std::vector<sim::NodeId> targets, sim::Duration extra, sim::Duration length);
+  void starve_renewal(sim::NodeId worker, sim::Duration length);
+
+ private:
+  [[nodiscard]] std::string name_of(sim::NodeId node) const { return simulation_->node_name(node); }
+  [[nodiscard]] std::string names_json(const std::vector<sim::NodeId>& nodes) const;
+
+  sim::Simulation* simulation_;
+  System* system_;
+  std::map<std::uint32_t, int> pause_depth_;  // by node index: overlapping pauses end with the last one
+};
+
+}  // namespace locksim::model

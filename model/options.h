@@ -1,0 +1,119 @@
+#pragma once
+// What a modelled system is made of: the lock service, the lock, the
+// workers' client strategy, the storage and the workload. The scenario file
+// (spec/scenario.md) maps onto these structs one to one; every field says its
+// unit and default here, the one place defaults are documented.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+
+#include "sim/distribution.h"
+#include "sim/time.h"
+
+namespace locksim::model {
+
+using sim::Distribution;
+using sim::Duration;
+
+enum class ServiceKind {
+  kRedis,          // one instance: SET NX PX, Lua compare-and-delete, token from INCR in the same script
+  kRedisFailover,  // primary + asynchronous replica; a failover promotes the replica
+  kRedlock,        // N independent instances, majority quorum, the published client algorithm
+  kConsensus,      // etcd/ZooKeeper-like: one linearizable leader, sessions, revision as token
+};
+
+enum class Persistence {
+  kNone,         // a restart forgets every key and the token counter
+  kEverySecond,  // a restart keeps what was there at the last whole second of the instance's clock
+  kAlways,       // a restart keeps everything
+};
+
+struct ServiceOptions {
+  ServiceKind kind = ServiceKind::kRedis;           // default redis
+  int instances = 1;                                // redlock: number of instances (default 5 there)
+  Persistence persistence = Persistence::kNone;     // what a restart keeps; default none
+  Distribution replication_lag = Distribution::constant(Duration::milliseconds(100));  // redis-failover; default 100 ms
+  double drift_factor = 0.01;                       // redlock validity: TTL · drift_factor + 2 ms is subtracted
+  bool recheck_elapsed = true;                      // redlock client re-checks elapsed time after the replies; default on
+  Duration delayed_restart = Duration::zero();      // redlock: an instance refuses to start until this long after a crash
+  Duration lock_delay = Duration::zero();           // consensus: no grant for this long after a holder's failure
+  Duration request_timeout = Duration::milliseconds(500);  // client-side timeout of one request; default 500 ms
+};
+
+struct LockOptions {
+  std::string name = "lock";          // the lock's key; default "lock"
+  std::optional<Duration> lease = Duration::seconds(10);  // lease length; nullopt = no expiry ("none"); default 10 s
+  Duration stuck_after = Duration::seconds(100);          // stuck_lock threshold; default 10 × lease, or 1 min without
+};
+
+enum class AcquireMethod {
+  kSetNxPx,     // one atomic SET NX PX (+ INCR for the token)
+  kGetThenSet,  // GET, then SET PX if nil: two round trips, the classic race
+};
+
+enum class ReleaseMethod {
+  kCompareAndDelete,  // Lua: delete only if the value is still mine
+  kPlainDelete,       // DEL: deletes whoever holds it
+  kNone,              // let the lease expire
+};
+
+enum class RenewMethod {
+  kNone,
+  kWatchdog,  // a separate process on the worker extends the lease every renew_every (Redisson-style)
+};
+
+struct WorkerOptions {
+  int count = 2;                                       // workers worker-1 … worker-N; default 2
+  AcquireMethod acquire = AcquireMethod::kSetNxPx;      // default set-nx-px
+  ReleaseMethod release = ReleaseMethod::kCompareAndDelete;  // default compare-and-delete
+  RenewMethod renew = RenewMethod::kNone;               // default none
+  std::optional<Duration> renew_every;                  // watchdog period; default lease / 3
+  bool check_before_write = false;                      // re-check the lease on the local clock before writing
+  Distribution retry = Distribution::uniform(Duration::milliseconds(50), Duration::milliseconds(500));  // wait before re-acquiring
+  Distribution work = Distribution::uniform(Duration::milliseconds(100), Duration::seconds(2));        // holder's work before the write
+  Distribution between = Distribution::constant(Duration::zero());  // idle time between a release and the next acquire
+};
+
+enum class Fencing {
+  kOff,  // storage accepts any write; clients send no token
+  kOn,   // clients send their token; storage rejects one lower than the highest seen
+};
+
+enum class Validation {
+  kMaxSeen,  // highest token seen (Kleppmann's rule)
+  kService,  // ask the lock service whether the token is current (Chubby's CheckSequencer)
+};
+
+struct StorageOptions {
+  Fencing fencing = Fencing::kOff;          // default off (a scenario's "compare" runs both)
+  bool fence_reads = false;                 // reads carry the token and register it; default off
+  Validation validate = Validation::kMaxSeen;  // default max-seen
+  bool idempotency_keys = false;            // drop a repeated request_id; default off
+};
+
+// Each worker does `jobs` times: acquire → read key → work → write read+1 → release.
+struct CounterWorkload {
+  std::string key = "qty";  // default "qty"
+  int jobs = 10;            // per worker; default 10
+};
+
+// Customers shared by all workers: a holder reads the next unbilled customer,
+// works, charges it (one write with job = the customer), and releases.
+struct BillingWorkload {
+  std::string key = "billed";  // the cursor: how many customers are billed
+  int customers = 20;          // default 20
+};
+
+using Workload = std::variant<CounterWorkload, BillingWorkload>;
+
+struct SystemOptions {
+  ServiceOptions service;
+  LockOptions lock;
+  WorkerOptions workers;
+  StorageOptions storage;
+  Workload workload = CounterWorkload{};
+};
+
+}  // namespace locksim::model

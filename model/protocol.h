@@ -1,0 +1,115 @@
+#pragma once
+// The messages of the modelled system. Redis-like commands go from workers
+// (and storage, to validate) to lock-service instances; storage commands go
+// from workers to storage; replication goes from a Redis primary to its
+// replica; session commands go to the consensus service.
+//
+// A lease's `owner` is the worker's name (what the history records); its
+// `value` is unique per acquisition (the random value a real client puts in
+// the key), so a compare-and-delete by an older acquisition of the same
+// worker does not delete a newer one.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "sim/time.h"
+
+namespace locksim::model {
+
+// --- Redis-like instance commands ----------------------------------------------------
+
+// SET lock value NX PX lease, then INCR the token counter: one Lua script.
+// With `only_if_absent` false it is a plain SET PX (the second step of get-then-set).
+struct AcquireCommand {
+  std::string lock;
+  std::string owner;
+  std::string value;
+  sim::Duration lease;  // Duration::max() = no expiry
+  bool only_if_absent = true;
+};
+struct AcquireReply {
+  bool granted = false;
+  std::int64_t token = 0;
+  bool read_only = false;  // sent to a replica: READONLY
+};
+
+struct GetCommand {
+  std::string lock;
+};
+struct GetReply {
+  std::optional<std::string> value;
+};
+
+// compare-and-delete (`compare`), or a plain DEL.
+struct ReleaseCommand {
+  std::string lock;
+  std::string requester;  // the worker asking, recorded as `by`
+  std::string value;      // compared when `compare`
+  bool compare = true;
+};
+struct ReleaseReply {
+  bool deleted = false;
+  bool read_only = false;
+};
+
+// compare-and-extend (PEXPIRE if the value is still mine).
+struct ExtendCommand {
+  std::string lock;
+  std::string value;
+  sim::Duration lease;
+};
+struct ExtendReply {
+  bool extended = false;
+  std::int64_t token = 0;
+  bool read_only = false;
+};
+
+// Storage asks the service whether `token` is the lock's current one.
+struct ValidateCommand {
+  std::string lock;
+  std::int64_t token = 0;
+};
+struct ValidateReply {
+  bool current = false;
+};
+
+// One write of a primary, shipped to its replica after the replication lag.
+struct ReplicateCommand {
+  std::string lock;
+  bool present = false;  // false: the key was deleted
+  std::string owner;
+  std::string value;
+  std::int64_t token = 0;
+  sim::Duration lease;
+  sim::LocalTime deadline;  // on the primary's clock, as Redis ships absolute expiry times
+  std::int64_t token_counter = 0;
+};
+
+// --- storage commands -----------------------------------------------------------------
+
+struct ReadCommand {
+  std::string key;
+  std::string reader;
+  std::optional<std::int64_t> token;  // only when reads are fenced
+};
+struct ReadReply {
+  bool accepted = true;
+  std::int64_t value = 0;
+  std::string reason;  // when rejected: "stale-token" | "not-current"
+};
+
+struct WriteCommand {
+  std::string key;
+  std::int64_t value = 0;
+  std::string writer;
+  std::optional<std::int64_t> token;  // absent when fencing is off
+  std::optional<std::string> request_id;
+  std::optional<std::int64_t> job;
+};
+struct WriteReply {
+  bool accepted = false;
+  std::string reason;  // when rejected: "stale-token" | "duplicate-request" | "not-current"
+};
+
+}  // namespace locksim::model

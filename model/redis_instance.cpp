@@ -1,0 +1,256 @@
+#include "model/redis_instance.h"
+
+#include <utility>
+
+namespace locksim::model {
+namespace {
+
+using sim::Context;
+using sim::Field;
+using sim::LocalTime;
+
+constexpr sim::Duration kSecond = sim::Duration::seconds(1);
+
+sim::LocalTime deadline_after(LocalTime now, sim::Duration lease) {
+  return lease == sim::Duration::max() ? LocalTime::max() : now + lease;
+}
+
+void record_lease_event(Context context, std::string_view event, const std::string& lock, const RedisKey& key) {
+  context.record(event, {{"lock", lock}, {"owner", key.owner}, {"token", key.token}});
+}
+
+}  // namespace
+
+RedisInstance::RedisInstance(std::string name, RedisInstanceOptions options)
+    : name_{std::move(name)}, options_{std::move(options)} {}
+
+sim::NodeBoot RedisInstance::boot() {
+  return [this](Context context) { on_boot(context); };
+}
+
+void RedisInstance::on_boot(Context context) {
+  const bool after_restart = booted_before_;
+  booted_before_ = true;
+  if (after_restart) {
+    RedisData restored;
+    if (options_.role == RedisRole::kPrimary) {
+      if (options_.persistence == Persistence::kAlways) {
+        restored = data_;
+      } else if (options_.persistence == Persistence::kEverySecond) {
+        restored = durable_;
+      }
+    }
+    // A lease the restart forgot vanished without expiring: the promise made
+    // to its owner is broken, and the history must say so.
+    for (const auto& [lock, key] : data_.keys) {
+      const auto kept = restored.keys.find(lock);
+      const bool forgotten = kept == restored.keys.end() || kept->second.value != key.value;
+      if (forgotten && key.deadline > context.now() && options_.role == RedisRole::kPrimary) {
+        context.record("lease.lost",
+                       {{"lock", lock}, {"owner", key.owner}, {"token", key.token}, {"reason", "restart"}});
+      }
+    }
+    data_ = std::move(restored);
+  }
+  context.spawn("server", serve(context, after_restart));
+  if (options_.persistence == Persistence::kEverySecond) {
+    context.spawn("fsync", persist_every_second(context));
+  }
+  if (options_.role == RedisRole::kPrimary) {
+    for (const auto& [lock, key] : data_.keys) {
+      watch_expiry(context, lock);
+    }
+  }
+}
+
+sim::Task<> RedisInstance::serve(Context context, bool after_restart) {
+  if (after_restart && options_.delayed_restart > sim::Duration::zero()) {
+    // Redlock's delayed restart: stay unavailable for a while, so that every
+    // lease this instance may have forgotten has expired before it votes again.
+    const LocalTime available_at = context.now() + options_.delayed_restart;
+    while (context.now() < available_at) {
+      (void)co_await context.receive_for(available_at - context.now());
+    }
+  }
+  while (true) {
+    const sim::Message request = co_await context.receive();
+    handle(context, request);
+  }
+}
+
+void RedisInstance::handle(Context context, const sim::Message& request) {
+  const bool replica = options_.role == RedisRole::kReplica;
+  if (const auto* command = request.body.get_if<AcquireCommand>()) {
+    context.reply(request, replica ? AcquireReply{false, 0, true} : acquire(context, *command));
+  } else if (const auto* get = request.body.get_if<GetCommand>()) {
+    expire_if_due(context, get->lock);
+    const auto key = data_.keys.find(get->lock);
+    context.reply(request, GetReply{key == data_.keys.end() ? std::nullopt : std::optional{key->second.value}});
+  } else if (const auto* release_command = request.body.get_if<ReleaseCommand>()) {
+    context.reply(request, replica ? ReleaseReply{false, true} : release(context, *release_command));
+  } else if (const auto* extend_command = request.body.get_if<ExtendCommand>()) {
+    context.reply(request, replica ? ExtendReply{false, 0, true} : extend(context, *extend_command));
+  } else if (const auto* validate = request.body.get_if<ValidateCommand>()) {
+    expire_if_due(context, validate->lock);
+    const auto key = data_.keys.find(validate->lock);
+    context.reply(request, ValidateReply{key != data_.keys.end() && key->second.token == validate->token});
+  } else if (const auto* change = request.body.get_if<ReplicateCommand>()) {
+    apply_replicated(context, *change);
+  }
+}
+
+AcquireReply RedisInstance::acquire(Context context, const AcquireCommand& command) {
+  expire_if_due(context, command.lock);
+  if (command.only_if_absent && data_.keys.contains(command.lock)) {
+    return AcquireReply{};
+  }
+  RedisKey key{command.owner, command.value, ++data_.token_counter, command.lease,
+               deadline_after(context.now(), command.lease)};
+  if (command.lease == sim::Duration::max()) {
+    context.record("lease.grant", {{"lock", command.lock}, {"owner", key.owner}, {"token", key.token}});
+  } else {
+    context.record("lease.grant", {{"lock", command.lock},
+                                   {"owner", key.owner},
+                                   {"token", key.token},
+                                   {"lease_ns", command.lease}});
+  }
+  const std::int64_t token = key.token;
+  data_.keys[command.lock] = std::move(key);
+  changed(context, command.lock);
+  watch_expiry(context, command.lock);
+  return AcquireReply{true, token, false};
+}
+
+ReleaseReply RedisInstance::release(Context context, const ReleaseCommand& command) {
+  expire_if_due(context, command.lock);
+  const auto key = data_.keys.find(command.lock);
+  if (key == data_.keys.end() || (command.compare && key->second.value != command.value)) {
+    return ReleaseReply{};
+  }
+  context.record("lease.release", {{"lock", command.lock},
+                                   {"owner", key->second.owner},
+                                   {"token", key->second.token},
+                                   {"by", command.requester}});
+  data_.keys.erase(key);
+  changed(context, command.lock);
+  return ReleaseReply{true, false};
+}
+
+ExtendReply RedisInstance::extend(Context context, const ExtendCommand& command) {
+  expire_if_due(context, command.lock);
+  const auto key = data_.keys.find(command.lock);
+  if (key == data_.keys.end() || key->second.value != command.value) {
+    return ExtendReply{};
+  }
+  key->second.lease = command.lease;
+  key->second.deadline = deadline_after(context.now(), command.lease);
+  context.record("lease.renew", {{"lock", command.lock},
+                                 {"owner", key->second.owner},
+                                 {"token", key->second.token},
+                                 {"lease_ns", command.lease}});
+  changed(context, command.lock);
+  return ExtendReply{true, key->second.token, false};
+}
+
+void RedisInstance::expire_if_due(Context context, const std::string& lock) {
+  if (options_.role == RedisRole::kReplica) {
+    return;  // replicas wait for the primary's DEL, as Redis replicas do
+  }
+  const auto key = data_.keys.find(lock);
+  if (key == data_.keys.end() || key->second.deadline > context.now()) {
+    return;
+  }
+  record_lease_event(context, "lease.expire", lock, key->second);
+  data_.keys.erase(key);
+  changed(context, lock);
+}
+
+void RedisInstance::watch_expiry(Context context, const std::string& lock) {
+  const auto key = data_.keys.find(lock);
+  if (key != data_.keys.end() && key->second.deadline != LocalTime::max()) {
+    context.spawn("expire", expire_when_due(context, lock, key->second.value));
+  }
+}
+
+sim::Task<> RedisInstance::expire_when_due(Context context, std::string lock, std::string value) {
+  while (true) {
+    const auto key = data_.keys.find(lock);
+    if (key == data_.keys.end() || key->second.value != value) {
+      co_return;  // released, overwritten or already expired
+    }
+    if (context.now() >= key->second.deadline) {
+      expire_if_due(context, lock);
+      co_return;
+    }
+    co_await context.sleep_until(key->second.deadline);  // an extend moves it: loop and look again
+  }
+}
+
+void RedisInstance::changed(Context context, const std::string& lock) {
+  if (!replica_) {
+    return;
+  }
+  ReplicateCommand change;
+  change.lock = lock;
+  change.token_counter = data_.token_counter;
+  if (const auto key = data_.keys.find(lock); key != data_.keys.end()) {
+    change.present = true;
+    change.owner = key->second.owner;
+    change.value = key->second.value;
+    change.token = key->second.token;
+    change.lease = key->second.lease;
+    change.deadline = key->second.deadline;
+  }
+  // Shipped in order: a later change never becomes due before an earlier one.
+  const LocalTime drawn = context.now() + options_.replication_lag.sample(context.rng());
+  last_shipment_due_ = std::max(last_shipment_due_, drawn);
+  context.spawn("replicate", ship_when_due(context, std::move(change), last_shipment_due_));
+}
+
+sim::Task<> RedisInstance::ship_when_due(Context context, ReplicateCommand change, LocalTime due) {
+  co_await context.sleep_until(due);
+  if (replica_) {
+    context.send(*replica_, std::move(change));
+  }
+}
+
+void RedisInstance::apply_replicated(Context context, const ReplicateCommand& change) {
+  data_.token_counter = change.token_counter;
+  if (change.present) {
+    data_.keys[change.lock] = RedisKey{change.owner, change.value, change.token, change.lease, change.deadline};
+  } else {
+    data_.keys.erase(change.lock);
+  }
+  if (options_.role == RedisRole::kPrimary) {
+    watch_expiry(context, change.lock);
+  }
+}
+
+sim::Task<> RedisInstance::persist_every_second(Context context) {
+  while (true) {
+    const std::int64_t whole_seconds = context.now().ns() / kSecond.count_ns();
+    co_await context.sleep_until(LocalTime::from_ns((whole_seconds + 1) * kSecond.count_ns()));
+    durable_ = data_;
+  }
+}
+
+void RedisInstance::promote(sim::Simulation& simulation, const RedisInstance& old_primary) {
+  options_.role = RedisRole::kPrimary;
+  simulation.record(name_, "replica.promote", {});
+  const std::optional<sim::NodeId> old_node = simulation.find_node(old_primary.name());
+  const LocalTime old_clock = old_node ? simulation.local_time(*old_node) : LocalTime{};
+  for (const auto& [lock, key] : old_primary.data().keys) {
+    const auto copy = data_.keys.find(lock);
+    const bool missing = copy == data_.keys.end() || copy->second.value != key.value;
+    if (missing && key.deadline > old_clock) {
+      simulation.record(old_primary.name(), "lease.lost",
+                        {{"lock", lock}, {"owner", key.owner}, {"token", key.token}, {"reason", "failover"}});
+    }
+  }
+  const sim::Context context = simulation.context_of(*simulation.find_node(name_));
+  for (const auto& [lock, key] : data_.keys) {
+    watch_expiry(context, lock);
+  }
+}
+
+}  // namespace locksim::model

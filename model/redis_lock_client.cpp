@@ -1,0 +1,99 @@
+#include "model/redis_lock_client.h"
+
+#include "model/protocol.h"
+#include "sim/assert.h"
+
+namespace locksim::model {
+
+using sim::Context;
+
+RedisLockClient::RedisLockClient(std::vector<sim::NodeId> instances, std::string lock,
+                                 std::optional<sim::Duration> lease, AcquireMethod acquire_method,
+                                 ReleaseMethod release_method, sim::Duration request_timeout)
+    : instances_{std::move(instances)},
+      lock_{std::move(lock)},
+      lease_{lease.value_or(sim::Duration::max())},
+      acquire_method_{acquire_method},
+      release_method_{release_method},
+      request_timeout_{request_timeout} {
+  LOCKSIM_ASSERT(!instances_.empty(), "a Redis client needs an instance");
+}
+
+sim::Task<std::optional<sim::Message>> RedisLockClient::ask_primary(Context context, sim::Payload request) {
+  std::optional<sim::Message> reply =
+      co_await context.call(instances_[primary_index_], std::move(request), request_timeout_);
+  const bool read_only = reply && ((reply->body.holds<AcquireReply>() && reply->body.get<AcquireReply>().read_only) ||
+                                   (reply->body.holds<ReleaseReply>() && reply->body.get<ReleaseReply>().read_only) ||
+                                   (reply->body.holds<ExtendReply>() && reply->body.get<ExtendReply>().read_only));
+  if (!reply || read_only) {
+    primary_index_ = (primary_index_ + 1) % instances_.size();
+  }
+  co_return reply;
+}
+
+sim::Task<AcquireOutcome> RedisLockClient::acquire(Context context, std::string owner, std::string value) {
+  if (acquire_method_ == AcquireMethod::kGetThenSet) {
+    GetCommand get{lock_};
+    const std::optional<sim::Message> current = co_await ask_primary(context, std::move(get));
+    if (!current) {
+      co_return AcquireOutcome{std::nullopt, "timeout"};
+    }
+    if (current->body.get<GetReply>().value) {
+      co_return AcquireOutcome{std::nullopt, "held"};
+    }
+    // The race: between the GET and this SET another client may do the same.
+    co_return co_await set(context, std::move(owner), std::move(value), false);
+  }
+  co_return co_await set(context, std::move(owner), std::move(value), true);
+}
+
+sim::Task<AcquireOutcome> RedisLockClient::set(Context context, std::string owner, std::string value,
+                                               bool only_if_absent) {
+  // The lease counts from before the request left: the key may be set at any
+  // moment of the round trip, so this is the belief that errs on the safe side.
+  const sim::LocalTime sent_at = context.now();
+  AcquireCommand command{lock_, owner, value, lease_, only_if_absent};
+  const std::optional<sim::Message> reply = co_await ask_primary(context, std::move(command));
+  if (!reply) {
+    co_return AcquireOutcome{std::nullopt, "timeout"};
+  }
+  const AcquireReply& answer = reply->body.get<AcquireReply>();
+  if (answer.read_only) {
+    co_return AcquireOutcome{std::nullopt, "read-only"};
+  }
+  if (!answer.granted) {
+    co_return AcquireOutcome{std::nullopt, "held"};
+  }
+  const sim::LocalTime valid_until = lease_ == sim::Duration::max() ? sim::LocalTime::max() : sent_at + lease_;
+  co_return AcquireOutcome{Lease{answer.token, lease_, valid_until, std::move(value)}, {}};
+}
+
+sim::Task<RenewOutcome> RedisLockClient::renew(Context context, Lease lease) {
+  const sim::LocalTime sent_at = context.now();
+  ExtendCommand command{lock_, lease.value, lease_};
+  const std::optional<sim::Message> reply = co_await ask_primary(context, std::move(command));
+  if (!reply) {
+    co_return RenewOutcome{false, {}, "timeout"};
+  }
+  const ExtendReply& answer = reply->body.get<ExtendReply>();
+  if (!answer.extended) {
+    co_return RenewOutcome{false, {}, answer.read_only ? "read-only" : "not-owner"};
+  }
+  co_return RenewOutcome{true, sent_at + lease_, {}};
+}
+
+sim::Task<ReleaseOutcome> RedisLockClient::release(Context context, std::string owner, Lease lease) {
+  const bool compare = release_method_ == ReleaseMethod::kCompareAndDelete;
+  ReleaseCommand command{lock_, std::move(owner), lease.value, compare};
+  const std::optional<sim::Message> reply = co_await ask_primary(context, std::move(command));
+  if (!reply) {
+    co_return ReleaseOutcome{false, "timeout"};
+  }
+  const ReleaseReply& answer = reply->body.get<ReleaseReply>();
+  if (!answer.deleted) {
+    co_return ReleaseOutcome{false, answer.read_only ? "read-only" : "not-owner"};
+  }
+  co_return ReleaseOutcome{true, {}};
+}
+
+}  // namespace locksim::model

@@ -1,0 +1,45 @@
+#pragma once
+// The client of a single Redis lock (`redis`) or of a primary with a replica
+// (`redis-failover`), as the common recipes write it:
+//
+// - set-nx-px: one `SET lock value NX PX lease` (+ INCR token) round trip;
+//   get-then-set: `GET`, then if nil `SET PX` — two round trips, the race;
+// - compare-and-delete / plain DEL release; compare-and-extend renewal;
+// - the lease is believed valid until the worker's clock, read when the
+//   request was sent, plus the lease.
+//
+// With several instances it sends to the one it believes is the primary and
+// moves to the next on a timeout or a READONLY answer, as a Sentinel-aware
+// client finds the new primary after a failover.
+
+#include <vector>
+
+#include "model/lock_client.h"
+
+namespace locksim::model {
+
+class RedisLockClient final : public LockClient {
+ public:
+  RedisLockClient(std::vector<sim::NodeId> instances, std::string lock, std::optional<sim::Duration> lease,
+                  AcquireMethod acquire_method, ReleaseMethod release_method, sim::Duration request_timeout);
+
+  sim::Task<AcquireOutcome> acquire(sim::Context context, std::string owner, std::string value) override;
+  sim::Task<RenewOutcome> renew(sim::Context context, Lease lease) override;
+  sim::Task<ReleaseOutcome> release(sim::Context context, std::string owner, Lease lease) override;
+
+ private:
+  // One request to the believed primary; on no answer or READONLY, the next
+  // instance is believed primary from then on.
+  sim::Task<std::optional<sim::Message>> ask_primary(sim::Context context, sim::Payload request);
+  sim::Task<AcquireOutcome> set(sim::Context context, std::string owner, std::string value, bool only_if_absent);
+
+  std::vector<sim::NodeId> instances_;
+  std::size_t primary_index_ = 0;
+  std::string lock_;
+  sim::Duration lease_;
+  AcquireMethod acquire_method_;
+  ReleaseMethod release_method_;
+  sim::Duration request_timeout_;
+};
+
+}  // namespace locksim::model

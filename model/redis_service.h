@@ -1,0 +1,34 @@
+#pragma once
+// The `redis` and `redis-failover` services: one instance (redis-0), or a
+// primary (redis-0) with an asynchronous replica (redis-1).
+//
+// Failover (Sentinel's decision, modelled as a fault): the primary, if still
+// up, is taken down; the replica is promoted with whatever it has received;
+// the old primary comes back, if restarted, as the new primary's replica.
+
+#include <deque>
+
+#include "model/lock_service.h"
+#include "model/redis_instance.h"
+
+namespace locksim::model {
+
+class RedisService final : public LockService {
+ public:
+  RedisService(sim::Simulation& simulation, const SystemOptions& options);
+
+  [[nodiscard]] std::vector<sim::NodeId> nodes() const override { return nodes_; }
+  [[nodiscard]] std::unique_ptr<LockClient> make_client() const override;
+  [[nodiscard]] std::string describe_json() const override;
+  bool failover(sim::Simulation& simulation) override;
+
+  [[nodiscard]] const RedisInstance& instance(std::size_t index) const { return instances_[index]; }
+
+ private:
+  SystemOptions options_;
+  std::deque<RedisInstance> instances_;  // deque: boot functions hold their addresses
+  std::vector<sim::NodeId> nodes_;
+  std::size_t primary_ = 0;
+};
+
+}  // namespace locksim::model

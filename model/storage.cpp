@@ -1,0 +1,104 @@
+#include "model/storage.h"
+
+#include <utility>
+
+namespace locksim::model {
+
+using sim::Context;
+
+Storage::Storage(StorageOptions options, std::string lock_name, sim::Duration request_timeout)
+    : options_{options}, lock_name_{std::move(lock_name)}, request_timeout_{request_timeout} {}
+
+sim::NodeBoot Storage::boot() {
+  return [this](Context context) { context.spawn("server", serve(context)); };
+}
+
+sim::Task<> Storage::serve(Context context) {
+  while (true) {
+    sim::Message request = co_await context.receive();
+    if (request.body.holds<ReadCommand>()) {
+      co_await handle_read(context, std::move(request));
+    } else if (request.body.holds<WriteCommand>()) {
+      co_await handle_write(context, std::move(request));
+    }
+  }
+}
+
+sim::Task<> Storage::handle_read(Context context, sim::Message request) {
+  const ReadCommand& command = request.body.get<ReadCommand>();
+  const auto value = values_.find(command.key);
+  ReadReply reply{true, value == values_.end() ? 0 : value->second, {}};
+  if (options_.fencing == Fencing::kOn && options_.fence_reads) {
+    const Verdict verdict = co_await check_token(context, command.key, command.token);
+    const std::int64_t token = command.token.value_or(0);
+    if (verdict.accepted) {
+      context.record("read.accept", {{"key", command.key}, {"reader", command.reader}, {"token", token}});
+    } else {
+      context.record("read.reject", {{"key", command.key},
+                                     {"reader", command.reader},
+                                     {"token", token},
+                                     {"reason", verdict.reason}});
+      reply = ReadReply{false, 0, verdict.reason};
+    }
+  }
+  context.reply(request, std::move(reply));
+}
+
+sim::Task<> Storage::handle_write(Context context, sim::Message request) {
+  const WriteCommand& command = request.body.get<WriteCommand>();
+  Verdict verdict;
+  if (options_.idempotency_keys && command.request_id && seen_request_ids_.contains(*command.request_id)) {
+    verdict = Verdict{false, "duplicate-request"};
+  } else if (options_.fencing == Fencing::kOn) {
+    verdict = co_await check_token(context, command.key, command.token);
+  }
+  // The history's write.accept / write.reject carry every identifying field present.
+  const std::string& request_id = command.request_id.value_or(std::string{});
+  std::vector<sim::Field> fields{{"key", command.key}, {"value", command.value}, {"writer", command.writer}};
+  if (command.token) fields.emplace_back("token", *command.token);
+  if (command.request_id) fields.emplace_back("request_id", request_id);
+  if (command.job) fields.emplace_back("job", *command.job);
+  if (verdict.accepted) {
+    values_[command.key] = command.value;
+    if (options_.idempotency_keys && command.request_id) {
+      seen_request_ids_.insert(*command.request_id);
+    }
+    context.record_fields("write.accept", fields);
+  } else {
+    fields.emplace_back("reason", verdict.reason);
+    context.record_fields("write.reject", fields);
+  }
+  context.reply(request, WriteReply{verdict.accepted, verdict.reason});
+}
+
+sim::Task<Storage::Verdict> Storage::check_token(Context context, std::string key, std::optional<std::int64_t> token) {
+  if (!token) {
+    co_return Verdict{false, "stale-token"};  // fencing is on and the client sent none
+  }
+  if (options_.validate == Validation::kService) {
+    if (!co_await token_is_current(context, *token)) {
+      co_return Verdict{false, "not-current"};
+    }
+    co_return Verdict{};
+  }
+  std::int64_t& highest = highest_token_[key];
+  if (*token < highest) {
+    co_return Verdict{false, "stale-token"};
+  }
+  highest = *token;
+  co_return Verdict{};
+}
+
+sim::Task<bool> Storage::token_is_current(Context context, std::int64_t token) {
+  // Ask each validator in turn; one that does not answer in time counts as no.
+  for (const sim::NodeId validator : validators_) {
+    ValidateCommand question{lock_name_, token};
+    const std::optional<sim::Message> reply = co_await context.call(validator, std::move(question), request_timeout_);
+    if (reply) {
+      co_return reply->body.get<ValidateReply>().current;
+    }
+  }
+  co_return false;
+}
+
+}  // namespace locksim::model

@@ -1,0 +1,57 @@
+#pragma once
+// The protected resource: a key-value store of integers that the workers read
+// and write, and that may check fencing tokens.
+//
+// Requests are served one at a time, so a token check and the write it guards
+// are one atomic step (Kleppmann's storage rule). With fencing on it keeps,
+// per key, the highest token it has processed and rejects a lower one; with
+// fenced reads a read registers its token too; with `validate: service` it
+// asks the lock service whether the token is still current instead (Chubby's
+// CheckSequencer); with idempotency keys it drops a repeated request_id.
+// Storage is durable: its data outlives a crash of the node.
+
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "model/options.h"
+#include "model/protocol.h"
+#include "sim/simulation.h"
+
+namespace locksim::model {
+
+class Storage {
+ public:
+  Storage(StorageOptions options, std::string lock_name, sim::Duration request_timeout);
+
+  // The lock-service nodes to ask under `validate: service`, in order of preference.
+  void set_validators(std::vector<sim::NodeId> validators) { validators_ = std::move(validators); }
+
+  [[nodiscard]] sim::NodeBoot boot();
+  [[nodiscard]] const std::map<std::string, std::int64_t>& values() const { return values_; }
+
+ private:
+  struct Verdict {
+    bool accepted = true;
+    std::string reason;
+  };
+
+  sim::Task<> serve(sim::Context context);
+  sim::Task<> handle_read(sim::Context context, sim::Message request);
+  sim::Task<> handle_write(sim::Context context, sim::Message request);
+  // The token rule for a request on `key` carrying `token`.
+  sim::Task<Verdict> check_token(sim::Context context, std::string key, std::optional<std::int64_t> token);
+  sim::Task<bool> token_is_current(sim::Context context, std::int64_t token);
+
+  StorageOptions options_;
+  std::string lock_name_;
+  sim::Duration request_timeout_;
+  std::vector<sim::NodeId> validators_;
+  std::map<std::string, std::int64_t> values_;
+  std::map<std::string, std::int64_t> highest_token_;
+  std::set<std::string> seen_request_ids_;
+};
+
+}  // namespace locksim::model

@@ -1,0 +1,64 @@
+#pragma once
+// System: a whole modelled setup inside one Simulation — the lock service's
+// nodes, `storage`, and workers `worker-1` … `worker-N`, added in that order
+// (so NodeIds, and therefore runs, do not depend on anything else).
+//
+// It also carries out the faults that need model knowledge (a worker's crash
+// ends its hold; a failover is the service's business), records `run.end`
+// with storage's final values, and stops the simulation once every worker has
+// finished its jobs.
+
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "model/lock_service.h"
+#include "model/options.h"
+#include "model/storage.h"
+#include "model/worker.h"
+#include "sim/simulation.h"
+
+namespace locksim::model {
+
+class System {
+ public:
+  System(sim::Simulation& simulation, SystemOptions options);
+  System(const System&) = delete;
+  System& operator=(const System&) = delete;
+
+  [[nodiscard]] const SystemOptions& options() const { return options_; }
+  [[nodiscard]] LockService& service() { return *service_; }
+  [[nodiscard]] const Storage& storage() const { return storage_; }
+  [[nodiscard]] sim::NodeId storage_node() const { return storage_node_; }
+  [[nodiscard]] std::vector<sim::NodeId> worker_nodes() const { return worker_nodes_; }
+  [[nodiscard]] sim::NodeId worker_node(int number) const { return worker_nodes_.at(static_cast<std::size_t>(number - 1)); }
+  [[nodiscard]] bool all_workers_finished() const;
+
+  // Faults with history records. crash() ends a crashing worker's hold
+  // (hold.end reason crash) and records `crash`; restart() records `restart`.
+  void crash(sim::NodeId node);
+  void restart(sim::NodeId node);
+  // Returns false if the service has no failover.
+  bool failover();
+
+  // {"qty":4}: storage's values, for run.end's `final`.
+  [[nodiscard]] std::string final_values_json() const;
+  // Records run.end (call once, after the run).
+  void record_run_end();
+
+ private:
+  Worker* worker_on(sim::NodeId node);
+  void on_worker_finished();
+
+  sim::Simulation* simulation_;
+  SystemOptions options_;
+  std::unique_ptr<LockService> service_;
+  Storage storage_;
+  sim::NodeId storage_node_;
+  std::vector<std::unique_ptr<LockClient>> clients_;
+  std::deque<Worker> workers_;  // deque: boot functions hold their addresses
+  std::vector<sim::NodeId> worker_nodes_;
+};
+
+}  // namespace locksim::model

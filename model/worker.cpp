@@ -1,0 +1,213 @@
+#include "model/worker.h"
+
+#include <utility>
+
+#include <fmt/core.h>
+
+#include "model/protocol.h"
+
+namespace locksim::model {
+
+using sim::Context;
+using sim::Duration;
+
+namespace {
+
+const std::string& workload_key(const Workload& workload) {
+  return std::visit([](const auto& kind) -> const std::string& { return kind.key; }, workload);
+}
+
+}  // namespace
+
+Worker::Worker(std::string name, SystemOptions options, LockClient& client, sim::NodeId storage,
+               std::function<void()> on_finished)
+    : name_{std::move(name)},
+      options_{std::move(options)},
+      client_{&client},
+      storage_{storage},
+      on_finished_{std::move(on_finished)} {}
+
+sim::NodeBoot Worker::boot() {
+  return [this](Context context) {
+    if (!finished_) {
+      context.spawn("jobs", run(context));
+    }
+  };
+}
+
+sim::Task<> Worker::run(Context context) {
+  const int jobs = std::holds_alternative<CounterWorkload>(options_.workload)
+                       ? std::get<CounterWorkload>(options_.workload).jobs
+                       : std::numeric_limits<int>::max();
+  while (jobs_done_ < jobs) {
+    const Lease lease = co_await acquire_until_granted(context);
+    begin_hold(context, lease);
+    // A fault point: a pause "after acquire" takes effect before anything else.
+    co_await context.sleep(Duration::zero());
+    if (options_.workers.renew == RenewMethod::kWatchdog && lease.length != Duration::max()) {
+      context.spawn("renewal", renew_while_holding(context, hold_number_));
+    }
+    const JobResult result = co_await do_job_holding(context);
+    if (held_) {
+      end_hold(context);
+    }
+    if (options_.workers.release != ReleaseMethod::kNone) {
+      co_await release_lock(context, lease);
+    }
+    if (result.no_more_work) {
+      break;
+    }
+    if (result.done) {
+      ++jobs_done_;
+    }
+    co_await context.sleep(options_.workers.between.sample(context.rng()));
+  }
+  finished_ = true;
+  on_finished_();
+}
+
+sim::Task<Lease> Worker::acquire_until_granted(Context context) {
+  const std::string& lock = options_.lock.name;
+  while (true) {
+    const std::string value = fmt::format("{}#{}", name_, ++acquisitions_);
+    context.record("acquire.invoke", {{"lock", lock}});
+    AcquireOutcome outcome = co_await client_->acquire(context, name_, value);
+    if (outcome.lease) {
+      if (outcome.lease->length == Duration::max()) {
+        context.record("acquire.ok", {{"lock", lock}, {"token", outcome.lease->token}, {"local_t", context.now()}});
+      } else {
+        context.record("acquire.ok", {{"lock", lock},
+                                      {"token", outcome.lease->token},
+                                      {"lease_ns", outcome.lease->length},
+                                      {"local_t", context.now()}});
+      }
+      co_return std::move(*outcome.lease);
+    }
+    context.record("acquire.fail", {{"lock", lock}, {"reason", outcome.reason}});
+    co_await context.sleep(options_.workers.retry.sample(context.rng()));
+  }
+}
+
+void Worker::begin_hold(Context context, const Lease& lease) {
+  held_ = lease;
+  ++hold_number_;
+  lease_lost_ = false;
+  context.record("hold.begin", {{"lock", options_.lock.name}, {"token", lease.token}});
+}
+
+void Worker::end_hold(Context context) {
+  // The reason is what this worker can know: a failed renewal, or its own
+  // clock saying the lease ran out; otherwise it gives the lock up.
+  const char* reason = lease_lost_ ? "lost" : context.now() >= held_->valid_until ? "expired" : "released";
+  context.record("hold.end", {{"lock", options_.lock.name}, {"token", held_->token}, {"reason", reason}});
+  held_.reset();
+  ++hold_number_;  // stops this hold's renewal process
+}
+
+void Worker::before_crash(sim::Simulation& simulation) {
+  if (held_) {
+    simulation.record(name_, "hold.end", {{"lock", options_.lock.name}, {"token", held_->token}, {"reason", "crash"}});
+    held_.reset();
+    ++hold_number_;
+  }
+}
+
+std::optional<std::int64_t> Worker::token_to_send() const {
+  if (options_.storage.fencing != Fencing::kOn || !held_) {
+    return std::nullopt;
+  }
+  return held_->token;
+}
+
+sim::Task<Worker::JobResult> Worker::do_job_holding(Context context) {
+  const std::string& key = workload_key(options_.workload);
+  const Duration timeout = options_.service.request_timeout;
+
+  context.record("read.invoke", {{"key", key}});
+  const std::optional<std::int64_t> read_token =
+      options_.storage.fence_reads ? token_to_send() : std::nullopt;
+  ReadCommand read_command{key, name_, read_token};
+  const std::optional<sim::Message> read = co_await context.call(storage_, std::move(read_command), timeout);
+  if (!read || !read->body.get<ReadReply>().accepted) {
+    // Extension to the history spec: a read that failed says why.
+    context.record("read.fail", {{"key", key}, {"reason", read ? read->body.get<ReadReply>().reason : "timeout"}});
+    co_return JobResult{};
+  }
+  const std::int64_t observed = read->body.get<ReadReply>().value;
+  context.record("read.ok", {{"key", key}, {"value", observed}});
+
+  std::optional<std::int64_t> job;
+  std::optional<std::string> request_id;
+  if (const auto* billing = std::get_if<BillingWorkload>(&options_.workload)) {
+    if (observed >= billing->customers) {
+      co_return JobResult{true, true};
+    }
+    job = observed;  // the customer to charge
+    if (options_.storage.idempotency_keys) {
+      request_id = fmt::format("customer-{}", observed);
+    }
+  } else if (options_.storage.idempotency_keys) {
+    request_id = fmt::format("{}-{}", name_, ++writes_);
+  }
+
+  co_await context.sleep(options_.workers.work.sample(context.rng()));
+
+  if (options_.workers.check_before_write && (lease_lost_ || context.now() >= held_->valid_until)) {
+    co_return JobResult{};  // the hold ends (expired or lost) without writing
+  }
+  WriteCommand write{key, observed + 1, name_, token_to_send(), request_id, job};
+  std::vector<sim::Field> fields{{"key", key}, {"value", write.value}};
+  if (write.token) fields.emplace_back("token", *write.token);
+  if (write.request_id) fields.emplace_back("request_id", *write.request_id);
+  if (write.job) fields.emplace_back("job", *write.job);
+  context.record_fields("write.invoke", fields);
+  // A fault point: a pause "before write" freezes the worker with the write in hand.
+  co_await context.sleep(Duration::zero());
+  const std::optional<sim::Message> reply = co_await context.call(storage_, std::move(write), timeout);
+  if (!reply) {
+    context.record("write.fail", {{"reason", "timeout"}});
+    co_return JobResult{};
+  }
+  const WriteReply& answer = reply->body.get<WriteReply>();
+  if (!answer.accepted) {
+    context.record("write.fail", {{"reason", answer.reason}});
+    co_return JobResult{};
+  }
+  context.record("write.ok");
+  co_return JobResult{true, false};
+}
+
+sim::Task<> Worker::renew_while_holding(Context context, std::uint64_t hold_number) {
+  const Duration lease = options_.lock.lease.value_or(Duration::max());
+  const Duration every = options_.workers.renew_every.value_or(lease / 3);
+  while (true) {
+    co_await context.sleep(every);
+    if (hold_number != hold_number_) {
+      co_return;  // the hold ended
+    }
+    context.record("renew.invoke", {{"lock", options_.lock.name}, {"token", held_->token}});
+    const RenewOutcome outcome = co_await client_->renew(context, *held_);
+    if (hold_number != hold_number_) {
+      co_return;
+    }
+    if (!outcome.renewed) {
+      context.record("renew.fail", {{"reason", outcome.reason}});
+      lease_lost_ = true;
+      co_return;
+    }
+    held_->valid_until = outcome.valid_until;
+    context.record("renew.ok", {{"token", held_->token}, {"lease_ns", lease}});
+  }
+}
+
+sim::Task<> Worker::release_lock(Context context, Lease lease) {
+  context.record("release.invoke", {{"lock", options_.lock.name}, {"token", lease.token}});
+  const ReleaseOutcome outcome = co_await client_->release(context, name_, std::move(lease));
+  if (outcome.released) {
+    context.record("release.ok");
+  } else {
+    context.record("release.fail", {{"reason", outcome.reason}});
+  }
+}
+
+}  // namespace locksim::model

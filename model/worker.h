@@ -1,0 +1,71 @@
+#pragma once
+// A worker: one machine running the job loop under the lock.
+//
+//   acquire (retry with jitter) → hold.begin → read → work → [check lease] →
+//   write → hold.end → release → idle → next job
+//
+// With a watchdog, a renewal process on the same node extends the lease every
+// renew_every while the hold lasts; a node pause freezes it too, and a
+// starve-renewal fault can freeze it alone. The worker learns that a renewal
+// failed only when it next looks (before the write with check_before_write,
+// else after it): the gap is the hazard.
+//
+// A job whose write was rejected or got no answer is done again under a new
+// acquisition. The worker object outlives crashes: its finished-job count is
+// the external job queue; everything in its processes is lost.
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "model/lock_client.h"
+#include "model/options.h"
+#include "sim/simulation.h"
+
+namespace locksim::model {
+
+class Worker {
+ public:
+  Worker(std::string name, SystemOptions options, LockClient& client, sim::NodeId storage,
+         std::function<void()> on_finished);
+
+  [[nodiscard]] sim::NodeBoot boot();
+  [[nodiscard]] const std::string& name() const { return name_; }
+  [[nodiscard]] bool finished() const { return finished_; }
+  [[nodiscard]] bool holding() const { return held_.has_value(); }
+
+  // Called just before this worker's node crashes: a hold ends with it.
+  void before_crash(sim::Simulation& simulation);
+
+ private:
+  struct JobResult {
+    bool done = false;      // the job's effect was accepted (or there was nothing left to do)
+    bool no_more_work = false;
+  };
+
+  sim::Task<> run(sim::Context context);
+  sim::Task<Lease> acquire_until_granted(sim::Context context);
+  sim::Task<JobResult> do_job_holding(sim::Context context);
+  sim::Task<> renew_while_holding(sim::Context context, std::uint64_t hold_number);
+  sim::Task<> release_lock(sim::Context context, Lease lease);
+  void begin_hold(sim::Context context, const Lease& lease);
+  void end_hold(sim::Context context);
+  [[nodiscard]] std::optional<std::int64_t> token_to_send() const;
+
+  std::string name_;
+  SystemOptions options_;
+  LockClient* client_;
+  sim::NodeId storage_;
+  std::function<void()> on_finished_;
+
+  int jobs_done_ = 0;
+  bool finished_ = false;
+  std::uint64_t acquisitions_ = 0;
+  std::uint64_t writes_ = 0;
+  std::optional<Lease> held_;
+  std::uint64_t hold_number_ = 0;
+  bool lease_lost_ = false;
+};
+
+}  // namespace locksim::model
