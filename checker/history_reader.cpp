@@ -125,8 +125,15 @@ enum class FieldId : std::uint8_t {
   kJob, kRequestId, kValue, kService, kWorkload, kStuckAfterNs, kFinal,
 };
 
+// `name` == `known`, for a `name` already known to have the same length: the
+// size is a compile-time constant, so the compare is a few integer compares.
+template <std::size_t Size>
+bool same_bytes(std::string_view name, const char (&known)[Size]) {
+  return std::memcmp(name.data(), known, Size - 1) == 0;
+}
+
 FieldId field_id(std::string_view name) {
-  const auto is = [&](std::string_view known) { return std::memcmp(name.data(), known.data(), known.size()) == 0; };
+  const auto is = [&](const auto& known) { return same_bytes(name, known); };
   switch (name.size()) {
     case 1: return name[0] == 'i' ? FieldId::kIndex : name[0] == 't' ? FieldId::kTime : FieldId::kUnknown;
     case 2: return is("ev") ? FieldId::kEvent : is("by") ? FieldId::kBy : FieldId::kUnknown;
