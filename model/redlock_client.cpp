@@ -1,0 +1,102 @@
+#include "model/redlock_client.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "model/protocol.h"
+#include "sim/assert.h"
+
+namespace locksim::model {
+
+using sim::Context;
+using sim::Duration;
+using sim::LocalTime;
+
+RedlockClient::RedlockClient(std::vector<sim::NodeId> instances, std::string lock, RedlockClientOptions options)
+    : instances_{std::move(instances)},
+      lock_{std::move(lock)},
+      options_{options},
+      ttl_{options.lease.value_or(Duration::max())},
+      per_request_timeout_{ttl_ == Duration::max() ? options.request_timeout
+                                                   : std::min(options.request_timeout, ttl_ / 10)} {
+  LOCKSIM_ASSERT(!instances_.empty(), "a Redlock client needs an instance");
+  LOCKSIM_ASSERT(per_request_timeout_ > Duration::zero(), "a Redlock request needs a positive timeout");
+}
+
+Duration RedlockClient::validity_after(Duration elapsed) const {
+  if (ttl_ == Duration::max()) {
+    return Duration::max();  // no expiry: nothing to run out
+  }
+  const Duration drift =
+      Duration::nanoseconds(static_cast<std::int64_t>(options_.drift_factor * static_cast<double>(ttl_.count_ns()))) +
+      kDriftAllowanceMinimum;
+  const Duration waited = options_.elapsed_check == ElapsedCheck::kSubtractElapsed ? elapsed : Duration::zero();
+  return ttl_ - waited - drift;
+}
+
+sim::Task<AcquireOutcome> RedlockClient::acquire(Context context, std::string owner, std::string value) {
+  const LocalTime start = context.now();
+  AcquireCommand command{lock_, owner, value, ttl_, true};
+  const std::vector<std::optional<sim::Message>> replies =
+      co_await context.call_all(instances_, std::move(command), per_request_timeout_);
+  int grants = 0;
+  std::int64_t highest_token = 0;
+  for (const std::optional<sim::Message>& reply : replies) {
+    if (reply && reply->body.get<AcquireReply>().granted) {
+      ++grants;
+      highest_token = std::max(highest_token, reply->body.get<AcquireReply>().token);
+    }
+  }
+  // Step 3: validity is what is left of the TTL once the round is over, on
+  // this worker's clock (the only one it has).
+  const Duration validity = validity_after(context.now() - start);
+  if (grants >= quorum() && validity > Duration::zero()) {
+    const LocalTime valid_until = ttl_ == Duration::max() ? LocalTime::max() : start + validity;
+    co_return AcquireOutcome{Lease{highest_token, ttl_, valid_until, std::move(value)}, {}};
+  }
+  // Step 5: unlock everywhere, including instances whose grant was lost on
+  // the way back; otherwise they would stay locked for the whole TTL.
+  (void)co_await delete_everywhere(context, std::move(owner), value);
+  co_return AcquireOutcome{std::nullopt, grants >= quorum() ? "validity-elapsed" : "no-quorum"};
+}
+
+sim::Task<RenewOutcome> RedlockClient::renew(Context context, Lease lease) {
+  const LocalTime start = context.now();
+  ExtendCommand command{lock_, lease.value, ttl_};
+  const std::vector<std::optional<sim::Message>> replies =
+      co_await context.call_all(instances_, std::move(command), per_request_timeout_);
+  const auto extended = std::count_if(replies.begin(), replies.end(), [](const std::optional<sim::Message>& reply) {
+    return reply && reply->body.get<ExtendReply>().extended;
+  });
+  const Duration validity = validity_after(context.now() - start);
+  if (extended < quorum()) {
+    co_return RenewOutcome{false, {}, "no-quorum"};
+  }
+  if (validity <= Duration::zero()) {
+    co_return RenewOutcome{false, {}, "validity-elapsed"};
+  }
+  co_return RenewOutcome{true, ttl_ == Duration::max() ? LocalTime::max() : start + validity, {}};
+}
+
+sim::Task<ReleaseOutcome> RedlockClient::release(Context context, std::string owner, Lease lease) {
+  const int deleted = co_await delete_everywhere(context, std::move(owner), std::move(lease.value));
+  if (deleted < quorum()) {
+    // Some keys had expired or been taken by another client: this worker no
+    // longer held the lock in the quorum sense when it let go.
+    co_return ReleaseOutcome{false, "no-quorum"};
+  }
+  co_return ReleaseOutcome{true, {}};
+}
+
+sim::Task<int> RedlockClient::delete_everywhere(Context context, std::string requester, std::string value) {
+  const bool compare = options_.release != ReleaseMethod::kPlainDelete;
+  ReleaseCommand command{lock_, std::move(requester), std::move(value), compare};
+  const std::vector<std::optional<sim::Message>> replies =
+      co_await context.call_all(instances_, std::move(command), per_request_timeout_);
+  const auto deleted = std::count_if(replies.begin(), replies.end(), [](const std::optional<sim::Message>& reply) {
+    return reply && reply->body.get<ReleaseReply>().deleted;
+  });
+  co_return static_cast<int>(deleted);
+}
+
+}  // namespace locksim::model
