@@ -559,16 +559,22 @@ ReadOutcome read_history_file(const std::string& path, const EventVisitor& visit
     return outcome;
   }
   bool read_failed = false;
+  int read_errno = 0;
   ReadOutcome outcome = read_lines(
       path,
       [&](char* destination, std::size_t capacity) {
         const std::size_t bytes = std::fread(destination, 1, capacity, file.get());
-        read_failed = read_failed || std::ferror(file.get()) != 0;
+        if (std::ferror(file.get()) != 0 && !read_failed) {
+          read_failed = true;
+          read_errno = errno;
+        }
         return bytes;
       },
       visit);
-  if (read_failed && !outcome.error) {
-    outcome.error = HistoryError{path, 0, fmt::format("cannot read the history: {}", std::strerror(errno))};
+  if (read_failed) {
+    // A read error (e.g. the path is a directory) explains more than what
+    // the bytes before it looked like.
+    outcome.error = HistoryError{path, 0, fmt::format("cannot read the history: {}", std::strerror(read_errno))};
   }
   return outcome;
 }

@@ -191,6 +191,12 @@ TEST(HistoryReader, MissingFileIsReportedWithItsName) {
   EXPECT_EQ(outcome.error->message(), "/nonexistent/h.jsonl: cannot open the history: No such file or directory");
 }
 
+TEST(HistoryReader, DirectoryIsReportedAsUnreadableNotAsAnEmptyHistory) {
+  const ReadOutcome outcome = read_history_file(LOCKSIM_TEST_DATA_DIR, [](const Event&) {});
+  ASSERT_TRUE(outcome.error.has_value());
+  EXPECT_EQ(outcome.error->message(), std::string{LOCKSIM_TEST_DATA_DIR} + ": cannot read the history: Is a directory");
+}
+
 TEST(HistoryReader, EveryBadHistoryInTheCorpusIsRejectedWithItsExactMessage) {
   const auto corpus = testing::bad_history_corpus();
   ASSERT_GE(corpus.size(), 20U);
