@@ -2,6 +2,7 @@
 // what a user sees: exit codes, messages and the --json document.
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -42,7 +43,10 @@ CommandRun run_locksim(const std::string& arguments) {
 std::string data(const std::string& name) { return std::string{LOCKSIM_TEST_DATA_DIR} + "/" + name; }
 
 std::string temporary_path(const std::string& name) {
-  return (std::filesystem::temp_directory_path() / ("locksim-check-test-" + name)).string();
+  // The process id keeps two test runs (two build folders) apart.
+  return (std::filesystem::temp_directory_path() /
+          ("locksim-check-test-" + std::to_string(getpid()) + "-" + name))
+      .string();
 }
 
 TEST(CheckCommand, EveryBadHistoryExitsWithTwoAndTheExactMessage) {
