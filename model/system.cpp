@@ -26,8 +26,18 @@ bool System::all_workers_finished() const {
 
 void System::on_worker_finished() {
   if (all_workers_finished()) {
-    simulation_->stop();
+    stop_when_network_is_quiet();
   }
+}
+
+void System::stop_when_network_is_quiet() {
+  // Messages still in flight (a delayed stale write, say) land before the run
+  // ends; stopping at the last job would hide them.
+  if (simulation_->messages_in_flight() == 0) {
+    simulation_->stop();
+    return;
+  }
+  simulation_->schedule(simulation_->now() + kQuietCheckInterval, [this] { stop_when_network_is_quiet(); });
 }
 
 Worker* System::worker_on(sim::NodeId node) {

@@ -6,7 +6,7 @@
 // It also carries out the faults that need model knowledge (a worker's crash
 // ends its hold; a failover is the service's business), records `run.end`
 // with storage's final values, and stops the simulation once every worker has
-// finished its jobs.
+// finished its jobs and no message is left in flight.
 
 #include <deque>
 #include <memory>
@@ -50,6 +50,9 @@ class System {
  private:
   Worker* worker_on(sim::NodeId node);
   void on_worker_finished();
+  void stop_when_network_is_quiet();
+
+  static constexpr sim::Duration kQuietCheckInterval = sim::Duration::milliseconds(100);
 
   sim::Simulation* simulation_;
   SystemOptions options_;

@@ -34,14 +34,17 @@ Network::Route Network::route(NodeId from, NodeId to, Time now) {
 }
 
 Time Network::arrival_time(NodeId from, NodeId to, Time now) {
-  Time arrival = now + options_.delay.sample(rng_) + spike_delay(from, to);
+  Time arrival = now + options_.delay.sample(rng_);
   if (options_.fifo_links) {
     LOCKSIM_ASSERT(from.index < node_count_ && to.index < node_count_, "message between unknown nodes");
     Time& last = last_arrival_[from.index * node_count_ + to.index];
     arrival = std::max(arrival, last);
     last = arrival;
   }
-  return arrival;
+  // A spike's extra delay is added after the FIFO ordering: a message caught
+  // in a spike does not hold back later ones (the sender timed out and went
+  // on with a new connection; the old request is still somewhere in flight).
+  return arrival + spike_delay(from, to);
 }
 
 Duration Network::spike_delay(NodeId from, NodeId to) const {

@@ -7,7 +7,9 @@
 // (probability; the copy has its own delay), or cut by a partition, which is
 // checked when the message is sent and again when it would arrive. Links are
 // FIFO by default, as the TCP connections of real lock clients are: a message
-// never overtakes an earlier one on the same (from, to) link.
+// never overtakes an earlier one on the same (from, to) link — except one
+// caught in a delay spike, which later messages may overtake (the sender gave
+// up on it; it is still in flight and lands late, hazard H2).
 //
 // All draws come from the network's own random stream, in send order.
 

@@ -159,7 +159,9 @@ void Simulation::dispatch(const Event& event) {
       fire_timer(event);
       return;
     case EventKind::kDeliver:
-      deliver(event);
+      if (!deliver(event)) {
+        --messages_in_flight_;  // arrived or dropped; a held-back message is still on its way
+      }
       return;
     case EventKind::kAction: {
       std::function<void()> action = std::move(actions_[event.ticket]);
@@ -347,6 +349,7 @@ void Simulation::send_message(NodeId from, NodeId to, std::uint64_t call_id, Mes
     message.call_id = call_id;
     message.kind = kind;
     queue_.push(arrival, static_cast<std::uint32_t>(EventKind::kDeliver), to.index, slot);
+    ++messages_in_flight_;
   };
   if (route.duplicate_arrival) {
     enqueue(*route.duplicate_arrival, body);
@@ -377,44 +380,44 @@ void Simulation::release_message(std::uint32_t slot) {
   free_message_slots_.push_back(slot);
 }
 
-void Simulation::deliver(const Event& event) {
+bool Simulation::deliver(const Event& event) {
   const auto slot = static_cast<std::uint32_t>(event.ticket);
   const Message& message = messages_[slot];
   NodeState& node = nodes_[event.target];
   if (!node.up || network_.is_cut(message.from, message.to)) {
     release_message(slot);
-    return;
+    return false;
   }
   if (message.kind == MessageKind::kReply) {
-    deliver_reply(node, slot, event);
-    return;
+    return deliver_reply(node, slot, event);
   }
   if (hold_back_if_paused(event, ProcessId{kNoSlot, 0})) {
-    return;
+    return true;
   }
   deliver_request(node, slot);
+  return false;
 }
 
-void Simulation::deliver_reply(NodeState& node, std::uint32_t message_slot, const Event& event) {
+bool Simulation::deliver_reply(NodeState& node, std::uint32_t message_slot, const Event& event) {
   const std::uint64_t call_id = messages_[message_slot].call_id;
   const auto call = std::find_if(node.calls.begin(), node.calls.end(),
                                  [call_id](const PendingCall& pending) { return pending.call_id == call_id; });
   if (call == node.calls.end()) {
     release_message(message_slot);  // the call timed out, was answered already (a duplicate), or its process is gone
-    return;
+    return false;
   }
   const std::uint64_t group_id = call->group_id;
   const auto group = std::find_if(node.call_groups.begin(), node.call_groups.end(),
                                   [group_id](const CallGroup& candidate) { return candidate.group_id == group_id; });
   LOCKSIM_ASSERT(group != node.call_groups.end(), "a pending call without its group");
   if (hold_back_if_paused(event, group->process)) {
-    return;
+    return true;
   }
   *call->result = std::move(messages_[message_slot]);
   release_message(message_slot);
   node.calls.erase(call);
   if (--group->unanswered > 0) {
-    return;
+    return false;
   }
   const CallGroup answered = *group;
   node.call_groups.erase(group);
@@ -422,6 +425,7 @@ void Simulation::deliver_reply(NodeState& node, std::uint32_t message_slot, cons
     release_timer(answered.timer_slot);
   }
   run_process(answered.process, answered.handle);
+  return false;
 }
 
 void Simulation::deliver_request(NodeState& node, std::uint32_t message_slot) {
@@ -545,6 +549,7 @@ void Simulation::crash(NodeId node_id) {
     for (const Event& event : held_back) {
       if (static_cast<EventKind>(event.kind) == EventKind::kDeliver) {
         release_message(static_cast<std::uint32_t>(event.ticket));
+        --messages_in_flight_;
       }
     }
     held_back.clear();

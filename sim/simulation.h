@@ -168,6 +168,8 @@ class Simulation {
 
   [[nodiscard]] Time now() const { return now_; }
   [[nodiscard]] std::uint64_t events_processed() const { return events_processed_; }
+  // Messages sent and not yet delivered or dropped (held back by a pause included).
+  [[nodiscard]] std::uint64_t messages_in_flight() const { return messages_in_flight_; }
 
   // Runs `action` at true time `at` (>= now). Actions are the nemesis: they
   // are not held back by pauses.
@@ -314,9 +316,10 @@ class Simulation {
   bool hold_back_if_paused(const Event& event, ProcessId process);
   bool is_stale_timer(const Event& event) const;
   void fire_timer(const Event& event);
-  void deliver(const Event& event);
+  // Both return true iff the message was held back by a pause (still on its way).
+  bool deliver(const Event& event);
+  bool deliver_reply(NodeState& node, std::uint32_t message_slot, const Event& event);
   void deliver_request(NodeState& node, std::uint32_t message_slot);
-  void deliver_reply(NodeState& node, std::uint32_t message_slot, const Event& event);
   void drain_inbox(NodeId node);
   void run_process(ProcessId process, std::coroutine_handle<> handle);
   void reap_finished_processes();
@@ -339,6 +342,7 @@ class Simulation {
   Time time_limit_;
   std::uint64_t events_processed_ = 0;
   std::uint64_t next_call_id_ = 1;
+  std::uint64_t messages_in_flight_ = 0;
   bool stop_requested_ = false;
   std::optional<ProcessId> running_process_;
 

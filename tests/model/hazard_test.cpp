@@ -10,6 +10,7 @@ namespace {
 using namespace sim::literals;
 using testing::Event;
 using testing::History;
+using testing::Plan;
 using testing::run_system;
 using testing::two_workers_one_job;
 using testing::with_fencing;
@@ -65,6 +66,368 @@ TEST(H1PausePastLease, WithFencingTheWokenHoldersWriteIsRejectedAsStale) {
   EXPECT_EQ((*rejected)["token"], 1);
   // worker-1 then does its job again under a new lease.
   EXPECT_EQ(history.final_values()["qty"], 2);
+}
+
+
+// --- H2: delayed message ---------------------------------------------------------------
+
+// worker-1's write leaves just before its lease ends and spends 90 s in the network.
+void delay_worker_1s_write(Nemesis& nemesis, System& system) {
+  nemesis.after_event("worker-1", "write.invoke", 1, 0_s,
+                      [&nemesis, &system] { nemesis.delay_spike({system.worker_node(1)}, 90_s, 1_ms); });
+}
+
+SystemOptions nine_second_work() {
+  SystemOptions options = two_workers_one_job();
+  options.workers.work = sim::Distribution::constant(9_s);
+  return options;
+}
+
+TEST(H2DelayedMessage, ALateArrivingWriteIsAcceptedAfterTheNextHoldersWithoutFencing) {
+  const History history = run_system(nine_second_work(), delay_worker_1s_write);
+  const std::vector<Event> stale = history.stale_accepts();
+  ASSERT_FALSE(stale.empty());
+  EXPECT_EQ(stale.front()["writer"], "worker-1");
+  EXPECT_EQ(history.overlapping_holds(), 0);  // no double holder: worker-1 had let go
+}
+
+TEST(H2DelayedMessage, FencingRejectsTheLateWrite) {
+  const History history = run_system(with_fencing(nine_second_work()), delay_worker_1s_write);
+  EXPECT_TRUE(history.stale_accepts().empty());
+  EXPECT_TRUE(history.first("write.reject", "storage", [](const Event& e) {
+    return e["writer"] == "worker-1" && e["reason"] == "stale-token";
+  }));
+}
+
+// --- H3: the holder's clock jumps back ---------------------------------------------------
+
+// worker-1 freezes for 11 s right after acquiring; its clock is set back 5 s
+// meanwhile, so when it wakes (true 11 s) its clock reads about 6 s.
+SystemOptions checking_before_write() {
+  SystemOptions options = two_workers_one_job();
+  options.workers.check_before_write = true;
+  return options;
+}
+
+void freeze_worker_1_for_eleven_seconds(Nemesis& nemesis, System& system) {
+  nemesis.after_event("worker-1", "acquire.ok", 1, 0_s, [&nemesis, &system] { nemesis.pause(system.worker_node(1), 11_s); });
+}
+
+TEST(H3HolderClockJumpsBack, CheckBeforeWriteIsFooledIntoAStaleWrite) {
+  const History history = run_system(checking_before_write(), [](Nemesis& nemesis, System& system) {
+    freeze_worker_1_for_eleven_seconds(nemesis, system);
+    nemesis.at(sim::Time{} + 6_s, [&nemesis, &system] { nemesis.jump_clock(system.worker_node(1), -(5_s)); });
+  });
+  EXPECT_GT(history.overlapping_holds(), 0);
+  ASSERT_FALSE(history.stale_accepts().empty());
+  EXPECT_EQ(history.stale_accepts().front()["writer"], "worker-1");
+}
+
+TEST(H3HolderClockJumpsBack, WithAnHonestClockCheckBeforeWriteHoldsBack) {
+  const History history = run_system(checking_before_write(), freeze_worker_1_for_eleven_seconds);
+  EXPECT_TRUE(history.stale_accepts().empty());
+  EXPECT_TRUE(history.first("hold.end", "worker-1", [](const Event& e) { return e["reason"] == "expired"; }));
+}
+
+// --- H4: the server's clock jumps forward ------------------------------------------------
+
+TEST(H4ServerClockJumpsForward, TheKeyDiesEarlyAndTwoWorkersHoldWithoutADoubleGrant) {
+  SystemOptions options = two_workers_one_job();
+  options.lock.lease = 30_s;
+  options.workers.work = sim::Distribution::constant(10_s);
+  const History history = run_system(options, [](Nemesis& nemesis, System& system) {
+    nemesis.at(sim::Time{} + 5_s, [&nemesis, &system] { nemesis.jump_clock(system.service().nodes()[0], 30_s); });
+  });
+  const auto expiry = history.first("lease.expire", "redis-0");
+  ASSERT_TRUE(expiry);
+  EXPECT_EQ((*expiry)["t"], 5'000'000'000);  // expired by the instance's own clock at the jump
+  EXPECT_GT(history.overlapping_holds(), 0);
+  EXPECT_FALSE(history.stale_accepts().empty());
+}
+
+// --- H7: failover with asynchronous replication ------------------------------------------
+
+SystemOptions failover_setup() {
+  SystemOptions options = two_workers_one_job();
+  options.service.kind = ServiceKind::kRedisFailover;
+  options.service.replication_lag = sim::Distribution::constant(100_ms);
+  options.workers.work = sim::Distribution::constant(2_s);
+  return options;
+}
+
+Plan failover_after_grant(sim::Duration delay) {
+  return [delay](Nemesis& nemesis, System&) {
+    nemesis.after_event("redis-0", "lease.grant", 1, delay, [&nemesis] { nemesis.failover(); });
+  };
+}
+
+TEST(H7Failover, APromotedReplicaThatMissedTheGrantGrantsTheLockAgain) {
+  const History history = run_system(failover_setup(), failover_after_grant(10_ms));
+  const auto lost = history.first("lease.lost", "redis-0", [](const Event& e) { return e["reason"] == "failover"; });
+  ASSERT_TRUE(lost);
+  EXPECT_EQ((*lost)["owner"], "worker-1");
+  EXPECT_TRUE(history.first("replica.promote", "redis-1"));
+  const auto regrant = history.first("lease.grant", "redis-1", [](const Event& e) { return e["owner"] == "worker-2"; });
+  ASSERT_TRUE(regrant);
+  // The token counter was not replicated either: the token repeats.
+  EXPECT_EQ((*regrant)["token"], 1);
+  EXPECT_GT(history.overlapping_holds(), 0);
+}
+
+TEST(H7Failover, AfterReplicationTheReplicaKeepsTheLeaseAndNobodyElseGetsIt) {
+  const History history = run_system(failover_setup(), failover_after_grant(500_ms));
+  EXPECT_FALSE(history.first("lease.lost"));
+  EXPECT_EQ(history.overlapping_holds(), 0);
+  EXPECT_TRUE(history.stale_accepts().empty());
+}
+
+// --- H8: plain DEL release ---------------------------------------------------------------
+
+// Three workers with 3 s of work under a 5 s lease; worker-1 freezes 8 s
+// right after acquiring, so it releases while someone else holds the lock.
+SystemOptions three_workers_plain_delete(ReleaseMethod release) {
+  SystemOptions options = two_workers_one_job();
+  options.workers.count = 3;
+  options.lock.lease = 5_s;
+  options.workers.work = sim::Distribution::constant(3_s);
+  options.workers.release = release;
+  options.workload = CounterWorkload{"qty", 2};
+  return options;
+}
+
+void freeze_worker_1_for_eight_seconds(Nemesis& nemesis, System& system) {
+  nemesis.after_event("worker-1", "acquire.ok", 1, 0_s, [&nemesis, &system] { nemesis.pause(system.worker_node(1), 8_s); });
+}
+
+TEST(H8PlainDelete, TheLateHolderDeletesTheNextHoldersLock) {
+  const History history = run_system(three_workers_plain_delete(ReleaseMethod::kPlainDelete),
+                                     freeze_worker_1_for_eight_seconds);
+  const auto foreign = history.first("lease.release", "redis-0", [](const Event& e) { return e["by"] != e["owner"]; });
+  ASSERT_TRUE(foreign);
+  EXPECT_EQ((*foreign)["by"], "worker-1");
+  EXPECT_GT(history.overlapping_holds(), 0);
+}
+
+TEST(H8PlainDelete, CompareAndDeleteMakesTheLateReleaseANoOp) {
+  const History history = run_system(three_workers_plain_delete(ReleaseMethod::kCompareAndDelete),
+                                     freeze_worker_1_for_eight_seconds);
+  EXPECT_FALSE(history.first("lease.release", "redis-0", [](const Event& e) { return e["by"] != e["owner"]; }));
+  EXPECT_TRUE(history.first("release.fail", "worker-1", [](const Event& e) { return e["reason"] == "not-owner"; }));
+}
+
+// --- H9: non-atomic acquire --------------------------------------------------------------
+
+TEST(H9GetThenSet, TwoWorkersRacingWithinOneRoundTripAreBothGranted) {
+  SystemOptions options = two_workers_one_job();
+  options.workers.acquire = AcquireMethod::kGetThenSet;
+  const History history = run_system(options);
+  const std::vector<Event> grants = history.all("lease.grant", "redis-0");
+  ASSERT_GE(grants.size(), 2u);
+  EXPECT_NE(grants[0]["owner"], grants[1]["owner"]);
+  EXPECT_LT(grants[1]["t"].get<std::int64_t>() - grants[0]["t"].get<std::int64_t>(), 10'000'000);
+  EXPECT_GT(history.overlapping_holds(), 0);
+}
+
+TEST(H9GetThenSet, SetNxPxLetsOnlyOneOfTheRacersIn) {
+  const History history = run_system(two_workers_one_job());
+  EXPECT_EQ(history.overlapping_holds(), 0);
+  EXPECT_TRUE(history.first("acquire.fail", "worker-2", [](const Event& e) { return e["reason"] == "held"; }));
+}
+
+// --- H10: no lease -----------------------------------------------------------------------
+
+TEST(H10NoLease, ACrashedHolderBlocksEveryoneForever) {
+  SystemOptions options = two_workers_one_job();
+  options.lock.lease = std::nullopt;
+  options.workers.work = sim::Distribution::constant(2_s);
+  testing::RunSettings settings;
+  settings.time_limit = 60_s;
+  const History history = run_system(
+      options,
+      [](Nemesis& nemesis, System& system) {
+        nemesis.at(sim::Time{} + 1_s, [&nemesis, &system] { nemesis.crash(system.worker_node(1), std::nullopt); });
+      },
+      settings);
+  EXPECT_FALSE(history.first("lease.expire"));
+  EXPECT_FALSE(history.first("hold.begin", "worker-2"));
+  EXPECT_GT(history.count("acquire.fail", "worker-2"), 100u);
+  EXPECT_TRUE(history.first("hold.end", "worker-1", [](const Event& e) { return e["reason"] == "crash"; }));
+}
+
+// --- H12: renewal cut off from the service only -------------------------------------------
+
+SystemOptions watchdog_setup() {
+  SystemOptions options = two_workers_one_job();
+  options.lock.lease = 30_s;
+  options.workers.renew = RenewMethod::kWatchdog;
+  options.workers.renew_every = 10_s;
+  options.workers.work = sim::Distribution::constant(45_s);
+  return options;
+}
+
+void cut_worker_1_from_redis(Nemesis& nemesis, System& system) {
+  nemesis.at(sim::Time{} + 1_s, [&nemesis, &system] {
+    nemesis.partition({system.worker_node(1)}, {system.service().nodes()[0]}, 40_s);
+  });
+}
+
+TEST(H12RenewalCutOff, TheWorkerKeepsWritingAfterItsLeaseExpired) {
+  const History history = run_system(watchdog_setup(), cut_worker_1_from_redis);
+  EXPECT_TRUE(history.first("renew.fail", "worker-1"));
+  EXPECT_GT(history.overlapping_holds(), 0);
+  ASSERT_FALSE(history.stale_accepts().empty());
+  EXPECT_TRUE(history.first("hold.end", "worker-1", [](const Event& e) { return e["reason"] == "lost"; }));
+}
+
+TEST(H12RenewalCutOff, FencingRejectsTheWrite) {
+  // worker-2's first op is its read: fenced, it registers token 2 before
+  // worker-1's late write (unfenced reads leave the window of H22 open).
+  SystemOptions options = with_fencing(watchdog_setup());
+  options.storage.fence_reads = true;
+  const History history = run_system(options, cut_worker_1_from_redis);
+  EXPECT_TRUE(history.stale_accepts().empty());
+  EXPECT_TRUE(history.first("write.reject", "storage", [](const Event& e) { return e["writer"] == "worker-1"; }));
+}
+
+TEST(H12RenewalCutOff, WithoutTheCutTheWatchdogKeepsTheLeaseAlive) {
+  const History history = run_system(watchdog_setup());
+  EXPECT_GE(history.count("lease.renew", "redis-0"), 4u);
+  EXPECT_EQ(history.overlapping_holds(), 0);
+  EXPECT_TRUE(history.stale_accepts().empty());
+}
+
+
+// --- H22: the fencing window ---------------------------------------------------------------
+
+// worker-1 reads, works 2 s, then freezes before its write until 10.6 s: just
+// after worker-2 was granted the expired lock (about 10.1 s) but long before
+// worker-2 writes (about 12.1 s).
+SystemOptions fencing_window(bool fence_reads) {
+  SystemOptions options = with_fencing(two_workers_one_job());
+  options.workers.work = sim::Distribution::constant(2_s);
+  options.storage.fence_reads = fence_reads;
+  return options;
+}
+
+void freeze_worker_1_before_its_write(Nemesis& nemesis, System& system) {
+  nemesis.after_event("worker-1", "write.invoke", 1, 0_s,
+                      [&nemesis, &system] { nemesis.pause(system.worker_node(1), 8600_ms); });
+}
+
+TEST(H22FencingWindow, MaxSeenFencingAcceptsALateWriteBeforeTheNewHoldersFirstFencedOp) {
+  const History history = run_system(fencing_window(false), freeze_worker_1_before_its_write);
+  const std::vector<Event> stale = history.stale_accepts();
+  ASSERT_EQ(stale.size(), 1u);
+  EXPECT_EQ(stale[0]["writer"], "worker-1");
+  EXPECT_EQ(stale[0]["token"], 1);
+  // Both wrote read+1 = 1: one update is lost.
+  EXPECT_EQ(history.count("write.accept"), 2u);
+  EXPECT_EQ(history.final_values()["qty"], 1);
+}
+
+TEST(H22FencingWindow, FencedReadsCloseTheWindow) {
+  const History history = run_system(fencing_window(true), freeze_worker_1_before_its_write);
+  EXPECT_TRUE(history.stale_accepts().empty());
+  EXPECT_TRUE(history.first("read.accept", "storage", [](const Event& e) { return e["reader"] == "worker-2"; }));
+  EXPECT_TRUE(history.first("write.reject", "storage", [](const Event& e) { return e["writer"] == "worker-1"; }));
+  EXPECT_EQ(history.final_values()["qty"], 2);
+}
+
+// --- H24: idempotence is not fencing -------------------------------------------------------
+
+SystemOptions idempotent_writes(Fencing fencing) {
+  SystemOptions options = two_workers_one_job();
+  options.storage.idempotency_keys = true;
+  options.storage.fencing = fencing;
+  options.storage.fence_reads = fencing == Fencing::kOn;
+  return options;
+}
+
+void freeze_worker_1_before_its_write_past_the_lease(Nemesis& nemesis, System& system) {
+  nemesis.after_event("worker-1", "write.invoke", 1, 0_s,
+                      [&nemesis, &system] { nemesis.pause(system.worker_node(1), 15_s); });
+}
+
+TEST(H24IdempotenceIsNotFencing, AStaleWriteWithAFreshRequestIdIsAcceptedAndAnUpdateIsLost) {
+  const History history = run_system(idempotent_writes(Fencing::kOff), freeze_worker_1_before_its_write_past_the_lease);
+  ASSERT_FALSE(history.stale_accepts().empty());
+  EXPECT_TRUE(history.stale_accepts().front().contains("request_id"));
+  EXPECT_EQ(history.count("write.accept"), 2u);
+  EXPECT_EQ(history.final_values()["qty"], 1);  // two increments, one survives
+}
+
+TEST(H24IdempotenceIsNotFencing, FencingRejectsTheStaleWriteAndNoUpdateIsLost) {
+  const History history = run_system(idempotent_writes(Fencing::kOn), freeze_worker_1_before_its_write_past_the_lease);
+  EXPECT_TRUE(history.stale_accepts().empty());
+  EXPECT_EQ(history.final_values()["qty"], 2);
+}
+
+// --- H25: duplicate side effect ------------------------------------------------------------
+
+// worker-1 charges customer 0; its write spends 1.7 s in the network and lands
+// after worker-2 (genuinely newer token) has read the cursor but before it
+// charges: both charge customer 0.
+SystemOptions billing(bool idempotency_keys) {
+  SystemOptions options = with_fencing(two_workers_one_job());
+  options.workers.work = sim::Distribution::constant(2_s);
+  options.workload = BillingWorkload{"billed", 3};
+  options.storage.idempotency_keys = idempotency_keys;
+  return options;
+}
+
+void delay_worker_1s_first_charge(Nemesis& nemesis, System& system) {
+  nemesis.after_event("worker-1", "write.invoke", 1, 0_s,
+                      [&nemesis, &system] { nemesis.delay_spike({system.worker_node(1)}, 1700_ms, 1_ms); });
+}
+
+std::map<std::int64_t, int> accepted_charges_per_job(const History& history) {
+  std::map<std::int64_t, int> charges;
+  for (const Event& accept : history.all("write.accept", "storage")) {
+    ++charges[accept["job"].get<std::int64_t>()];
+  }
+  return charges;
+}
+
+TEST(H25DuplicateEffect, FencingDoesNotStopTwoHoldersChargingTheSameCustomer) {
+  const History history = run_system(billing(false), delay_worker_1s_first_charge);
+  EXPECT_EQ(accepted_charges_per_job(history)[0], 2);
+  EXPECT_TRUE(history.stale_accepts().empty());  // worker-2's token was genuinely newer
+}
+
+TEST(H25DuplicateEffect, AnIdempotencyKeyDerivedFromTheJobDoes) {
+  const History history = run_system(billing(true), delay_worker_1s_first_charge);
+  for (const auto& [job, charges] : accepted_charges_per_job(history)) {
+    EXPECT_EQ(charges, 1) << "customer " << job;
+  }
+  EXPECT_TRUE(history.first("write.reject", "storage",
+                            [](const Event& e) { return e["reason"] == "duplicate-request" && e["job"] == 0; }));
+  EXPECT_EQ(history.final_values()["billed"], 3);
+}
+
+// --- H26: lease shorter than the work ------------------------------------------------------
+
+SystemOptions lease_shorter_than_work(RenewMethod renew) {
+  SystemOptions options = two_workers_one_job();
+  options.lock.lease = 1_s;
+  options.workers.work = sim::Distribution::uniform(500_ms, 2_s);
+  options.workers.renew = renew;
+  options.workers.renew_every = 300_ms;
+  options.workload = CounterWorkload{"qty", 10};
+  return options;
+}
+
+TEST(H26LeaseShorterThanWork, WithoutAnyFaultTwoWorkersHoldAndWriteStale) {
+  const History history = run_system(lease_shorter_than_work(RenewMethod::kNone));
+  EXPECT_FALSE(history.first("fault.begin"));
+  EXPECT_GT(history.overlapping_holds(), 0);
+  EXPECT_FALSE(history.stale_accepts().empty());
+}
+
+TEST(H26LeaseShorterThanWork, AWatchdogFixesItWithoutPauses) {
+  const History history = run_system(lease_shorter_than_work(RenewMethod::kWatchdog));
+  EXPECT_EQ(history.overlapping_holds(), 0);
+  EXPECT_TRUE(history.stale_accepts().empty());
+  EXPECT_EQ(history.final_values()["qty"], 20);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 // reads as the sentence it checks.
 
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -39,6 +40,40 @@ struct History {
   }
   [[nodiscard]] std::size_t count(const std::string& ev, const std::string& proc = "") const { return all(ev, proc).size(); }
   [[nodiscard]] Event final_values() const { return all("run.end").at(0)["final"]; }
+
+  // How many times a hold.begin found another worker's hold still open.
+  [[nodiscard]] int overlapping_holds() const {
+    std::map<std::string, bool> holding;
+    int overlaps = 0;
+    for (const Event& event : events) {
+      const std::string proc = event["proc"];
+      if (event["ev"] == "hold.begin") {
+        for (const auto& [other, open] : holding) {
+          if (open && other != proc) ++overlaps;
+        }
+        holding[proc] = true;
+      } else if (event["ev"] == "hold.end" || event["ev"] == "crash") {
+        holding[proc] = false;
+      }
+    }
+    return overlaps;
+  }
+
+  // Accepted writes whose writer's lease was already superseded: another
+  // owner had been granted the lock (lease.grant) before the write.accept.
+  [[nodiscard]] std::vector<Event> stale_accepts() const {
+    std::string latest_owner;
+    std::vector<Event> stale;
+    for (const Event& event : events) {
+      if (event["ev"] == "lease.grant") {
+        latest_owner = event["owner"];
+      } else if (event["ev"] == "write.accept") {
+        const std::string writer = event["writer"];
+        if (!latest_owner.empty() && latest_owner != writer) stale.push_back(event);
+      }
+    }
+    return stale;
+  }
 };
 
 using Plan = std::function<void(Nemesis& nemesis, System& system)>;

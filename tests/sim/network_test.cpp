@@ -59,6 +59,18 @@ TEST(Network, ADelaySpikeAddsItsExtraOnlyToItsNodesLinks) {
   EXPECT_EQ(*network.route(kC, kB, Time{} + 1_s).arrival, Time{} + 1_s + 1_ms);
 }
 
+TEST(Network, LaterMessagesOvertakeOneCaughtInADelaySpike) {
+  NetworkOptions options;
+  options.delay = Distribution::constant(1_ms);
+  Network network = three_node_network(options);
+  const DelaySpikeId spike = network.add_delay_spike(90_s, {kA});
+  const Time stuck = *network.route(kA, kB, Time{}).arrival;
+  network.remove_delay_spike(spike);
+  const Time later = *network.route(kA, kB, Time{} + 1_s).arrival;
+  EXPECT_EQ(stuck, Time{} + 90_s + 1_ms);
+  EXPECT_EQ(later, Time{} + 1_s + 1_ms);
+}
+
 RC_GTEST_PROP(Network, FifoLinksNeverReorderMessages, (std::uint64_t seed, std::vector<std::uint16_t> gaps_us)) {
   NetworkOptions options;
   options.delay = Distribution::log_normal(1_ms, 50_ms);

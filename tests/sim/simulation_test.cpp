@@ -222,6 +222,31 @@ TEST(Simulation, CallAllWaitsForEveryReplyOrTheTimeout) {
   EXPECT_EQ(log.entries[1].first, Time{} + 100_ms);  // the timeout
 }
 
+Task<> send_one_ping(Context context, NodeId to) {
+  context.send(to, Ping{1});
+  co_return;
+}
+
+TEST(Simulation, CountsMessagesInFlightIncludingThoseHeldBackByAPause) {
+  Simulation simulation{fixed_delay(10_ms)};
+  Log log;
+  const NodeId receiver = simulation.add_node("receiver", [&](Context context) {
+    context.spawn("inbox", testing::logging_receiver(context, &simulation, &log, "got"));
+  });
+  simulation.add_node("sender", [receiver](Context context) { context.spawn("main", send_one_ping(context, receiver)); });
+  simulation.schedule(Time{} + 5_ms, [&] {
+    EXPECT_EQ(simulation.messages_in_flight(), 1u);
+    simulation.pause(receiver);
+  });
+  simulation.schedule(Time{} + 20_ms, [&] {
+    EXPECT_EQ(simulation.messages_in_flight(), 1u);  // arrived at 10 ms, held back
+    simulation.resume(receiver);
+  });
+  simulation.run();
+  EXPECT_EQ(simulation.messages_in_flight(), 0u);
+  EXPECT_EQ(log.time_of("got:1"), Time{} + 20_ms);
+}
+
 TEST(Simulation, ObserversSeeEveryRecordedEventInOrder) {
   Simulation simulation{SimulationOptions{}};
   std::vector<std::string> seen;
