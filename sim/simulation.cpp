@@ -358,15 +358,16 @@ void Simulation::send_message(NodeId from, NodeId to, std::uint64_t call_id, Mes
 }
 
 std::uint32_t Simulation::park(Payload body) {
-  Message message{NodeId{}, NodeId{}, 0, MessageKind::kRequest, std::move(body)};
+  std::uint32_t slot = 0;
   if (!free_message_slots_.empty()) {
-    const std::uint32_t slot = free_message_slots_.back();
+    slot = free_message_slots_.back();
     free_message_slots_.pop_back();
-    messages_[slot] = std::move(message);
-    return slot;
+  } else {
+    slot = static_cast<std::uint32_t>(messages_.size());
+    messages_.emplace_back();
   }
-  messages_.push_back(std::move(message));
-  return static_cast<std::uint32_t>(messages_.size() - 1);
+  messages_[slot].body = std::move(body);
+  return slot;
 }
 
 Payload Simulation::unpark(std::uint32_t slot) {
@@ -475,7 +476,7 @@ void Simulation::add_receive_waiter(ProcessId process, std::coroutine_handle<> h
   processes_[process.slot].waiting = WaitKind::kReceive;
 }
 
-void Simulation::start_call_group(ProcessId process, std::span<const NodeId> targets, const Payload& request,
+void Simulation::start_call_group(ProcessId process, std::span<const NodeId> targets, Payload request,
                                   Duration timeout, std::coroutine_handle<> handle, std::optional<Message>* results) {
   LOCKSIM_ASSERT(!targets.empty(), "a call needs at least one target");
   const NodeId node_id = processes_[process.slot].node;
@@ -492,7 +493,8 @@ void Simulation::start_call_group(ProcessId process, std::span<const NodeId> tar
   for (std::size_t index = 0; index < targets.size(); ++index) {
     const std::uint64_t call_id = next_call_id_++;
     node.calls.push_back(PendingCall{call_id, group_id, &results[index]});
-    send_message(node_id, targets[index], call_id, MessageKind::kRequest, request);
+    const bool last = index + 1 == targets.size();
+    send_message(node_id, targets[index], call_id, MessageKind::kRequest, last ? std::move(request) : Payload{request});
   }
 }
 

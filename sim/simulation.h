@@ -301,7 +301,7 @@ class Simulation {
   std::uint32_t park(Payload body);
   Payload unpark(std::uint32_t slot);
   // Requires results[0..targets.size()) to stay valid until the process resumes.
-  void start_call_group(ProcessId process, std::span<const NodeId> targets, const Payload& request, Duration timeout,
+  void start_call_group(ProcessId process, std::span<const NodeId> targets, Payload request, Duration timeout,
                         std::coroutine_handle<> handle, std::optional<Message>* results);
   void send_message(NodeId from, NodeId to, std::uint64_t call_id, MessageKind kind, Payload body);
   ProcessId spawn_process(NodeId node, std::string name, Task<> task);
