@@ -109,6 +109,21 @@ int instances_promising(const History& history, const std::string& owner, std::i
   return promising;
 }
 
+// Acquire attempts that failed for want of a quorum while nobody else had one
+// either: the lock was free, the vote split.
+int split_votes(const History& history, int workers) {
+  int splits = 0;
+  for (const Event& failed : history.all("acquire.fail")) {
+    if (failed["reason"] != "no-quorum") continue;
+    bool anyone_had_quorum = false;
+    for (int number = 1; number <= workers; ++number) {
+      anyone_had_quorum |= instances_promising(history, "worker-" + std::to_string(number), time_of(failed)) >= 3;
+    }
+    if (!anyone_had_quorum) ++splits;
+  }
+  return splits;
+}
+
 // worker-1 reaches only redis-0..2, worker-2 only redis-2..4 (storage and
 // everything else stay reachable): acceptance case 2's reachability.
 void split_reachability(Nemesis& nemesis, System& system) {
@@ -313,6 +328,71 @@ TEST(H14RedlockReplyHandledLate, SkippingTheElapsedCheckHoldsAnExpiredLeaseAlong
   // Its own clock tells it so only at the end of the hold.
   EXPECT_EQ(history.first("hold.end", "worker-1")->at("reason"), "expired");
   EXPECT_EQ(history.final_values()["qty"], 1);  // both read 0: worker-2's update is lost
+}
+
+// --- H27: split vote ---------------------------------------------------------------------
+
+// Three workers start at the same instant; replies take 1–10 ms, so the five
+// instances see the three requests in different orders.
+SystemOptions three_workers_racing(sim::Distribution retry) {
+  SystemOptions options = five_instances_two_workers();
+  options.workers.count = 3;
+  options.workers.work = sim::Distribution::constant(100_ms);
+  options.workers.retry = retry;
+  options.workload = CounterWorkload{"qty", 1};
+  return options;
+}
+
+testing::RunSettings jittery_network(std::uint64_t seed) {
+  testing::RunSettings settings;
+  settings.seed = seed;
+  settings.network.delay = sim::Distribution::uniform(1_ms, 10_ms);
+  return settings;
+}
+
+// Seed 18: of seeds 1–30, 9 split the first (simultaneous) round; in this one
+// the split also repeats twice when every worker retries after a fixed 200 ms.
+constexpr std::uint64_t kSplitVoteSeed = 18;
+
+TEST(H27RedlockSplitVote, ThreeWorkersStartingTogetherCanSplitTheFiveVotesSoNobodyWins) {
+  const History history =
+      run_system(three_workers_racing(sim::Distribution::constant(200_ms)), {}, jittery_network(kSplitVoteSeed));
+  // Every instance voted for somebody in the first round…
+  std::map<std::string, int> first_round_votes;
+  const std::int64_t first_failure_ns = time_of(*history.first("acquire.fail"));
+  for (const Event& grant : history.all("lease.grant")) {
+    if (time_of(grant) < first_failure_ns) ++first_round_votes[grant["owner"]];
+  }
+  EXPECT_EQ(first_round_votes.size(), 3u);
+  int votes = 0;
+  for (const auto& [owner, count] : first_round_votes) {
+    EXPECT_LT(count, 3) << owner;
+    votes += count;
+  }
+  EXPECT_EQ(votes, 5);
+  // …and all three attempts failed for want of a majority.
+  for (const char* worker : {"worker-1", "worker-2", "worker-3"}) {
+    const std::vector<Event> attempts = history.all("acquire.invoke", worker);
+    const auto first_result = history.first(
+        "acquire.fail", worker, [&](const Event& e) { return time_of(e) < time_of(attempts.at(1)); });
+    ASSERT_TRUE(first_result) << worker;
+    EXPECT_EQ((*first_result)["reason"], "no-quorum");
+  }
+  EXPECT_EQ(holds_overlapping_another(history), 0);  // a liveness problem, never a safety one
+}
+
+TEST(H27RedlockSplitVote, WithoutRetryJitterTheSplitRepeatsAndTheLockStaysUnheldLonger) {
+  const History fixed =
+      run_system(three_workers_racing(sim::Distribution::constant(200_ms)), {}, jittery_network(kSplitVoteSeed));
+  const History jittered =
+      run_system(three_workers_racing(sim::Distribution::uniform(50_ms, 500_ms)), {}, jittery_network(kSplitVoteSeed));
+  // The same first round splits in both (3 failures while nobody had a quorum);
+  // retrying in lockstep splits it again, retrying after a random wait does not.
+  EXPECT_GE(split_votes(fixed, 3), 6);
+  EXPECT_EQ(split_votes(jittered, 3), 3);
+  EXPECT_GT(time_of(*fixed.first("hold.begin")), time_of(*jittered.first("hold.begin")) + 400'000'000);
+  EXPECT_EQ(fixed.final_values()["qty"], 3);
+  EXPECT_EQ(jittered.final_values()["qty"], 3);
 }
 
 }  // namespace
