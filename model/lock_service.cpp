@@ -1,5 +1,6 @@
 #include "model/lock_service.h"
 
+#include "model/consensus_service.h"
 #include "model/redis_service.h"
 #include "model/redlock_service.h"
 #include "sim/assert.h"
@@ -14,7 +15,7 @@ std::unique_ptr<LockService> add_lock_service(sim::Simulation& simulation, const
     case ServiceKind::kRedlock:
       return std::make_unique<RedlockService>(simulation, options);
     case ServiceKind::kConsensus:
-      break;
+      return std::make_unique<ConsensusService>(simulation, options);
   }
   LOCKSIM_ASSERT(false, "this lock service kind is not modelled yet");
   return nullptr;

@@ -1,0 +1,84 @@
+#include "model/consensus_lock_client.h"
+
+#include <algorithm>
+
+#include "model/consensus_protocol.h"
+
+namespace locksim::model {
+
+using sim::Context;
+using sim::Duration;
+using sim::LocalTime;
+
+ConsensusLockClient::ConsensusLockClient(sim::NodeId service, std::string lock, std::optional<Duration> lease,
+                                         Duration request_timeout)
+    : service_{service},
+      lock_{std::move(lock)},
+      ttl_{lease.value_or(Duration::max())},
+      poll_every_{lease ? *lease / 3 : request_timeout},
+      request_timeout_{request_timeout} {}
+
+LocalTime ConsensusLockClient::valid_until(LocalTime sent_at) const {
+  return ttl_ == Duration::max() ? LocalTime::max() : sent_at + ttl_;
+}
+
+sim::Task<AcquireOutcome> ConsensusLockClient::acquire(Context context, std::string owner, std::string value) {
+  const LocalTime give_up_at = context.now() + request_timeout_;
+  bool create = true;
+  while (true) {
+    const LocalTime sent_at = context.now();
+    const Duration wait = std::clamp(give_up_at - sent_at, Duration::zero(), poll_every_);
+    ConsensusLockCommand command{lock_, owner, value, ttl_, wait, create};
+    const std::optional<sim::Message> reply = co_await context.call(service_, std::move(command), wait + request_timeout_);
+    if (!reply) {
+      co_await give_up(context, owner, value);
+      co_return AcquireOutcome{std::nullopt, "timeout"};
+    }
+    create = false;
+    const ConsensusLockReply& answer = reply->body.get<ConsensusLockReply>();
+    switch (answer.status) {
+      case ConsensusLockStatus::kGranted:
+        co_return AcquireOutcome{Lease{answer.revision, ttl_, valid_until(sent_at), std::move(value)}, {}};
+      case ConsensusLockStatus::kSessionGone:
+        co_return AcquireOutcome{std::nullopt, "session-expired"};
+      case ConsensusLockStatus::kWaiting:
+        break;
+    }
+    if (context.now() >= give_up_at) {
+      co_await give_up(context, owner, value);
+      co_return AcquireOutcome{std::nullopt, "held"};
+    }
+  }
+}
+
+sim::Task<> ConsensusLockClient::give_up(Context context, std::string owner, std::string session) {
+  ConsensusUnlockCommand command{lock_, std::move(session), std::move(owner)};
+  (void)co_await context.call(service_, std::move(command), request_timeout_);
+}
+
+sim::Task<RenewOutcome> ConsensusLockClient::renew(Context context, Lease lease) {
+  const LocalTime sent_at = context.now();
+  ConsensusKeepAliveCommand command{lease.value};
+  const std::optional<sim::Message> reply = co_await context.call(service_, std::move(command), request_timeout_);
+  if (!reply) {
+    co_return RenewOutcome{false, {}, "timeout"};
+  }
+  if (!reply->body.get<ConsensusKeepAliveReply>().alive) {
+    co_return RenewOutcome{false, {}, "session-expired"};
+  }
+  co_return RenewOutcome{true, valid_until(sent_at), {}};
+}
+
+sim::Task<ReleaseOutcome> ConsensusLockClient::release(Context context, std::string owner, Lease lease) {
+  ConsensusUnlockCommand command{lock_, std::move(lease.value), std::move(owner)};
+  const std::optional<sim::Message> reply = co_await context.call(service_, std::move(command), request_timeout_);
+  if (!reply) {
+    co_return ReleaseOutcome{false, "timeout"};
+  }
+  if (!reply->body.get<ConsensusUnlockReply>().released) {
+    co_return ReleaseOutcome{false, "session-expired"};
+  }
+  co_return ReleaseOutcome{true, {}};
+}
+
+}  // namespace locksim::model

@@ -1,0 +1,48 @@
+#pragma once
+// The client of the `consensus` service, as etcd's `concurrency.Mutex` and
+// the ZooKeeper lock recipe use theirs, with one session per acquisition:
+//
+// - acquire: open a session with the lease as TTL and put its key in the
+//   lock's queue (one request), then wait. Waiting is a long poll: the server
+//   holds each request for up to TTL / 3 and answers at once when the key
+//   becomes the holder; each new poll doubles as the waiting session's
+//   keep-alive (etcd keeps a waiting session alive the same way, from a
+//   background keep-alive). One attempt waits at most request_timeout on the
+//   worker's clock; then, or when a request gets no answer within its wait
+//   plus request_timeout, the client deletes its key and revokes its session
+//   (as etcd's Lock does when its context ends) and reports "held" or
+//   "timeout". The worker's retry loop makes the next attempt, at the back of
+//   the queue.
+// - renew: a keep-alive of the session. release: delete the key and revoke
+//   the session.
+// - The lease is believed valid until the worker's clock, read when the
+//   request that last extended the session was sent, plus the TTL: the
+//   server's deadline is no earlier, so the belief errs on the safe side.
+
+#include "model/lock_client.h"
+
+namespace locksim::model {
+
+class ConsensusLockClient final : public LockClient {
+ public:
+  ConsensusLockClient(sim::NodeId service, std::string lock, std::optional<sim::Duration> lease,
+                      sim::Duration request_timeout);
+
+  sim::Task<AcquireOutcome> acquire(sim::Context context, std::string owner, std::string value) override;
+  sim::Task<RenewOutcome> renew(sim::Context context, Lease lease) override;
+  sim::Task<ReleaseOutcome> release(sim::Context context, std::string owner, Lease lease) override;
+
+ private:
+  // Deletes the key and revokes the session; the answer does not matter (an
+  // unanswered revoke leaves the session to expire by its TTL).
+  sim::Task<> give_up(sim::Context context, std::string owner, std::string session);
+  [[nodiscard]] sim::LocalTime valid_until(sim::LocalTime sent_at) const;
+
+  sim::NodeId service_;
+  std::string lock_;
+  sim::Duration ttl_;            // Duration::max(): the session never expires
+  sim::Duration poll_every_;     // how long the server may hold one acquire request
+  sim::Duration request_timeout_;
+};
+
+}  // namespace locksim::model

@@ -1,0 +1,265 @@
+#include "model/consensus_node.h"
+
+#include <algorithm>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+namespace locksim::model {
+namespace {
+
+using sim::Context;
+using sim::Duration;
+using sim::LocalTime;
+
+LocalTime deadline_after(LocalTime now, Duration ttl) { return ttl == Duration::max() ? LocalTime::max() : now + ttl; }
+
+}  // namespace
+
+ConsensusNode::ConsensusNode(std::string name, Duration lock_delay) : name_{std::move(name)}, lock_delay_{lock_delay} {}
+
+sim::NodeBoot ConsensusNode::boot() {
+  return [this](Context context) { on_boot(context); };
+}
+
+void ConsensusNode::on_boot(Context context) {
+  if (booted_before_) {
+    // A new leader: requests held in the old one's memory are gone, and every
+    // session gets a fresh TTL so its client has a chance to keep it alive
+    // (etcd's lessor does this on promotion).
+    held_requests_.clear();
+    for (auto& [name, session] : sessions_) {
+      session.deadline = deadline_after(context.now(), session.ttl);
+    }
+    for (auto& [name, state] : locks_) {
+      state.delay_timer_running = false;
+    }
+  }
+  booted_before_ = true;
+  context.spawn("server", serve(context));
+  for (const auto& [name, session] : sessions_) {
+    if (session.deadline != LocalTime::max()) {
+      context.spawn("session", watch_session(context, name, session.number));
+    }
+  }
+  std::vector<std::string> lock_names;
+  for (const auto& [name, state] : locks_) {
+    lock_names.push_back(name);
+  }
+  for (const std::string& name : lock_names) {
+    grant_if_free(context, name);
+  }
+}
+
+sim::Task<> ConsensusNode::serve(Context context) {
+  while (true) {
+    sim::Message request = co_await context.receive();
+    handle(context, std::move(request));
+  }
+}
+
+void ConsensusNode::handle(Context context, sim::Message request) {
+  // Lazy expiry first: a request handled at the same instant as an expiry
+  // timer, or right after a pause, sees the sessions this clock has ended.
+  expire_due_sessions(context);
+  if (request.body.holds<ConsensusLockCommand>()) {
+    lock(context, std::move(request));
+  } else if (const auto* keep = request.body.get_if<ConsensusKeepAliveCommand>()) {
+    context.reply(request, keep_alive(context, *keep));
+  } else if (const auto* unlock_command = request.body.get_if<ConsensusUnlockCommand>()) {
+    context.reply(request, unlock(context, *unlock_command));
+  } else if (const auto* question = request.body.get_if<ValidateCommand>()) {
+    context.reply(request, validate(context, *question));
+  }
+}
+
+void ConsensusNode::lock(Context context, sim::Message request) {
+  const ConsensusLockCommand& command = request.body.get<ConsensusLockCommand>();
+  const std::string session_name = command.session;
+  auto session = sessions_.find(session_name);
+  if (session == sessions_.end()) {
+    if (!command.create) {
+      context.reply(request, ConsensusLockReply{ConsensusLockStatus::kSessionGone, 0});
+      return;
+    }
+    Session created;
+    created.number = ++next_number_;
+    created.owner = command.owner;
+    created.lock = command.lock;
+    created.revision = ++revision_;
+    created.ttl = command.ttl;
+    created.deadline = deadline_after(context.now(), command.ttl);
+    session = sessions_.emplace(session_name, std::move(created)).first;
+    locks_[command.lock].queue.emplace(session->second.revision, session_name);
+    if (session->second.deadline != LocalTime::max()) {
+      context.spawn("session", watch_session(context, session_name, session->second.number));
+    }
+    grant_if_free(context, command.lock);
+  } else {
+    refresh(context, session->second);  // a poll keeps a waiting session alive
+  }
+  if (holds(session->second)) {
+    context.reply(request, ConsensusLockReply{ConsensusLockStatus::kGranted, session->second.revision});
+    return;
+  }
+  if (command.wait <= Duration::zero()) {
+    context.reply(request, ConsensusLockReply{ConsensusLockStatus::kWaiting, 0});
+    return;
+  }
+  // A newer poll of the same session replaces an older one still held.
+  answer_held(context, session_name, ConsensusLockReply{ConsensusLockStatus::kWaiting, 0});
+  const std::uint64_t number = ++next_number_;
+  const Duration wait = command.wait;
+  held_requests_.insert_or_assign(session_name, HeldRequest{number, std::move(request)});
+  context.spawn("held", answer_when_wait_ends(context, session_name, number, wait));
+}
+
+sim::Task<> ConsensusNode::answer_when_wait_ends(Context context, std::string session, std::uint64_t number,
+                                                 Duration wait) {
+  co_await context.sleep(wait);
+  const auto held = held_requests_.find(session);
+  if (held != held_requests_.end() && held->second.number == number) {
+    answer_held(context, session, ConsensusLockReply{ConsensusLockStatus::kWaiting, 0});
+  }
+}
+
+void ConsensusNode::answer_held(Context context, const std::string& session, ConsensusLockReply reply) {
+  const auto held = held_requests_.find(session);
+  if (held == held_requests_.end()) {
+    return;
+  }
+  context.reply(held->second.request, reply);
+  held_requests_.erase(held);
+}
+
+ConsensusKeepAliveReply ConsensusNode::keep_alive(Context context, const ConsensusKeepAliveCommand& command) {
+  const auto session = sessions_.find(command.session);
+  if (session == sessions_.end()) {
+    return ConsensusKeepAliveReply{false};
+  }
+  refresh(context, session->second);
+  return ConsensusKeepAliveReply{true};
+}
+
+ConsensusUnlockReply ConsensusNode::unlock(Context context, const ConsensusUnlockCommand& command) {
+  if (!sessions_.contains(command.session)) {
+    return ConsensusUnlockReply{false};
+  }
+  end_session(context, command.session, EndCause::kReleased, command.requester);
+  return ConsensusUnlockReply{true};
+}
+
+ValidateReply ConsensusNode::validate(Context context, const ValidateCommand& command) {
+  (void)context;
+  const auto state = locks_.find(command.lock);
+  if (state == locks_.end() || !state->second.head_granted || state->second.queue.empty()) {
+    return ValidateReply{false};
+  }
+  return ValidateReply{state->second.queue.begin()->first == command.token};
+}
+
+void ConsensusNode::refresh(Context context, Session& session) {
+  session.deadline = deadline_after(context.now(), session.ttl);
+  if (holds(session) && session.ttl != Duration::max()) {
+    context.record("lease.renew", {{"lock", session.lock},
+                                   {"owner", session.owner},
+                                   {"token", session.revision},
+                                   {"lease_ns", session.ttl}});
+  }
+}
+
+bool ConsensusNode::holds(const Session& session) const {
+  const auto state = locks_.find(session.lock);
+  return state != locks_.end() && state->second.head_granted && !state->second.queue.empty() &&
+         state->second.queue.begin()->first == session.revision;
+}
+
+void ConsensusNode::expire_due_sessions(Context context) {
+  // Earliest deadline first, then creation order: never the map's name order.
+  std::vector<std::tuple<LocalTime, std::uint64_t, std::string>> due;
+  for (const auto& [name, session] : sessions_) {
+    if (session.deadline <= context.now()) {
+      due.emplace_back(session.deadline, session.number, name);
+    }
+  }
+  std::sort(due.begin(), due.end());
+  for (const auto& [deadline, number, name] : due) {
+    end_session(context, name, EndCause::kExpired, {});
+  }
+}
+
+void ConsensusNode::end_session(Context context, const std::string& session_name, EndCause cause,
+                                const std::string& by) {
+  const auto session = sessions_.find(session_name);
+  LOCKSIM_ASSERT(session != sessions_.end(), "ending a session that does not exist");
+  const Session ended = session->second;
+  LockState& state = locks_[ended.lock];
+  if (holds(ended)) {
+    if (cause == EndCause::kExpired) {
+      context.record("lease.expire", {{"lock", ended.lock}, {"owner", ended.owner}, {"token", ended.revision}});
+      // The holder failed: whatever it was doing may still be in flight.
+      state.grants_resume_at = context.now() + lock_delay_;
+    } else {
+      context.record("lease.release",
+                     {{"lock", ended.lock}, {"owner", ended.owner}, {"token", ended.revision}, {"by", by}});
+    }
+    state.head_granted = false;
+  }
+  state.queue.erase(ended.revision);
+  ++revision_;  // the key's deletion is a change too
+  sessions_.erase(session);
+  answer_held(context, session_name, ConsensusLockReply{ConsensusLockStatus::kSessionGone, 0});
+  grant_if_free(context, ended.lock);
+}
+
+void ConsensusNode::grant_if_free(Context context, const std::string& lock_name) {
+  LockState& state = locks_[lock_name];
+  if (state.queue.empty() || state.head_granted) {
+    return;
+  }
+  if (context.now() < state.grants_resume_at) {
+    if (!state.delay_timer_running) {
+      state.delay_timer_running = true;
+      context.spawn("lock-delay", grant_when_delay_ends(context, lock_name));
+    }
+    return;
+  }
+  const auto& [revision, session_name] = *state.queue.begin();
+  const Session& session = sessions_.at(session_name);
+  LOCKSIM_ASSERT(session.revision == revision, "a lock queue entry disagrees with its session");
+  state.head_granted = true;
+  if (session.deadline == LocalTime::max()) {
+    context.record("lease.grant", {{"lock", lock_name}, {"owner", session.owner}, {"token", revision}});
+  } else {
+    // The session's remaining time: all of the TTL for a key granted on
+    // arrival, less for a waiter whose session has been ticking.
+    context.record("lease.grant", {{"lock", lock_name},
+                                   {"owner", session.owner},
+                                   {"token", revision},
+                                   {"lease_ns", session.deadline - context.now()}});
+  }
+  answer_held(context, session_name, ConsensusLockReply{ConsensusLockStatus::kGranted, revision});
+}
+
+sim::Task<> ConsensusNode::grant_when_delay_ends(Context context, std::string lock_name) {
+  co_await context.sleep_until(locks_[lock_name].grants_resume_at);
+  locks_[lock_name].delay_timer_running = false;
+  expire_due_sessions(context);
+  grant_if_free(context, lock_name);
+}
+
+sim::Task<> ConsensusNode::watch_session(Context context, std::string session_name, std::uint64_t number) {
+  while (true) {
+    const auto session = sessions_.find(session_name);
+    if (session == sessions_.end() || session->second.number != number) {
+      co_return;  // revoked or already expired
+    }
+    if (context.now() >= session->second.deadline) {
+      expire_due_sessions(context);
+      co_return;
+    }
+    co_await context.sleep_until(session->second.deadline);  // a keep-alive moves it: look again
+  }
+}
+
+}  // namespace locksim::model

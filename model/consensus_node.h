@@ -1,0 +1,105 @@
+#pragma once
+// The `consensus` node: one logical, linearizable leader of an etcd- or
+// ZooKeeper-like ensemble, serving locks as etcd's `concurrency.Mutex` and
+// the ZooKeeper lock recipe build them. Its internals are not Raft: one node
+// applies every request in arrival order, which is what linearizability
+// promises a client.
+//
+// - Sessions: a lease with a TTL, decided on this node's own clock; a
+//   keep-alive (or a poll of a waiting acquire) extends it from now. When the
+//   clock passes the deadline the session ends and its key is deleted.
+// - A lock is a queue of keys ordered by revision (a counter incremented on
+//   every change: each key created or deleted). The lowest revision holds the
+//   lock; its create revision is the fencing token, so tokens rise strictly
+//   from one grant to the next.
+// - Grants happen when the head changes (a release, an expiry, a first key),
+//   recorded as `lease.grant` with the session's remaining time as lease_ns
+//   (the TTL for a key granted on arrival). A held acquire request is then
+//   answered; a client that is not waiting learns of it on its next poll.
+// - A holder's session expiry is `lease.expire`; its keep-alive
+//   `lease.renew`; its unlock `lease.release`.
+// - lock_delay (Chubby, Consul): after a holder's *failure* (session expiry)
+//   no one is granted the lock for lock_delay; after a normal release the
+//   next key is granted at once.
+// - Storage's ValidateCommand: current iff the token is the holder's revision.
+//
+// The node object outlives crashes (its state stands for the ensemble's
+// replicated log). A restart keeps sessions and keys but, like etcd's new
+// leader, gives every session a fresh TTL; requests held in memory are lost.
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "model/consensus_protocol.h"
+#include "model/protocol.h"
+#include "sim/simulation.h"
+
+namespace locksim::model {
+
+class ConsensusNode {
+ public:
+  ConsensusNode(std::string name, sim::Duration lock_delay);
+
+  [[nodiscard]] sim::NodeBoot boot();
+  [[nodiscard]] const std::string& name() const { return name_; }
+  [[nodiscard]] std::int64_t revision() const { return revision_; }
+
+ private:
+  struct Session {
+    std::uint64_t number = 0;  // tells a session from a later one of the same name
+    std::string owner;
+    std::string lock;
+    std::int64_t revision = 0;  // create revision of the session's key
+    sim::Duration ttl;          // Duration::max(): never expires
+    sim::LocalTime deadline;    // on this node's clock; LocalTime::max(): never
+  };
+
+  struct LockState {
+    std::map<std::int64_t, std::string> queue;  // revision → session; the first one is the head
+    bool head_granted = false;                  // the head holds the lock (lock_delay may defer it)
+    sim::LocalTime grants_resume_at;            // lock_delay: no grant before this (own clock)
+    bool delay_timer_running = false;
+  };
+
+  struct HeldRequest {
+    std::uint64_t number = 0;
+    sim::Message request;
+  };
+
+  enum class EndCause { kExpired, kReleased };
+
+  void on_boot(sim::Context context);
+  sim::Task<> serve(sim::Context context);
+  sim::Task<> watch_session(sim::Context context, std::string session, std::uint64_t number);
+  sim::Task<> answer_when_wait_ends(sim::Context context, std::string session, std::uint64_t number,
+                                    sim::Duration wait);
+  sim::Task<> grant_when_delay_ends(sim::Context context, std::string lock);
+
+  void handle(sim::Context context, sim::Message request);
+  void lock(sim::Context context, sim::Message request);
+  ConsensusKeepAliveReply keep_alive(sim::Context context, const ConsensusKeepAliveCommand& command);
+  ConsensusUnlockReply unlock(sim::Context context, const ConsensusUnlockCommand& command);
+  ValidateReply validate(sim::Context context, const ValidateCommand& command);
+
+  // Ends every session whose deadline this node's clock has passed, earliest first.
+  void expire_due_sessions(sim::Context context);
+  void end_session(sim::Context context, const std::string& session, EndCause cause, const std::string& by);
+  // Grants `lock` to its head if no one holds it and lock_delay allows.
+  void grant_if_free(sim::Context context, const std::string& lock);
+  // Extends `session` from now; a holder's extension is a `lease.renew`.
+  void refresh(sim::Context context, Session& session);
+  [[nodiscard]] bool holds(const Session& session) const;
+  void answer_held(sim::Context context, const std::string& session, ConsensusLockReply reply);
+
+  std::string name_;
+  sim::Duration lock_delay_;
+  bool booted_before_ = false;
+  std::int64_t revision_ = 0;
+  std::uint64_t next_number_ = 0;
+  std::map<std::string, Session> sessions_;
+  std::map<std::string, LockState> locks_;
+  std::map<std::string, HeldRequest> held_requests_;  // by session: an acquire waiting for its answer
+};
+
+}  // namespace locksim::model
