@@ -1,0 +1,112 @@
+#pragma once
+// Scenario: one setup to simulate, as a scenario file describes it
+// (spec/scenario.md) after validation and defaults. Every default lives in
+// one place: the default member initializers here and in model/options.h.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "model/options.h"
+#include "sim/distribution.h"
+#include "sim/network.h"
+#include "sim/time.h"
+
+namespace locksim::scenarios {
+
+using sim::Distribution;
+using sim::Duration;
+
+enum class FaultKind {
+  kPause,
+  kCrash,
+  kClockJump,
+  kClockDrift,
+  kPartition,
+  kFailover,
+  kDelaySpike,
+  kStarveRenewal,
+};
+
+// Whom a fault hits: a node by name, or one node of a group drawn from the seed.
+enum class TargetGroup { kNamed, kWorkers, kService, kAny };
+
+struct FaultTarget {
+  TargetGroup group = TargetGroup::kNamed;
+  std::string node;  // when kNamed
+};
+
+// Fires at a true time.
+struct AtTime {
+  Duration at;
+};
+
+enum class TriggerEvent {
+  kAfterAcquire,  // the target's nth acquire.ok
+  kBeforeWrite,   // the target's nth write.invoke (the write not yet sent)
+  kAfterGrant,    // the target service instance's nth lease.grant
+  kBeforeReply,   // the target's nth acquire.invoke: the replies are on their way
+};
+
+// Fires `delay` after the target's nth matching event.
+struct OnEvent {
+  TriggerEvent when = TriggerEvent::kAfterAcquire;
+  int nth = 1;
+  Duration delay;
+};
+
+// Fires at random times, `per_minute` on average (a Poisson process drawn from the seed).
+struct AtRate {
+  double per_minute = 1.0;
+};
+
+using Trigger = std::variant<AtTime, OnEvent, AtRate>;
+
+struct FaultSpec {
+  FaultKind kind = FaultKind::kPause;
+  FaultTarget target;
+  Trigger trigger = AtTime{};
+  Distribution length = Distribution::constant(Duration::seconds(1));  // `for`: pause, partition, spike, starve
+  std::optional<Duration> restart_after;                            // crash
+  Duration by;                                                      // clock-jump, may be negative
+  std::int64_t ppm = 0;                                             // clock-drift
+  std::vector<std::string> side_a;                                  // partition `between`
+  std::vector<std::string> side_b;
+  Duration extra;                                                   // delay-spike
+};
+
+enum class FencingMode { kOff, kOn, kCompare };
+
+enum class ExpectMode { kFencingOff, kFencingOn, kAny };
+
+enum class Comparison { kEqual, kGreater, kLess, kGreaterOrEqual, kLessOrEqual };
+
+// "in mode M, the total of violation V over all seeds OP VALUE"
+struct Expectation {
+  ExpectMode mode = ExpectMode::kAny;
+  std::string violation;  // a spec violation name, e.g. "stale_write"
+  Comparison comparison = Comparison::kEqual;
+  std::int64_t value = 0;
+  std::string text;  // as written, e.g. ">0"
+};
+
+struct Scenario {
+  std::string name;
+  std::string description;
+  std::string file;                     // where it was read from ("" if built in memory)
+  Duration duration = Duration::minutes(10);  // virtual time limit of one run; default 10 min
+  int seeds = 100;                      // default seed count for `run`; default 100
+  model::SystemOptions system;
+  FencingMode fencing = FencingMode::kOff;  // storage.fencing; default off
+  sim::NetworkOptions network;          // default: 1 ms delay, no loss
+  std::int64_t drift_ppm = 0;           // clocks: each node drifts in ±drift_ppm; default 0
+  std::vector<FaultSpec> faults;
+  bool swarm = false;                   // each seed enables a random subset of the faults
+  bool allow_inert = false;             // extension: a fault that never fires is intended
+  std::vector<std::string> probes_required;  // extension: hazard probes that must be reached
+  std::vector<Expectation> expect;
+};
+
+}  // namespace locksim::scenarios

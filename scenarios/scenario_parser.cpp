@@ -1,0 +1,672 @@
+#include "scenarios/scenario_parser.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include <fmt/core.h>
+#include <nlohmann/json.hpp>
+
+#include "sim/duration_text.h"
+
+namespace locksim::scenarios {
+namespace {
+
+using nlohmann::json;
+
+// Edit distance, for "did you mean" on unknown keys and names.
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> previous(b.size() + 1);
+  std::vector<std::size_t> current(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) previous[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    current[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1);
+      current[j] = std::min({previous[j] + 1, current[j - 1] + 1, substitution});
+    }
+    std::swap(previous, current);
+  }
+  return previous[b.size()];
+}
+
+std::string did_you_mean(std::string_view wrong, const std::vector<std::string>& candidates) {
+  std::string best;
+  std::size_t best_distance = 3;  // suggest only near misses
+  for (const std::string& candidate : candidates) {
+    const std::size_t distance = edit_distance(wrong, candidate);
+    if (distance < best_distance) {
+      best_distance = distance;
+      best = candidate;
+    }
+  }
+  return best.empty() ? "" : fmt::format(" (did you mean \"{}\"?)", best);
+}
+
+std::string quoted_list(const std::vector<std::string>& names) {
+  std::string text;
+  for (std::size_t index = 0; index < names.size(); ++index) {
+    text += fmt::format("{}\"{}\"", index == 0 ? "" : index + 1 == names.size() ? " or " : ", ", names[index]);
+  }
+  return text;
+}
+
+// A short rendering of what the user wrote, for "got …".
+std::string shown(const json& value) {
+  std::string text = value.dump();
+  if (text.size() > 60) {
+    text = text.substr(0, 57) + "...";
+  }
+  return text;
+}
+
+// Walks the document keeping the JSON path, and turns every problem into a
+// ScenarioError that names file, path and expectation.
+class Reader {
+ public:
+  explicit Reader(std::string file) : file_{std::move(file)} {}
+
+  [[noreturn]] void fail(const std::string& path, const std::string& what) const {
+    throw ScenarioError(fmt::format("{}: {}: {}", file_, path.empty() ? "/" : path, what));
+  }
+  [[noreturn]] void expected(const std::string& path, std::string_view expectation, const json& got) const {
+    fail(path, fmt::format("expected {}, got {}", expectation, shown(got)));
+  }
+
+  // The members of an object, checked against `allowed`.
+  void require_object(const json& value, const std::string& path, const std::vector<std::string>& allowed) const {
+    if (!value.is_object()) {
+      expected(path, "an object", value);
+    }
+    for (const auto& [key, member] : value.items()) {
+      if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
+        fail(path + "/" + key, fmt::format("unknown key \"{}\"{}; expected one of {}", key, did_you_mean(key, allowed),
+                                           quoted_list(allowed)));
+      }
+    }
+  }
+
+  std::string string(const json& value, const std::string& path) const {
+    if (!value.is_string()) expected(path, "a string", value);
+    return value.get<std::string>();
+  }
+
+  bool boolean(const json& value, const std::string& path) const {
+    if (!value.is_boolean()) expected(path, "true or false", value);
+    return value.get<bool>();
+  }
+
+  std::int64_t integer(const json& value, const std::string& path, std::int64_t min, std::int64_t max) const {
+    const std::string expectation = fmt::format("a whole number from {} to {}", min, max);
+    if (!value.is_number_integer()) expected(path, expectation, value);
+    if (value.is_number_unsigned() && value.get<std::uint64_t>() > static_cast<std::uint64_t>(max)) {
+      expected(path, expectation, value);
+    }
+    const auto number = value.get<std::int64_t>();
+    if (number < min || number > max) expected(path, expectation, value);
+    return number;
+  }
+
+  double probability(const json& value, const std::string& path) const {
+    if (!value.is_number() || !std::isfinite(value.get<double>()) || value.get<double>() < 0.0 ||
+        value.get<double>() > 1.0) {
+      expected(path, "a probability from 0 to 1", value);
+    }
+    return value.get<double>();
+  }
+
+  template <class Enum>
+  Enum choice(const json& value, const std::string& path, const std::vector<std::pair<std::string, Enum>>& options) const {
+    std::vector<std::string> names;
+    for (const auto& option : options) names.push_back(option.first);
+    if (value.is_string()) {
+      for (const auto& [name, result] : options) {
+        if (value.get<std::string>() == name) return result;
+      }
+      expected(path, fmt::format("one of {}{}", quoted_list(names), did_you_mean(value.get<std::string>(), names)),
+               value);
+    }
+    expected(path, fmt::format("one of {}", quoted_list(names)), value);
+  }
+
+  Duration duration(const json& value, const std::string& path, bool allow_negative = false) const {
+    constexpr std::string_view kExpectation = "a duration like \"45s\" (or a number of milliseconds)";
+    sim::DurationParse parsed;
+    if (value.is_number()) {
+      parsed = sim::duration_from_milliseconds(value.get<double>());
+    } else if (value.is_string()) {
+      parsed = sim::parse_duration(value.get<std::string>());
+    } else {
+      expected(path, kExpectation, value);
+    }
+    if (!parsed.duration) {
+      if (value.is_string()) fail(path, parsed.error);
+      expected(path, kExpectation, value);
+    }
+    if (!allow_negative && *parsed.duration < Duration::zero()) {
+      expected(path, fmt::format("{} that is not negative", kExpectation), value);
+    }
+    return *parsed.duration;
+  }
+
+  Distribution distribution(const json& value, const std::string& path) const {
+    if (!value.is_object()) {
+      return Distribution::constant(duration(value, path));
+    }
+    if (!value.contains("dist")) {
+      fail(path, "expected a duration or {\"dist\": \"uniform\" | \"exponential\" | \"lognormal\" | \"pareto\", ...}");
+    }
+    const std::string kind = choice<std::string>(value["dist"], path + "/dist",
+                                                 {{"uniform", "uniform"},
+                                                  {"exponential", "exponential"},
+                                                  {"lognormal", "lognormal"},
+                                                  {"pareto", "pareto"}});
+    auto member = [&](const char* key) -> Duration {
+      if (!value.contains(key)) fail(path, fmt::format("a {} distribution needs \"{}\"", kind, key));
+      return duration(value[key], path + "/" + key);
+    };
+    Distribution::Shape shape;
+    if (kind == "uniform") {
+      require_object(value, path, {"dist", "min", "max"});
+      shape = Distribution::Uniform{member("min"), member("max")};
+    } else if (kind == "exponential") {
+      require_object(value, path, {"dist", "mean"});
+      shape = Distribution::Exponential{member("mean")};
+    } else if (kind == "lognormal") {
+      require_object(value, path, {"dist", "median", "p99"});
+      shape = Distribution::LogNormal{member("median"), member("p99")};
+    } else {
+      require_object(value, path, {"dist", "min", "alpha"});
+      if (!value.contains("alpha") || !value["alpha"].is_number()) {
+        fail(path + "/alpha", "expected a positive number");
+      }
+      shape = Distribution::Pareto{member("min"), value["alpha"].get<double>()};
+    }
+    const std::string problem = Distribution::validate(shape);
+    if (!problem.empty()) {
+      fail(path, fmt::format("not a valid {} distribution: {}", kind, problem));
+    }
+    return Distribution{shape};
+  }
+
+ private:
+  std::string file_;
+};
+
+template <class Function>
+void with_member(const json& object, const char* key, Function&& read) {
+  if (object.contains(key)) read(object[key]);
+}
+
+void read_service(const Reader& reader, const json& value, Scenario& scenario) {
+  const std::string path = "/service";
+  reader.require_object(value, path,
+                        {"kind", "instances", "persistence", "replication_lag", "drift_factor", "recheck_elapsed",
+                         "delayed_restart", "lock_delay", "request_timeout"});
+  model::ServiceOptions& service = scenario.system.service;
+  with_member(value, "kind", [&](const json& v) {
+    service.kind = reader.choice<model::ServiceKind>(v, path + "/kind",
+                                                     {{"redis", model::ServiceKind::kRedis},
+                                                      {"redis-failover", model::ServiceKind::kRedisFailover},
+                                                      {"redlock", model::ServiceKind::kRedlock},
+                                                      {"consensus", model::ServiceKind::kConsensus}});
+  });
+  if (service.kind == model::ServiceKind::kRedlock) {
+    service.instances = 5;  // Redlock's usual deployment; overridable below
+  }
+  with_member(value, "instances", [&](const json& v) {
+    service.instances = static_cast<int>(reader.integer(v, path + "/instances", 1, 99));
+  });
+  with_member(value, "persistence", [&](const json& v) {
+    service.persistence = reader.choice<model::Persistence>(v, path + "/persistence",
+                                                           {{"none", model::Persistence::kNone},
+                                                            {"everysec", model::Persistence::kEverySecond},
+                                                            {"always", model::Persistence::kAlways}});
+  });
+  with_member(value, "replication_lag",
+              [&](const json& v) { service.replication_lag = reader.distribution(v, path + "/replication_lag"); });
+  with_member(value, "drift_factor", [&](const json& v) { service.drift_factor = reader.probability(v, path + "/drift_factor"); });
+  with_member(value, "recheck_elapsed",
+              [&](const json& v) { service.recheck_elapsed = reader.boolean(v, path + "/recheck_elapsed"); });
+  with_member(value, "delayed_restart",
+              [&](const json& v) { service.delayed_restart = reader.duration(v, path + "/delayed_restart"); });
+  with_member(value, "lock_delay", [&](const json& v) { service.lock_delay = reader.duration(v, path + "/lock_delay"); });
+  with_member(value, "request_timeout",
+              [&](const json& v) { service.request_timeout = reader.duration(v, path + "/request_timeout"); });
+}
+
+void read_lock(const Reader& reader, const json& value, Scenario& scenario) {
+  const std::string path = "/lock";
+  reader.require_object(value, path, {"name", "lease", "stuck_after"});
+  model::LockOptions& lock = scenario.system.lock;
+  with_member(value, "name", [&](const json& v) { lock.name = reader.string(v, path + "/name"); });
+  with_member(value, "lease", [&](const json& v) {
+    if (v.is_string() && v.get<std::string>() == "none") {
+      lock.lease = std::nullopt;
+    } else {
+      lock.lease = reader.duration(v, path + "/lease");
+      if (*lock.lease == Duration::zero()) reader.expected(path + "/lease", "a positive duration or \"none\"", v);
+    }
+  });
+  lock.stuck_after = lock.lease ? *lock.lease * 10 : Duration::minutes(1);
+  with_member(value, "stuck_after", [&](const json& v) { lock.stuck_after = reader.duration(v, path + "/stuck_after"); });
+}
+
+void read_workers(const Reader& reader, const json& value, Scenario& scenario) {
+  const std::string path = "/workers";
+  reader.require_object(value, path,
+                        {"count", "acquire", "release", "renew", "renew_every", "check_before_write", "retry", "work",
+                         "between"});
+  model::WorkerOptions& workers = scenario.system.workers;
+  with_member(value, "count", [&](const json& v) { workers.count = static_cast<int>(reader.integer(v, path + "/count", 1, 1000)); });
+  with_member(value, "acquire", [&](const json& v) {
+    workers.acquire = reader.choice<model::AcquireMethod>(v, path + "/acquire",
+                                                         {{"set-nx-px", model::AcquireMethod::kSetNxPx},
+                                                          {"get-then-set", model::AcquireMethod::kGetThenSet}});
+  });
+  with_member(value, "release", [&](const json& v) {
+    workers.release = reader.choice<model::ReleaseMethod>(v, path + "/release",
+                                                         {{"compare-and-delete", model::ReleaseMethod::kCompareAndDelete},
+                                                          {"plain-del", model::ReleaseMethod::kPlainDelete},
+                                                          {"none", model::ReleaseMethod::kNone}});
+  });
+  with_member(value, "renew", [&](const json& v) {
+    workers.renew = reader.choice<model::RenewMethod>(v, path + "/renew", {{"none", model::RenewMethod::kNone},
+                                                                           {"watchdog", model::RenewMethod::kWatchdog}});
+  });
+  with_member(value, "renew_every", [&](const json& v) { workers.renew_every = reader.duration(v, path + "/renew_every"); });
+  with_member(value, "check_before_write",
+              [&](const json& v) { workers.check_before_write = reader.boolean(v, path + "/check_before_write"); });
+  with_member(value, "retry", [&](const json& v) { workers.retry = reader.distribution(v, path + "/retry"); });
+  with_member(value, "work", [&](const json& v) { workers.work = reader.distribution(v, path + "/work"); });
+  with_member(value, "between", [&](const json& v) { workers.between = reader.distribution(v, path + "/between"); });
+}
+
+void read_workload(const Reader& reader, const json& value, Scenario& scenario) {
+  const std::string path = "/workload";
+  if (!value.is_object()) reader.expected(path, "an object", value);
+  const std::string kind = value.contains("kind") ? reader.choice<std::string>(value["kind"], path + "/kind",
+                                                                               {{"counter", "counter"}, {"billing", "billing"}})
+                                                  : "counter";
+  if (kind == "counter") {
+    reader.require_object(value, path, {"kind", "key", "jobs"});
+    model::CounterWorkload counter;
+    with_member(value, "key", [&](const json& v) { counter.key = reader.string(v, path + "/key"); });
+    with_member(value, "jobs", [&](const json& v) { counter.jobs = static_cast<int>(reader.integer(v, path + "/jobs", 1, 1'000'000)); });
+    scenario.system.workload = counter;
+  } else {
+    reader.require_object(value, path, {"kind", "key", "customers"});
+    model::BillingWorkload billing;
+    with_member(value, "key", [&](const json& v) { billing.key = reader.string(v, path + "/key"); });
+    with_member(value, "customers",
+                [&](const json& v) { billing.customers = static_cast<int>(reader.integer(v, path + "/customers", 1, 1'000'000)); });
+    scenario.system.workload = billing;
+  }
+}
+
+void read_storage(const Reader& reader, const json& value, Scenario& scenario) {
+  const std::string path = "/storage";
+  reader.require_object(value, path, {"fencing", "fence_reads", "validate", "idempotency_keys"});
+  model::StorageOptions& storage = scenario.system.storage;
+  with_member(value, "fencing", [&](const json& v) {
+    scenario.fencing = reader.choice<FencingMode>(
+        v, path + "/fencing", {{"off", FencingMode::kOff}, {"on", FencingMode::kOn}, {"compare", FencingMode::kCompare}});
+  });
+  with_member(value, "fence_reads", [&](const json& v) { storage.fence_reads = reader.boolean(v, path + "/fence_reads"); });
+  with_member(value, "validate", [&](const json& v) {
+    storage.validate = reader.choice<model::Validation>(
+        v, path + "/validate", {{"max-seen", model::Validation::kMaxSeen}, {"service", model::Validation::kService}});
+  });
+  with_member(value, "idempotency_keys",
+              [&](const json& v) { storage.idempotency_keys = reader.boolean(v, path + "/idempotency_keys"); });
+}
+
+void read_network(const Reader& reader, const json& value, Scenario& scenario) {
+  const std::string path = "/network";
+  reader.require_object(value, path, {"delay", "drop", "duplicate"});
+  with_member(value, "delay", [&](const json& v) { scenario.network.delay = reader.distribution(v, path + "/delay"); });
+  with_member(value, "drop", [&](const json& v) { scenario.network.drop_probability = reader.probability(v, path + "/drop"); });
+  with_member(value, "duplicate",
+              [&](const json& v) { scenario.network.duplicate_probability = reader.probability(v, path + "/duplicate"); });
+}
+
+// The node names of a scenario: service instances, storage, workers.
+std::vector<std::string> node_names(const Scenario& scenario) {
+  std::vector<std::string> names;
+  const model::ServiceOptions& service = scenario.system.service;
+  switch (service.kind) {
+    case model::ServiceKind::kRedis:
+      names.emplace_back("redis-0");
+      break;
+    case model::ServiceKind::kRedisFailover:
+      names.emplace_back("redis-0");
+      names.emplace_back("redis-1");
+      break;
+    case model::ServiceKind::kRedlock:
+      for (int index = 0; index < service.instances; ++index) names.push_back(fmt::format("redis-{}", index));
+      break;
+    case model::ServiceKind::kConsensus:
+      names.emplace_back("consensus");
+      break;
+  }
+  names.emplace_back("storage");
+  for (int number = 1; number <= scenario.system.workers.count; ++number) names.push_back(fmt::format("worker-{}", number));
+  return names;
+}
+
+std::string node_name(const Reader& reader, const json& value, const std::string& path, const std::vector<std::string>& nodes) {
+  const std::string name = reader.string(value, path);
+  if (std::find(nodes.begin(), nodes.end(), name) == nodes.end()) {
+    reader.fail(path, fmt::format("unknown node \"{}\"{}; this scenario has {}", name, did_you_mean(name, nodes),
+                                  quoted_list(nodes)));
+  }
+  return name;
+}
+
+AtRate read_rate(const Reader& reader, const json& value, const std::string& path) {
+  const std::string text = value.is_string() ? value.get<std::string>() : "";
+  const std::size_t slash = text.find('/');
+  double count = 0;
+  std::istringstream number{text.substr(0, slash)};
+  const bool parsed = slash != std::string::npos && (number >> count) && number.eof() && std::isfinite(count) && count > 0;
+  const std::string unit = slash == std::string::npos ? "" : text.substr(slash + 1);
+  const std::map<std::string, double> per_minute{{"s", 60.0}, {"min", 1.0}, {"h", 1.0 / 60.0}};
+  if (!parsed || !per_minute.contains(unit)) {
+    reader.expected(path, "a rate like \"2/min\" (per s, min or h)", value);
+  }
+  return AtRate{count * per_minute.at(unit)};
+}
+
+FaultSpec read_fault(const Reader& reader, const json& value, const std::string& path, const Scenario& scenario) {
+  if (!value.is_object()) reader.expected(path, "an object", value);
+  if (!value.contains("kind")) reader.fail(path, "a fault needs a \"kind\"");
+  FaultSpec fault;
+  fault.kind = reader.choice<FaultKind>(value["kind"], path + "/kind",
+                                        {{"pause", FaultKind::kPause},
+                                         {"crash", FaultKind::kCrash},
+                                         {"clock-jump", FaultKind::kClockJump},
+                                         {"clock-drift", FaultKind::kClockDrift},
+                                         {"partition", FaultKind::kPartition},
+                                         {"failover", FaultKind::kFailover},
+                                         {"delay-spike", FaultKind::kDelaySpike},
+                                         {"starve-renewal", FaultKind::kStarveRenewal}});
+  std::vector<std::string> allowed{"kind", "target", "at", "when", "nth", "delay", "rate"};
+  switch (fault.kind) {
+    case FaultKind::kPause:
+    case FaultKind::kStarveRenewal: allowed.insert(allowed.end(), {"for"}); break;
+    case FaultKind::kCrash: allowed.insert(allowed.end(), {"restart_after"}); break;
+    case FaultKind::kClockJump: allowed.insert(allowed.end(), {"by"}); break;
+    case FaultKind::kClockDrift: allowed.insert(allowed.end(), {"ppm"}); break;
+    case FaultKind::kPartition: allowed.insert(allowed.end(), {"between", "for"}); break;
+    case FaultKind::kFailover: break;
+    case FaultKind::kDelaySpike: allowed.insert(allowed.end(), {"extra", "for"}); break;
+  }
+  reader.require_object(value, path, allowed);
+
+  const std::vector<std::string> nodes = node_names(scenario);
+  std::vector<std::string> targets{"workers", "service", "any"};
+  targets.insert(targets.end(), nodes.begin(), nodes.end());
+  if (value.contains("target")) {
+    const std::string name = reader.string(value["target"], path + "/target");
+    if (name == "workers" || name == "service" || name == "any") {
+      fault.target.group = name == "workers" ? TargetGroup::kWorkers : name == "service" ? TargetGroup::kService : TargetGroup::kAny;
+    } else {
+      fault.target.node = node_name(reader, value["target"], path + "/target", nodes);
+    }
+  } else if (fault.kind != FaultKind::kPartition && fault.kind != FaultKind::kFailover) {
+    reader.fail(path, "this fault needs a \"target\": a node name, \"workers\", \"service\" or \"any\"");
+  }
+  if (fault.kind == FaultKind::kStarveRenewal && fault.target.group == TargetGroup::kNamed &&
+      fault.target.node.rfind("worker-", 0) != 0) {
+    reader.fail(path + "/target", "starve-renewal targets a worker");
+  }
+  if (fault.kind == FaultKind::kFailover && scenario.system.service.kind != model::ServiceKind::kRedisFailover) {
+    reader.fail(path + "/kind", "a failover needs service.kind \"redis-failover\"");
+  }
+
+  const int triggers = (value.contains("at") ? 1 : 0) + (value.contains("when") ? 1 : 0) + (value.contains("rate") ? 1 : 0);
+  if (triggers != 1) {
+    reader.fail(path, "expected exactly one trigger: \"at\", \"when\" or \"rate\"");
+  }
+  if (!value.contains("when") && (value.contains("nth") || value.contains("delay"))) {
+    reader.fail(path, "\"nth\" and \"delay\" go with \"when\"");
+  }
+  if (value.contains("at")) {
+    fault.trigger = AtTime{reader.duration(value["at"], path + "/at")};
+  } else if (value.contains("rate")) {
+    fault.trigger = read_rate(reader, value["rate"], path + "/rate");
+  } else {
+    OnEvent on_event;
+    on_event.when = reader.choice<TriggerEvent>(value["when"], path + "/when",
+                                                {{"after-acquire", TriggerEvent::kAfterAcquire},
+                                                 {"before-write", TriggerEvent::kBeforeWrite},
+                                                 {"after-grant", TriggerEvent::kAfterGrant},
+                                                 {"before-reply", TriggerEvent::kBeforeReply}});
+    with_member(value, "nth", [&](const json& v) { on_event.nth = static_cast<int>(reader.integer(v, path + "/nth", 1, 1'000'000)); });
+    with_member(value, "delay", [&](const json& v) { on_event.delay = reader.duration(v, path + "/delay"); });
+    if (fault.target.group != TargetGroup::kNamed && fault.target.group != TargetGroup::kWorkers &&
+        on_event.when != TriggerEvent::kAfterGrant) {
+      reader.fail(path + "/target", "an event-triggered fault needs a named target or \"workers\"");
+    }
+    fault.trigger = on_event;
+  }
+
+  auto required = [&](const char* key) -> const json& {
+    if (!value.contains(key)) reader.fail(path, fmt::format("a {} fault needs \"{}\"", value["kind"].get<std::string>(), key));
+    return value[key];
+  };
+  switch (fault.kind) {
+    case FaultKind::kPause:
+    case FaultKind::kStarveRenewal:
+      fault.length = reader.distribution(required("for"), path + "/for");
+      break;
+    case FaultKind::kCrash:
+      with_member(value, "restart_after", [&](const json& v) { fault.restart_after = reader.duration(v, path + "/restart_after"); });
+      break;
+    case FaultKind::kClockJump:
+      fault.by = reader.duration(required("by"), path + "/by", true);
+      break;
+    case FaultKind::kClockDrift:
+      fault.ppm = reader.integer(required("ppm"), path + "/ppm", -400'000, 400'000);
+      break;
+    case FaultKind::kPartition: {
+      const json& between = required("between");
+      if (!between.is_array() || between.size() != 2 || !between[0].is_array() || !between[1].is_array() ||
+          between[0].empty() || between[1].empty()) {
+        reader.expected(path + "/between", "two non-empty lists of node names", between);
+      }
+      for (std::size_t side = 0; side < 2; ++side) {
+        for (std::size_t index = 0; index < between[side].size(); ++index) {
+          const std::string name =
+              node_name(reader, between[side][index], fmt::format("{}/between/{}/{}", path, side, index), nodes);
+          (side == 0 ? fault.side_a : fault.side_b).push_back(name);
+        }
+      }
+      fault.length = reader.distribution(required("for"), path + "/for");
+      break;
+    }
+    case FaultKind::kFailover:
+      break;
+    case FaultKind::kDelaySpike:
+      fault.extra = reader.duration(required("extra"), path + "/extra");
+      fault.length = reader.distribution(required("for"), path + "/for");
+      break;
+  }
+  return fault;
+}
+
+Comparison read_comparison(const Reader& reader, const json& value, const std::string& path, std::int64_t& number) {
+  constexpr std::string_view kExpectation = "a comparison like \"==0\", \">0\", \"<5\", \">=1\" or \"<=3\"";
+  if (!value.is_string()) reader.expected(path, kExpectation, value);
+  const std::string text = value.get<std::string>();
+  const std::vector<std::pair<std::string, Comparison>> operators{{"==", Comparison::kEqual},
+                                                                  {">=", Comparison::kGreaterOrEqual},
+                                                                  {"<=", Comparison::kLessOrEqual},
+                                                                  {">", Comparison::kGreater},
+                                                                  {"<", Comparison::kLess}};
+  for (const auto& [symbol, comparison] : operators) {
+    if (text.rfind(symbol, 0) != 0) continue;
+    const std::string digits = text.substr(symbol.size());
+    if (digits.empty() || digits.size() > 15 || !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+      reader.expected(path, kExpectation, value);
+    }
+    number = std::stoll(digits);
+    return comparison;
+  }
+  reader.expected(path, kExpectation, value);
+}
+
+void read_expect(const Reader& reader, const json& value, Scenario& scenario) {
+  const std::string path = "/expect";
+  reader.require_object(value, path, {"fencing-off", "fencing-on", "any"});
+  for (const auto& [mode_name, checks] : value.items()) {
+    const std::string mode_path = path + "/" + mode_name;
+    reader.require_object(checks, mode_path, violation_names());
+    const ExpectMode mode = mode_name == "fencing-off" ? ExpectMode::kFencingOff
+                            : mode_name == "fencing-on" ? ExpectMode::kFencingOn
+                                                        : ExpectMode::kAny;
+    for (const auto& [violation, comparison] : checks.items()) {
+      Expectation expectation;
+      expectation.mode = mode;
+      expectation.violation = violation;
+      expectation.comparison = read_comparison(reader, comparison, mode_path + "/" + violation, expectation.value);
+      expectation.text = comparison.get<std::string>();
+      scenario.expect.push_back(expectation);
+    }
+  }
+}
+
+// "file:LINE:COLUMN: not valid JSON (…)" from nlohmann's byte offset.
+std::string line_and_column(std::string_view text, std::size_t offset);
+
+[[noreturn]] void fail_syntax(std::string_view text, const std::string& file, const json::parse_error& error) {
+  // nlohmann says "[json.exception.parse_error.101] parse error at line L, column C: <reason>".
+  std::string reason = error.what();
+  if (const std::size_t column = reason.find("column"); column != std::string::npos) {
+    if (const std::size_t colon = reason.find(": ", column); colon != std::string::npos) reason = reason.substr(colon + 2);
+  }
+  throw ScenarioError(fmt::format("{}:{}: expected a JSON scenario, but the JSON is malformed ({})", file,
+                                  line_and_column(text, error.byte == 0 ? 0 : error.byte - 1), reason));
+}
+
+// Where `offset` lies in `text`, as "LINE:COLUMN" (both from 1).
+std::string line_and_column(std::string_view text, std::size_t offset) {
+  offset = std::min(offset, text.size());
+  const auto before = text.substr(0, offset);
+  const std::size_t line = 1 + static_cast<std::size_t>(std::count(before.begin(), before.end(), '\n'));
+  const std::size_t line_start = before.rfind('\n');
+  const std::size_t column = offset - (line_start == std::string_view::npos ? 0 : line_start + 1) + 1;
+  return fmt::format("{}:{}", line, column);
+}
+
+// A scenario is at most a few levels deep; refusing deeper documents up front
+// keeps every later step (and its recursion) on safe ground.
+void check_nesting(std::string_view text, const std::string& file) {
+  constexpr int kMaxDepth = 64;
+  int depth = 0;
+  bool in_string = false;
+  for (std::size_t offset = 0; offset < text.size(); ++offset) {
+    const char c = text[offset];
+    if (in_string) {
+      if (c == '\\') {
+        ++offset;
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '{' || c == '[') {
+      if (++depth > kMaxDepth) {
+        throw ScenarioError(fmt::format("{}:{}: expected a JSON scenario nested at most {} levels deep", file,
+                                        line_and_column(text, offset), kMaxDepth));
+      }
+    } else if (c == '}' || c == ']') {
+      --depth;
+    }
+  }
+}
+
+}  // namespace
+
+const std::vector<std::string>& violation_names() {
+  static const std::vector<std::string> names{"double_grant", "double_holder",  "stale_write",     "foreign_release",
+                                              "stuck_lock",   "lost_update",    "duplicate_effect"};
+  return names;
+}
+
+Scenario parse_scenario(std::string_view text, const std::string& file) {
+  const Reader reader{file};
+  if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
+    throw ScenarioError(fmt::format("{}: the file is empty; expected a JSON scenario object", file));
+  }
+  check_nesting(text, file);
+  json document;
+  try {
+    document = json::parse(text);
+  } catch (const json::parse_error& error) {
+    fail_syntax(text, file, error);
+  }
+  reader.require_object(document, "",
+                        {"name", "description", "duration", "seeds", "service", "lock", "workers", "workload", "storage",
+                         "network", "clocks", "faults", "swarm", "expect", "allow_inert", "probes_required"});
+  Scenario scenario;
+  scenario.file = file;
+  if (!document.contains("name")) reader.fail("/name", "a scenario needs a \"name\"");
+  scenario.name = reader.string(document["name"], "/name");
+  if (scenario.name.empty()) reader.expected("/name", "a non-empty name", document["name"]);
+  with_member(document, "description", [&](const json& v) { scenario.description = reader.string(v, "/description"); });
+  with_member(document, "duration", [&](const json& v) {
+    scenario.duration = reader.duration(v, "/duration");
+    if (scenario.duration == Duration::zero()) reader.expected("/duration", "a positive duration", v);
+  });
+  with_member(document, "seeds", [&](const json& v) { scenario.seeds = static_cast<int>(reader.integer(v, "/seeds", 1, 10'000'000)); });
+  // The service first: it decides the node names that faults may target.
+  with_member(document, "service", [&](const json& v) { read_service(reader, v, scenario); });
+  with_member(document, "lock", [&](const json& v) { read_lock(reader, v, scenario); });
+  if (!document.contains("lock")) {
+    scenario.system.lock.stuck_after = *scenario.system.lock.lease * 10;
+  }
+  with_member(document, "workers", [&](const json& v) { read_workers(reader, v, scenario); });
+  with_member(document, "workload", [&](const json& v) { read_workload(reader, v, scenario); });
+  with_member(document, "storage", [&](const json& v) { read_storage(reader, v, scenario); });
+  with_member(document, "network", [&](const json& v) { read_network(reader, v, scenario); });
+  with_member(document, "clocks", [&](const json& v) {
+    reader.require_object(v, "/clocks", {"drift_ppm"});
+    with_member(v, "drift_ppm", [&](const json& ppm) { scenario.drift_ppm = reader.integer(ppm, "/clocks/drift_ppm", 0, 400'000); });
+  });
+  with_member(document, "faults", [&](const json& v) {
+    if (!v.is_array()) reader.expected("/faults", "a list of faults", v);
+    for (std::size_t index = 0; index < v.size(); ++index) {
+      scenario.faults.push_back(read_fault(reader, v[index], fmt::format("/faults/{}", index), scenario));
+    }
+  });
+  with_member(document, "swarm", [&](const json& v) { scenario.swarm = reader.boolean(v, "/swarm"); });
+  with_member(document, "allow_inert", [&](const json& v) { scenario.allow_inert = reader.boolean(v, "/allow_inert"); });
+  with_member(document, "probes_required", [&](const json& v) {
+    if (!v.is_array()) reader.expected("/probes_required", "a list of probe names", v);
+    for (std::size_t index = 0; index < v.size(); ++index) {
+      scenario.probes_required.push_back(reader.string(v[index], fmt::format("/probes_required/{}", index)));
+    }
+  });
+  with_member(document, "expect", [&](const json& v) { read_expect(reader, v, scenario); });
+  return scenario;
+}
+
+Scenario load_scenario_file(const std::string& path) {
+  std::ifstream input{path, std::ios::binary};
+  if (!input) {
+    throw ScenarioError(fmt::format("{}: cannot read the file", path));
+  }
+  std::ostringstream contents;
+  contents << input.rdbuf();
+  if (input.bad()) {
+    throw ScenarioError(fmt::format("{}: cannot read the file", path));
+  }
+  return parse_scenario(contents.str(), path);
+}
+
+}  // namespace locksim::scenarios

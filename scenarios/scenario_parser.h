@@ -1,0 +1,31 @@
+#pragma once
+// Reading scenario files (spec/scenario.md): JSON → a validated Scenario with
+// every default filled in. Unknown keys are errors (usually typos, with a
+// "did you mean" for near misses), and every error names the file, the JSON
+// path and what was expected, e.g.
+//   gc.json: /lock/lease: expected a duration like "45s", got -5
+
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include "scenarios/scenario.h"
+
+namespace locksim::scenarios {
+
+// Bad user input in a scenario file; what() is the full message for the user.
+class ScenarioError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Parses `text` as the contents of the scenario file `file`. Throws ScenarioError.
+[[nodiscard]] Scenario parse_scenario(std::string_view text, const std::string& file);
+
+// Reads and parses the file at `path`. Throws ScenarioError (also when unreadable).
+[[nodiscard]] Scenario load_scenario_file(const std::string& path);
+
+// The spec's violation names, in report order.
+[[nodiscard]] const std::vector<std::string>& violation_names();
+
+}  // namespace locksim::scenarios

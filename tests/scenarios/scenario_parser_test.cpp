@@ -1,0 +1,118 @@
+#include "scenarios/scenario_parser.h"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+namespace locksim::scenarios {
+namespace {
+
+using namespace sim::literals;
+
+std::string read_text(const std::filesystem::path& path) {
+  std::ifstream input{path, std::ios::binary};
+  std::ostringstream contents;
+  contents << input.rdbuf();
+  return contents.str();
+}
+
+TEST(ScenarioParser, ReadsTheSpecExampleWithEveryValue) {
+  const Scenario scenario = load_scenario_file(std::string{LOCKSIM_TEST_DATA_DIR} + "/scenarios/spec-example.json");
+  EXPECT_EQ(scenario.name, "gc-pause-past-lease");
+  EXPECT_EQ(scenario.duration, 5_min);
+  EXPECT_EQ(scenario.seeds, 200);
+  EXPECT_EQ(scenario.system.service.kind, model::ServiceKind::kRedis);
+  EXPECT_EQ(scenario.system.lock.name, "billing");
+  EXPECT_EQ(scenario.system.lock.lease, 45_s);
+  EXPECT_EQ(scenario.system.lock.stuck_after, 450_s);  // 10 × lease
+  EXPECT_EQ(scenario.system.workers.count, 3);
+  EXPECT_EQ(scenario.system.workers.retry, Distribution::uniform(50_ms, 500_ms));
+  EXPECT_EQ(std::get<model::CounterWorkload>(scenario.system.workload).jobs, 50);
+  EXPECT_EQ(scenario.fencing, FencingMode::kCompare);
+  EXPECT_EQ(scenario.network.delay, Distribution::log_normal(1_ms, 20_ms));
+  EXPECT_EQ(scenario.drift_ppm, 100);
+  ASSERT_EQ(scenario.faults.size(), 1u);
+  EXPECT_EQ(scenario.faults[0].kind, FaultKind::kPause);
+  EXPECT_EQ(scenario.faults[0].target.node, "worker-1");
+  EXPECT_EQ(std::get<OnEvent>(scenario.faults[0].trigger).when, TriggerEvent::kAfterAcquire);
+  EXPECT_EQ(std::get<OnEvent>(scenario.faults[0].trigger).nth, 1);
+  EXPECT_EQ(scenario.faults[0].length, Distribution::constant(60_s));
+  ASSERT_EQ(scenario.expect.size(), 4u);
+  EXPECT_EQ(scenario.expect[0].mode, ExpectMode::kFencingOff);
+}
+
+TEST(ScenarioParser, FillsEveryDefaultForAMinimalScenario) {
+  const Scenario scenario = parse_scenario(R"({"name": "minimal"})", "minimal.json");
+  const model::SystemOptions defaults;
+  EXPECT_EQ(scenario.duration, 10_min);
+  EXPECT_EQ(scenario.seeds, 100);
+  EXPECT_EQ(scenario.system.lock.lease, defaults.lock.lease);
+  EXPECT_EQ(scenario.system.lock.stuck_after, 100_s);
+  EXPECT_EQ(scenario.system.workers.count, defaults.workers.count);
+  EXPECT_EQ(scenario.fencing, FencingMode::kOff);
+  EXPECT_TRUE(scenario.faults.empty());
+}
+
+TEST(ScenarioParser, ReadsDurationsAsMillisecondNumbersOrTextAndLeaseNone) {
+  const Scenario scenario = parse_scenario(
+      R"({"name": "x", "duration": 1500, "lock": {"lease": "none"}, "workers": {"work": "1.5s"}})", "x.json");
+  EXPECT_EQ(scenario.duration, 1500_ms);
+  EXPECT_FALSE(scenario.system.lock.lease.has_value());
+  EXPECT_EQ(scenario.system.lock.stuck_after, 1_min);
+  EXPECT_EQ(scenario.system.workers.work, Distribution::constant(1500_ms));
+}
+
+TEST(ScenarioParser, RedlockDefaultsToFiveInstancesAndFaultsMayTargetThem) {
+  const Scenario scenario = parse_scenario(
+      R"({"name": "x", "service": {"kind": "redlock"},
+          "faults": [{"kind": "clock-jump", "target": "redis-4", "at": "1s", "by": "-5s"}]})",
+      "x.json");
+  EXPECT_EQ(scenario.system.service.instances, 5);
+  EXPECT_EQ(scenario.faults[0].by, -(5_s));
+}
+
+TEST(ScenarioParser, ReadsEveryTriggerKind) {
+  const Scenario scenario = parse_scenario(
+      R"({"name": "x", "faults": [
+           {"kind": "pause", "target": "workers", "rate": "2/min", "for": {"dist": "exponential", "mean": "3s"}},
+           {"kind": "crash", "target": "redis-0", "when": "after-grant", "nth": 3, "delay": "10ms", "restart_after": "1s"},
+           {"kind": "partition", "between": [["worker-1"], ["redis-0"]], "at": "1s", "for": "40s"}]})",
+      "x.json");
+  EXPECT_DOUBLE_EQ(std::get<AtRate>(scenario.faults[0].trigger).per_minute, 2.0);
+  EXPECT_EQ(scenario.faults[0].target.group, TargetGroup::kWorkers);
+  EXPECT_EQ(std::get<OnEvent>(scenario.faults[1].trigger).nth, 3);
+  EXPECT_EQ(std::get<OnEvent>(scenario.faults[1].trigger).delay, 10_ms);
+  EXPECT_EQ(scenario.faults[1].restart_after, 1_s);
+  EXPECT_EQ(scenario.faults[2].side_a, std::vector<std::string>{"worker-1"});
+  EXPECT_EQ(scenario.faults[2].side_b, std::vector<std::string>{"redis-0"});
+}
+
+// Every file in tests/data/bad-scenarios/ fails with exactly the message in
+// its .expected twin.
+TEST(ScenarioParser, EveryBadScenarioGetsItsExactMessage) {
+  const std::filesystem::path directory = std::filesystem::path{LOCKSIM_TEST_DATA_DIR} / "bad-scenarios";
+  int checked = 0;
+  for (const auto& entry : std::filesystem::directory_iterator{directory}) {
+    if (entry.path().extension() != ".json") continue;
+    std::string expected = read_text(std::filesystem::path{entry.path()}.replace_extension(".expected"));
+    while (!expected.empty() && expected.back() == '\n') expected.pop_back();
+    const std::string name = entry.path().filename().string();
+    try {
+      (void)parse_scenario(read_text(entry.path()), name);
+      ADD_FAILURE() << name << " parsed without an error";
+    } catch (const ScenarioError& error) {
+      EXPECT_EQ(error.what(), expected) << name;
+    }
+    ++checked;
+  }
+  EXPECT_GE(checked, 20);
+}
+
+TEST(ScenarioParser, AnUnreadableFileIsBadInputToo) {
+  EXPECT_THROW((void)load_scenario_file("/nonexistent/scenario.json"), ScenarioError);
+}
+
+}  // namespace
+}  // namespace locksim::scenarios
