@@ -395,5 +395,17 @@ TEST(H27RedlockSplitVote, WithoutRetryJitterTheSplitRepeatsAndTheLockStaysUnheld
   EXPECT_EQ(jittered.final_values()["qty"], 3);
 }
 
+// --- determinism --------------------------------------------------------------------------
+
+TEST(RedlockDeterminism, TheSameSeedGivesTheSameHistoryEventForEvent) {
+  const SystemOptions options = three_workers_racing(sim::Distribution::uniform(50_ms, 500_ms));
+  for (const std::uint64_t seed : {kSplitVoteSeed, std::uint64_t{7}}) {
+    const History first = run_system(options, {}, jittery_network(seed));
+    const History second = run_system(options, {}, jittery_network(seed));
+    EXPECT_EQ(first.events, second.events) << "seed " << seed;
+  }
+  EXPECT_NE(run_system(options, {}, jittery_network(1)).events, run_system(options, {}, jittery_network(2)).events);
+}
+
 }  // namespace
 }  // namespace locksim::model
