@@ -11,6 +11,7 @@
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
+#include "scenarios/plan.h"
 #include "sim/duration_text.h"
 
 namespace locksim::scenarios {
@@ -334,30 +335,6 @@ void read_network(const Reader& reader, const json& value, Scenario& scenario) {
               [&](const json& v) { scenario.network.duplicate_probability = reader.probability(v, path + "/duplicate"); });
 }
 
-// The node names of a scenario: service instances, storage, workers.
-std::vector<std::string> node_names(const Scenario& scenario) {
-  std::vector<std::string> names;
-  const model::ServiceOptions& service = scenario.system.service;
-  switch (service.kind) {
-    case model::ServiceKind::kRedis:
-      names.emplace_back("redis-0");
-      break;
-    case model::ServiceKind::kRedisFailover:
-      names.emplace_back("redis-0");
-      names.emplace_back("redis-1");
-      break;
-    case model::ServiceKind::kRedlock:
-      for (int index = 0; index < service.instances; ++index) names.push_back(fmt::format("redis-{}", index));
-      break;
-    case model::ServiceKind::kConsensus:
-      names.emplace_back("consensus");
-      break;
-  }
-  names.emplace_back("storage");
-  for (int number = 1; number <= scenario.system.workers.count; ++number) names.push_back(fmt::format("worker-{}", number));
-  return names;
-}
-
 std::string node_name(const Reader& reader, const json& value, const std::string& path, const std::vector<std::string>& nodes) {
   const std::string name = reader.string(value, path);
   if (std::find(nodes.begin(), nodes.end(), name) == nodes.end()) {
@@ -407,7 +384,7 @@ FaultSpec read_fault(const Reader& reader, const json& value, const std::string&
   }
   reader.require_object(value, path, allowed);
 
-  const std::vector<std::string> nodes = node_names(scenario);
+  const std::vector<std::string> nodes = scenario_node_names(scenario);
   std::vector<std::string> targets{"workers", "service", "any"};
   targets.insert(targets.end(), nodes.begin(), nodes.end());
   if (value.contains("target")) {

@@ -1,0 +1,127 @@
+#include "scenarios/plan.h"
+
+#include <fmt/core.h>
+
+#include "sim/random.h"
+
+namespace locksim::scenarios {
+namespace {
+
+std::vector<std::string> group_members(const Scenario& scenario, TargetGroup group) {
+  std::vector<std::string> members;
+  for (const std::string& name : scenario_node_names(scenario)) {
+    const bool worker = name.rfind("worker-", 0) == 0;
+    const bool service = !worker && name != "storage";
+    if (group == TargetGroup::kAny || (group == TargetGroup::kWorkers && worker) ||
+        (group == TargetGroup::kService && service)) {
+      members.push_back(name);
+    }
+  }
+  return members;
+}
+
+std::string draw_target(const Scenario& scenario, const FaultSpec& fault, sim::Rng& rng) {
+  if (fault.target.group == TargetGroup::kNamed) {
+    return fault.target.node;
+  }
+  const std::vector<std::string> members = group_members(scenario, fault.target.group);
+  return members[rng.below(members.size())];
+}
+
+PlannedFault concrete(const Scenario& scenario, const FaultSpec& fault, std::size_t index, sim::Rng& rng) {
+  PlannedFault planned;
+  planned.index = index;
+  planned.kind = fault.kind;
+  if (fault.kind != FaultKind::kPartition && fault.kind != FaultKind::kFailover) {
+    planned.target = draw_target(scenario, fault, rng);
+  }
+  planned.length = fault.length.sample(rng);
+  planned.restart_after = fault.restart_after;
+  planned.by = fault.by;
+  planned.ppm = fault.ppm;
+  planned.side_a = fault.side_a;
+  planned.side_b = fault.side_b;
+  planned.extra = fault.extra;
+  return planned;
+}
+
+}  // namespace
+
+std::vector<std::string> scenario_node_names(const Scenario& scenario) {
+  std::vector<std::string> names;
+  const model::ServiceOptions& service = scenario.system.service;
+  switch (service.kind) {
+    case model::ServiceKind::kRedis:
+      names.emplace_back("redis-0");
+      break;
+    case model::ServiceKind::kRedisFailover:
+      names.emplace_back("redis-0");
+      names.emplace_back("redis-1");
+      break;
+    case model::ServiceKind::kRedlock:
+      for (int index = 0; index < service.instances; ++index) names.push_back(fmt::format("redis-{}", index));
+      break;
+    case model::ServiceKind::kConsensus:
+      names.emplace_back("consensus");
+      break;
+  }
+  names.emplace_back("storage");
+  for (int number = 1; number <= scenario.system.workers.count; ++number) {
+    names.push_back(fmt::format("worker-{}", number));
+  }
+  return names;
+}
+
+Plan make_plan(const Scenario& scenario, std::uint64_t seed) {
+  const sim::RandomStreams streams{seed};
+  Plan plan;
+  plan.seed = seed;
+
+  if (scenario.drift_ppm > 0) {
+    sim::Rng clocks = streams.stream("plan/clocks");
+    for (const std::string& node : scenario_node_names(scenario)) {
+      plan.drift_ppb[node] = clocks.between(-scenario.drift_ppm, scenario.drift_ppm) * 1000;
+    }
+  }
+
+  // Swarm testing: each seed enables a random non-empty subset of the faults.
+  std::vector<bool> enabled(scenario.faults.size(), true);
+  if (scenario.swarm && !scenario.faults.empty()) {
+    sim::Rng swarm = streams.stream("plan/swarm");
+    bool any = false;
+    for (std::size_t index = 0; index < enabled.size(); ++index) {
+      enabled[index] = swarm.chance(0.5);
+      any = any || enabled[index];
+    }
+    if (!any) {
+      enabled[swarm.below(enabled.size())] = true;
+    }
+  }
+
+  for (std::size_t index = 0; index < scenario.faults.size(); ++index) {
+    if (!enabled[index]) continue;
+    const FaultSpec& fault = scenario.faults[index];
+    sim::Rng rng = streams.stream(fmt::format("plan/faults/{}", index));
+    if (const auto* rate = std::get_if<AtRate>(&fault.trigger)) {
+      // A Poisson process over the run: exponential gaps with the rate's mean.
+      const Distribution gap = Distribution::exponential(
+          Duration::nanoseconds(static_cast<std::int64_t>(60e9 / rate->per_minute)));
+      for (Duration at = gap.sample(rng); at < scenario.duration; at += gap.sample(rng)) {
+        PlannedFault planned = concrete(scenario, fault, index, rng);
+        planned.trigger = AtTime{at};
+        plan.faults.push_back(std::move(planned));
+      }
+      continue;
+    }
+    PlannedFault planned = concrete(scenario, fault, index, rng);
+    if (const auto* at = std::get_if<AtTime>(&fault.trigger)) {
+      planned.trigger = *at;
+    } else {
+      planned.trigger = std::get<OnEvent>(fault.trigger);
+    }
+    plan.faults.push_back(std::move(planned));
+  }
+  return plan;
+}
+
+}  // namespace locksim::scenarios

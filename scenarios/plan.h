@@ -1,0 +1,47 @@
+#pragma once
+// The plan: everything random about a run that does not depend on behaviour,
+// drawn from the seed *before* the run — which node each fault hits, when a
+// rate-triggered fault fires, how long each fault lasts, which faults a swarm
+// seed enables, each node's clock drift. The same plan is run with fencing off
+// and on, so the two runs differ only in what fencing changes.
+//
+// Each fault draws from its own named stream ("plan/faults/3"), and clocks
+// from "plan/clocks": adding a fault or a worker never shifts another fault's
+// draws.
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "scenarios/scenario.h"
+
+namespace locksim::scenarios {
+
+// One fault occurrence made concrete: fixed target(s), trigger and lengths.
+struct PlannedFault {
+  std::size_t index = 0;  // the fault's position in the scenario (faults_fired key "faults[index]")
+  FaultKind kind = FaultKind::kPause;
+  std::string target;                  // the node it hits ("" for partition and failover)
+  std::variant<AtTime, OnEvent> trigger = AtTime{};
+  Duration length;                     // pause, partition, delay-spike, starve-renewal
+  std::optional<Duration> restart_after;
+  Duration by;
+  std::int64_t ppm = 0;
+  std::vector<std::string> side_a;
+  std::vector<std::string> side_b;
+  Duration extra;
+};
+
+struct Plan {
+  std::uint64_t seed = 0;
+  std::vector<PlannedFault> faults;              // in scenario order, rate occurrences in time order
+  std::map<std::string, std::int64_t> drift_ppb;  // by node name; absent = no drift
+};
+
+// The scenario's node names: service instances, storage, workers.
+[[nodiscard]] std::vector<std::string> scenario_node_names(const Scenario& scenario);
+
+[[nodiscard]] Plan make_plan(const Scenario& scenario, std::uint64_t seed);
+
+}  // namespace locksim::scenarios

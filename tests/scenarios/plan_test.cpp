@@ -1,0 +1,88 @@
+#include "scenarios/plan.h"
+
+#include <fmt/core.h>
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include "scenarios/scenario_parser.h"
+
+namespace locksim::scenarios {
+namespace {
+
+using namespace sim::literals;
+
+// A readable rendering, so plans compare (and fail) legibly.
+std::string describe(const PlannedFault& fault) {
+  const std::string trigger = std::holds_alternative<AtTime>(fault.trigger)
+                                  ? fmt::format("at {}", std::get<AtTime>(fault.trigger).at.count_ns())
+                                  : fmt::format("on event {}", std::get<OnEvent>(fault.trigger).nth);
+  return fmt::format("faults[{}] {} {} for {}", fault.index, fault.target, trigger, fault.length.count_ns());
+}
+
+std::vector<std::string> describe(const Plan& plan) {
+  std::vector<std::string> lines;
+  for (const PlannedFault& fault : plan.faults) lines.push_back(describe(fault));
+  for (const auto& [node, drift] : plan.drift_ppb) lines.push_back(fmt::format("{} drifts {}", node, drift));
+  return lines;
+}
+
+const char* kRandomFaults = R"({"name": "random", "duration": "5m", "workers": {"count": 4},
+  "clocks": {"drift_ppm": 200},
+  "faults": [
+    {"kind": "pause", "target": "workers", "rate": "3/min", "for": {"dist": "uniform", "min": "1s", "max": "20s"}},
+    {"kind": "crash", "target": "any", "at": "30s", "restart_after": "5s"},
+    {"kind": "pause", "target": "worker-2", "when": "after-acquire", "nth": 2, "for": "15s"}]})";
+
+TEST(Plan, TheSameSeedGivesTheSamePlan) {
+  const Scenario scenario = parse_scenario(kRandomFaults, "random.json");
+  EXPECT_EQ(describe(make_plan(scenario, 5)), describe(make_plan(scenario, 5)));
+  EXPECT_NE(describe(make_plan(scenario, 5)), describe(make_plan(scenario, 6)));
+}
+
+TEST(Plan, RateFaultsFallInsideTheRunAndHitTheirGroup) {
+  const Scenario scenario = parse_scenario(kRandomFaults, "random.json");
+  const Plan plan = make_plan(scenario, 11);
+  int rate_occurrences = 0;
+  for (const PlannedFault& fault : plan.faults) {
+    if (fault.index != 0) continue;
+    ++rate_occurrences;
+    EXPECT_LT(std::get<AtTime>(fault.trigger).at, 5_min);
+    EXPECT_EQ(fault.target.rfind("worker-", 0), 0u) << fault.target;
+    EXPECT_GE(fault.length, 1_s);
+    EXPECT_LE(fault.length, 20_s);
+  }
+  EXPECT_GT(rate_occurrences, 3);  // 3/min over 5 min: 15 expected
+  for (const auto& [node, drift] : plan.drift_ppb) {
+    EXPECT_LE(std::abs(drift), 200'000) << node;
+  }
+  EXPECT_EQ(plan.drift_ppb.size(), 6u);  // redis-0, storage, 4 workers
+}
+
+TEST(Plan, AddingAFaultDoesNotShiftAnotherFaultsDraws) {
+  const Scenario one = parse_scenario(
+      R"({"name": "x", "faults": [{"kind": "pause", "target": "any", "at": "1s", "for": {"dist": "uniform", "min": "1s", "max": "9s"}}]})",
+      "x.json");
+  const Scenario two = parse_scenario(
+      R"({"name": "x", "faults": [{"kind": "pause", "target": "any", "at": "1s", "for": {"dist": "uniform", "min": "1s", "max": "9s"}},
+                                  {"kind": "pause", "target": "any", "at": "2s", "for": "3s"}]})",
+      "x.json");
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    EXPECT_EQ(describe(make_plan(one, seed).faults[0]), describe(make_plan(two, seed).faults[0]));
+  }
+}
+
+RC_GTEST_PROP(Plan, ASwarmSeedEnablesANonEmptySubsetOfTheFaults, (std::uint64_t seed)) {
+  const Scenario scenario = parse_scenario(
+      R"({"name": "x", "swarm": true, "faults": [
+           {"kind": "pause", "target": "worker-1", "at": "1s", "for": "1s"},
+           {"kind": "pause", "target": "worker-2", "at": "2s", "for": "1s"},
+           {"kind": "crash", "target": "redis-0", "at": "3s"}]})",
+      "x.json");
+  const Plan plan = make_plan(scenario, seed);
+  RC_ASSERT(!plan.faults.empty());
+  RC_ASSERT(plan.faults.size() <= 3u);
+  RC_ASSERT(describe(plan) == describe(make_plan(scenario, seed)));
+}
+
+}  // namespace
+}  // namespace locksim::scenarios
