@@ -27,9 +27,9 @@ void Nemesis::after_event(std::string proc, std::string event, int nth, Duration
   });
 }
 
-void Nemesis::pause(NodeId target, Duration length) {
+bool Nemesis::pause(NodeId target, Duration length) {
   if (!simulation_->is_up(target)) {
-    return;
+    return false;
   }
   const std::string name = name_of(target);
   simulation_->record("nemesis", "fault.begin", {{"kind", "pause"}, {"target", name}, {"for_ns", length}});
@@ -42,11 +42,12 @@ void Nemesis::pause(NodeId target, Duration length) {
     }
     simulation_->record("nemesis", "fault.end", {{"kind", "pause"}, {"target", name}});
   });
+  return true;
 }
 
-void Nemesis::crash(NodeId target, std::optional<Duration> restart_after) {
+bool Nemesis::crash(NodeId target, std::optional<Duration> restart_after) {
   if (!simulation_->is_up(target)) {
-    return;
+    return false;
   }
   const std::string name = name_of(target);
   simulation_->record("nemesis", "fault.begin", {{"kind", "crash"}, {"target", name}});
@@ -58,17 +59,20 @@ void Nemesis::crash(NodeId target, std::optional<Duration> restart_after) {
       simulation_->record("nemesis", "fault.end", {{"kind", "crash"}, {"target", name}});
     });
   }
+  return true;
 }
 
-void Nemesis::jump_clock(NodeId target, Duration by) {
+bool Nemesis::jump_clock(NodeId target, Duration by) {
   simulation_->record("nemesis", "fault.begin", {{"kind", "clock-jump"}, {"target", name_of(target)}, {"by_ns", by}});
   simulation_->jump_clock(target, by);
+  return true;
 }
 
-void Nemesis::drift_clock(NodeId target, std::int64_t drift_ppm) {
+bool Nemesis::drift_clock(NodeId target, std::int64_t drift_ppm) {
   simulation_->record("nemesis", "fault.begin",
                       {{"kind", "clock-drift"}, {"target", name_of(target)}, {"ppm", drift_ppm}});
   simulation_->set_clock_drift(target, drift_ppm * 1000);
+  return true;
 }
 
 std::string Nemesis::names_json(const std::vector<NodeId>& nodes) const {
@@ -79,7 +83,7 @@ std::string Nemesis::names_json(const std::vector<NodeId>& nodes) const {
   return json + "]";
 }
 
-void Nemesis::partition(std::vector<NodeId> side_a, std::vector<NodeId> side_b, Duration length) {
+bool Nemesis::partition(std::vector<NodeId> side_a, std::vector<NodeId> side_b, Duration length) {
   const std::string between = fmt::format("[{},{}]", names_json(side_a), names_json(side_b));
   std::vector<NodeId> everyone = side_a;
   everyone.insert(everyone.end(), side_b.begin(), side_b.end());
@@ -93,15 +97,19 @@ void Nemesis::partition(std::vector<NodeId> side_a, std::vector<NodeId> side_b, 
     simulation_->network().heal(cut);
     simulation_->record("nemesis", "fault.end", {{"kind", "partition"}, {"target", RawJson{target}}});
   });
+  return true;
 }
 
-void Nemesis::failover() {
+bool Nemesis::failover() {
+  if (!system_->service_has_failover()) {
+    return false;
+  }
   const std::vector<NodeId> nodes = system_->service().nodes();
   simulation_->record("nemesis", "fault.begin", {{"kind", "failover"}, {"target", RawJson{names_json(nodes)}}});
-  system_->failover();
+  return system_->failover();
 }
 
-void Nemesis::delay_spike(std::vector<NodeId> targets, Duration extra, Duration length) {
+bool Nemesis::delay_spike(std::vector<NodeId> targets, Duration extra, Duration length) {
   const std::string target = names_json(targets);
   simulation_->record("nemesis", "fault.begin",
                       {{"kind", "delay-spike"}, {"target", RawJson{target}}, {"extra_ns", extra}, {"for_ns", length}});
@@ -110,12 +118,13 @@ void Nemesis::delay_spike(std::vector<NodeId> targets, Duration extra, Duration 
     simulation_->network().remove_delay_spike(spike);
     simulation_->record("nemesis", "fault.end", {{"kind", "delay-spike"}, {"target", RawJson{target}}});
   });
+  return true;
 }
 
-void Nemesis::starve_renewal(NodeId worker, Duration length) {
+bool Nemesis::starve_renewal(NodeId worker, Duration length) {
   const std::optional<sim::ProcessId> renewal = simulation_->find_process(worker, "renewal");
   if (!renewal) {
-    return;  // not renewing now: nothing to starve
+    return false;  // not renewing now: nothing to starve
   }
   const std::string name = name_of(worker);
   simulation_->record("nemesis", "fault.begin", {{"kind", "starve-renewal"}, {"target", name}, {"for_ns", length}});
@@ -124,6 +133,7 @@ void Nemesis::starve_renewal(NodeId worker, Duration length) {
     simulation_->resume_process(*renewal);
     simulation_->record("nemesis", "fault.end", {{"kind", "starve-renewal"}, {"target", name}});
   });
+  return true;
 }
 
 }  // namespace locksim::model

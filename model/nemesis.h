@@ -29,15 +29,15 @@ class Nemesis {
   // Runs `fault` `delay` after the `nth` (from 1) `event` recorded by `proc`.
   void after_event(std::string proc, std::string event, int nth, sim::Duration delay, std::function<void()> fault);
 
-  // The faults, acting now.
-  void pause(sim::NodeId target, sim::Duration length);
-  void crash(sim::NodeId target, std::optional<sim::Duration> restart_after);
-  void jump_clock(sim::NodeId target, sim::Duration by);
-  void drift_clock(sim::NodeId target, std::int64_t drift_ppm);
-  void partition(std::vector<sim::NodeId> side_a, std::vector<sim::NodeId> side_b, sim::Duration length);
-  void failover();
-  void delay_spike(std::vector<sim::NodeId> targets, sim::Duration extra, sim::Duration length);
-  void starve_renewal(sim::NodeId worker, sim::Duration length);
+  // The faults, acting now. Each returns true iff it fired (and was recorded).
+  bool pause(sim::NodeId target, sim::Duration length);
+  bool crash(sim::NodeId target, std::optional<sim::Duration> restart_after);
+  bool jump_clock(sim::NodeId target, sim::Duration by);
+  bool drift_clock(sim::NodeId target, std::int64_t drift_ppm);
+  bool partition(std::vector<sim::NodeId> side_a, std::vector<sim::NodeId> side_b, sim::Duration length);
+  bool failover();
+  bool delay_spike(std::vector<sim::NodeId> targets, sim::Duration extra, sim::Duration length);
+  bool starve_renewal(sim::NodeId worker, sim::Duration length);
 
  private:
   [[nodiscard]] std::string name_of(sim::NodeId node) const { return simulation_->node_name(node); }

@@ -41,6 +41,7 @@ class System {
   void restart(sim::NodeId node);
   // Returns false if the service has no failover.
   bool failover();
+  [[nodiscard]] bool service_has_failover() const { return options_.service.kind == ServiceKind::kRedisFailover; }
 
   // {"qty":4}: storage's values, for run.end's `final`.
   [[nodiscard]] std::string final_values_json() const;

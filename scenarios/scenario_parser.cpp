@@ -220,7 +220,11 @@ void read_service(const Reader& reader, const json& value, Scenario& scenario) {
     service.instances = 5;  // Redlock's usual deployment; overridable below
   }
   with_member(value, "instances", [&](const json& v) {
-    service.instances = static_cast<int>(reader.integer(v, path + "/instances", 1, 99));
+    if (service.kind != model::ServiceKind::kRedlock) {
+      reader.fail(path + "/instances", "\"instances\" goes with kind \"redlock\"");
+    }
+    // One instance is not a Redlock (the model would read it as "unset" and run five).
+    service.instances = static_cast<int>(reader.integer(v, path + "/instances", 2, 99));
   });
   with_member(value, "persistence", [&](const json& v) {
     service.persistence = reader.choice<model::Persistence>(v, path + "/persistence",
