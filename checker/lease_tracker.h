@@ -133,8 +133,9 @@ class LeaseTracker {
   void erase_promise(std::string_view instance, std::string_view lock, std::size_t position);
 
   int quorum_ = 1;
-  // Running promises: instance -> lock -> promises (usually one; more while a
-  // lost lease's promise still runs beside a new grant).
+  // Running promises: instance -> lock -> promises (usually one; more when an
+  // instance grants a lock it still promises — its own double grant, H9).
+  // Lost leases leave this map for pending_ends_.
   std::map<std::string, std::map<std::string, std::vector<Promise>, std::less<>>, std::less<>> promises_;
   std::map<std::string, OwnersOfLock, std::less<>> owners_by_lock_;
   std::priority_queue<PendingEnd, std::vector<PendingEnd>, std::greater<>> pending_ends_;
