@@ -79,7 +79,16 @@ void ConsensusNode::lock(Context context, sim::Message request) {
   auto session = sessions_.find(session_name);
   if (session == sessions_.end()) {
     if (!command.create) {
-      context.reply(request, ConsensusLockReply{ConsensusLockStatus::kSessionGone, 0});
+      const auto expired = expired_waiters_.find(session_name);
+      if (expired == expired_waiters_.end()) {
+        context.reply(request, ConsensusLockReply{ConsensusLockStatus::kSessionGone, 0});
+        return;
+      }
+      // H15's bug: wait for the keys below the old revision, never checking
+      // that this session's own key is still there.
+      const std::string lock_name = expired->second.lock;
+      hold(context, session_name, std::move(request));
+      tell_expired_waiters(context, lock_name);
       return;
     }
     Session created;
@@ -102,16 +111,38 @@ void ConsensusNode::lock(Context context, sim::Message request) {
     context.reply(request, ConsensusLockReply{ConsensusLockStatus::kGranted, session->second.revision});
     return;
   }
-  if (command.wait <= Duration::zero()) {
+  hold(context, session_name, std::move(request));
+}
+
+void ConsensusNode::hold(Context context, const std::string& session, sim::Message request) {
+  // A newer poll of the same session replaces an older one still held.
+  answer_held(context, session, ConsensusLockReply{ConsensusLockStatus::kWaiting, 0});
+  const Duration wait = request.body.get<ConsensusLockCommand>().wait;
+  if (wait <= Duration::zero()) {
     context.reply(request, ConsensusLockReply{ConsensusLockStatus::kWaiting, 0});
     return;
   }
-  // A newer poll of the same session replaces an older one still held.
-  answer_held(context, session_name, ConsensusLockReply{ConsensusLockStatus::kWaiting, 0});
   const std::uint64_t number = ++next_number_;
-  const Duration wait = command.wait;
-  held_requests_.insert_or_assign(session_name, HeldRequest{number, std::move(request)});
-  context.spawn("held", answer_when_wait_ends(context, session_name, number, wait));
+  held_requests_.insert_or_assign(session, HeldRequest{number, std::move(request)});
+  context.spawn("held", answer_when_wait_ends(context, session, number, wait));
+}
+
+bool ConsensusNode::has_key_below(const std::string& lock_name, std::int64_t revision) const {
+  const auto state = locks_.find(lock_name);
+  return state != locks_.end() && !state->second.queue.empty() && state->second.queue.begin()->first < revision;
+}
+
+void ConsensusNode::tell_expired_waiters(Context context, const std::string& lock_name) {
+  std::vector<std::string> told;
+  for (const auto& [session, waiter] : expired_waiters_) {
+    if (waiter.lock == lock_name && held_requests_.contains(session) && !has_key_below(lock_name, waiter.revision)) {
+      answer_held(context, session, ConsensusLockReply{ConsensusLockStatus::kGranted, waiter.revision});
+      told.push_back(session);
+    }
+  }
+  for (const std::string& session : told) {
+    expired_waiters_.erase(session);
+  }
 }
 
 sim::Task<> ConsensusNode::answer_when_wait_ends(Context context, std::string session, std::uint64_t number,
@@ -204,12 +235,15 @@ void ConsensusNode::end_session(Context context, const std::string& session_name
                      {{"lock", ended.lock}, {"owner", ended.owner}, {"token", ended.revision}, {"by", by}});
     }
     state.head_granted = false;
+  } else if (cause == EndCause::kExpired && tell_expired_waiters_they_hold_) {
+    expired_waiters_.insert_or_assign(session_name, ExpiredWaiter{ended.lock, ended.revision});
   }
   state.queue.erase(ended.revision);
   ++revision_;  // the key's deletion is a change too
   sessions_.erase(session);
   answer_held(context, session_name, ConsensusLockReply{ConsensusLockStatus::kSessionGone, 0});
   grant_if_free(context, ended.lock);
+  tell_expired_waiters(context, ended.lock);
 }
 
 void ConsensusNode::grant_if_free(Context context, const std::string& lock_name) {

@@ -23,6 +23,13 @@
 //   next key is granted at once.
 // - Storage's ValidateCommand: current iff the token is the holder's revision.
 //
+// H15, on request: reproduce_etcd_3_4_3_lock_bug() makes the node behave as
+// etcd 3.4.3's lock service did (Jepsen, 2020): a waiter whose session expired
+// in the queue is not told so; its next poll waits for the keys below its old
+// revision to go and is then told it holds the lock — while the queue has
+// moved on and the lock is someone else's. No service event marks it: the
+// service never granted anything.
+//
 // The node object outlives crashes (its state stands for the ensemble's
 // replicated log). A restart keeps sessions and keys but, like etcd's new
 // leader, gives every session a fresh TTL; requests held in memory are lost.
@@ -44,6 +51,8 @@ class ConsensusNode {
   [[nodiscard]] sim::NodeBoot boot();
   [[nodiscard]] const std::string& name() const { return name_; }
   [[nodiscard]] std::int64_t revision() const { return revision_; }
+  // H15: from now on, tell a waiter whose session expired that it holds the lock.
+  void reproduce_etcd_3_4_3_lock_bug() { tell_expired_waiters_they_hold_ = true; }
 
  private:
   struct Session {
@@ -65,6 +74,12 @@ class ConsensusNode {
   struct HeldRequest {
     std::uint64_t number = 0;
     sim::Message request;
+  };
+
+  // H15's bug: a waiter whose session expired, as the buggy server remembers it.
+  struct ExpiredWaiter {
+    std::string lock;
+    std::int64_t revision = 0;
   };
 
   enum class EndCause { kExpired, kReleased };
@@ -91,6 +106,12 @@ class ConsensusNode {
   void refresh(sim::Context context, Session& session);
   [[nodiscard]] bool holds(const Session& session) const;
   void answer_held(sim::Context context, const std::string& session, ConsensusLockReply reply);
+  // Holds `request` for up to its wait; answered "waiting" if nothing happens first.
+  void hold(sim::Context context, const std::string& session, sim::Message request);
+  // H15's bug: answers "granted" to every held poll of an expired waiter of
+  // `lock` with no key left below its old revision.
+  void tell_expired_waiters(sim::Context context, const std::string& lock);
+  [[nodiscard]] bool has_key_below(const std::string& lock, std::int64_t revision) const;
 
   std::string name_;
   sim::Duration lock_delay_;
@@ -100,6 +121,8 @@ class ConsensusNode {
   std::map<std::string, Session> sessions_;
   std::map<std::string, LockState> locks_;
   std::map<std::string, HeldRequest> held_requests_;  // by session: an acquire waiting for its answer
+  bool tell_expired_waiters_they_hold_ = false;
+  std::map<std::string, ExpiredWaiter> expired_waiters_;  // by session; only with the H15 bug
 };
 
 }  // namespace locksim::model

@@ -18,6 +18,9 @@ class ConsensusService final : public LockService {
   [[nodiscard]] std::unique_ptr<LockClient> make_client() const override;
   [[nodiscard]] std::string describe_json() const override;
 
+  // H15: the node behaves as etcd 3.4.3's lock service (see consensus_node.h).
+  void reproduce_etcd_3_4_3_lock_bug() { consensus_->reproduce_etcd_3_4_3_lock_bug(); }
+
  private:
   SystemOptions options_;
   std::unique_ptr<ConsensusNode> consensus_;  // boot functions hold its address

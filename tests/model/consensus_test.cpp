@@ -7,6 +7,7 @@
 
 #include <map>
 
+#include "model/consensus_service.h"
 #include "model_test_support.h"
 
 namespace locksim::model {
@@ -178,6 +179,69 @@ TEST(ConsensusH16SessionExpiryLearnedLate, WithFencingTheRevisionRejectsTheLateW
   EXPECT_TRUE(stale_accepts(history).empty());
   // worker-1 does its job again once the partition heals.
   EXPECT_EQ(history.final_values()["qty"], 2);
+}
+
+// --- H15: an etcd waiter's session expires in the queue ---------------------------------
+
+// Three workers, 2 s sessions kept alive by a watchdog, 5 s of work: worker-1
+// holds, worker-2 and worker-3 queue behind it. worker-2 freezes 1–4 s, so its
+// polls stop and its session expires in the queue at about 2.7 s; on waking it
+// polls again while worker-1 still holds.
+SystemOptions h15_options() {
+  SystemOptions options = consensus_two_workers();
+  options.workers.count = 3;
+  options.lock.lease = 2_s;
+  options.workers.renew = RenewMethod::kWatchdog;
+  options.workers.work = sim::Distribution::constant(5_s);
+  options.service.request_timeout = 30_s;
+  return options;
+}
+
+void freeze_waiting_worker_2(Nemesis& nemesis, System& system) {
+  nemesis.at(at(1_s), [&nemesis, &system] { nemesis.pause(system.worker_node(2), 3_s); });
+}
+
+void with_the_etcd_3_4_3_bug(Nemesis& nemesis, System& system) {
+  dynamic_cast<ConsensusService&>(system.service()).reproduce_etcd_3_4_3_lock_bug();
+  freeze_waiting_worker_2(nemesis, system);
+}
+
+TEST(ConsensusH15EtcdWaiterExpiresInTheQueue, AFixedServerTellsTheExpiredWaiterItsSessionIsGone) {
+  const History history = run_system(h15_options(), freeze_waiting_worker_2);
+  const auto failed = history.first("acquire.fail", "worker-2");
+  ASSERT_TRUE(failed);
+  EXPECT_EQ((*failed)["reason"], "session-expired");
+  EXPECT_EQ(overlapping_holds(history), 0);
+  EXPECT_EQ(history.final_values()["qty"], 3);
+}
+
+TEST(ConsensusH15EtcdWaiterExpiresInTheQueue, WithEtcd343sBugTheExpiredWaiterIsToldItHoldsTheLock) {
+  const History history = run_system(h15_options(), with_the_etcd_3_4_3_bug);
+  const auto told = history.first("acquire.ok", "worker-2");
+  ASSERT_TRUE(told);
+  // Its old revision, which the service never granted...
+  EXPECT_FALSE(history.first("lease.grant", "consensus", [&told](const Event& e) { return e["token"] == (*told)["token"]; }));
+  // ...while the lock went to worker-3 at the same moment.
+  const auto granted = history.first("lease.grant", "consensus", [](const Event& e) { return e["owner"] == "worker-3"; });
+  ASSERT_TRUE(granted);
+  EXPECT_LT((*told)["token"], (*granted)["token"]);
+  EXPECT_GE(overlapping_holds(history), 1);
+}
+
+TEST(ConsensusH15EtcdWaiterExpiresInTheQueue, WithTheBugValidatingTheRevisionKeepsTheExpiredWaiterOut) {
+  SystemOptions options = testing::with_fencing(h15_options());
+  options.storage.fence_reads = true;
+  options.storage.validate = Validation::kService;
+  const History history = run_system(options, with_the_etcd_3_4_3_bug);
+  const auto told = history.first("acquire.ok", "worker-2");
+  ASSERT_TRUE(told);
+  const auto refused = history.first("read.reject", "storage", [&told](const Event& e) {
+    return e["reader"] == "worker-2" && e["token"] == (*told)["token"];
+  });
+  ASSERT_TRUE(refused);
+  EXPECT_EQ((*refused)["reason"], "not-current");
+  EXPECT_TRUE(stale_accepts(history).empty());
+  EXPECT_EQ(history.final_values()["qty"], 3);
 }
 
 // --- lock_delay -------------------------------------------------------------------------
