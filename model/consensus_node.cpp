@@ -173,6 +173,7 @@ ConsensusKeepAliveReply ConsensusNode::keep_alive(Context context, const Consens
 }
 
 ConsensusUnlockReply ConsensusNode::unlock(Context context, const ConsensusUnlockCommand& command) {
+  expired_waiters_.erase(command.session);  // a waiter that gave up is told nothing more
   if (!sessions_.contains(command.session)) {
     return ConsensusUnlockReply{false};
   }
