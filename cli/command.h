@@ -18,5 +18,9 @@ struct BadInput : std::runtime_error {
 
 void add_demo_command(CLI::App& app, ExitCode& exit_code);
 void add_check_command(CLI::App& app, ExitCode& exit_code);
+void add_run_command(CLI::App& app, ExitCode& exit_code);
+void add_replay_command(CLI::App& app, ExitCode& exit_code);
+void add_list_command(CLI::App& app, ExitCode& exit_code);
+void add_merge_command(CLI::App& app, ExitCode& exit_code);
 
 }  // namespace locksim::cli

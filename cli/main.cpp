@@ -21,6 +21,10 @@ int main(int argc, char** argv) {
   // Each command file registers itself here (one line per command).
   locksim::cli::add_demo_command(app, exit_code);
   locksim::cli::add_check_command(app, exit_code);
+  locksim::cli::add_run_command(app, exit_code);
+  locksim::cli::add_replay_command(app, exit_code);
+  locksim::cli::add_list_command(app, exit_code);
+  locksim::cli::add_merge_command(app, exit_code);
 
   try {
     app.parse(argc, argv);

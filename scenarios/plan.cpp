@@ -32,7 +32,9 @@ PlannedFault concrete(const Scenario& scenario, const FaultSpec& fault, std::siz
   PlannedFault planned;
   planned.index = index;
   planned.kind = fault.kind;
-  if (fault.kind != FaultKind::kPartition && fault.kind != FaultKind::kFailover) {
+  // Partitions and failovers act on no one node; their target, if any, is
+  // whose event triggers them.
+  if (!fault.target.node.empty() || fault.target.group != TargetGroup::kNamed) {
     planned.target = draw_target(scenario, fault, rng);
   }
   planned.length = fault.length.sample(rng);

@@ -22,7 +22,7 @@ namespace locksim::scenarios {
 struct PlannedFault {
   std::size_t index = 0;  // the fault's position in the scenario (faults_fired key "faults[index]")
   FaultKind kind = FaultKind::kPause;
-  std::string target;                  // the node it hits ("" for partition and failover)
+  std::string target;  // the node it hits, or whose event triggers it ("" for an untargeted partition or failover)
   std::variant<AtTime, OnEvent> trigger = AtTime{};
   Duration length;                     // pause, partition, delay-spike, starve-renewal
   std::optional<Duration> restart_after;

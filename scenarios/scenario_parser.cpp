@@ -429,6 +429,9 @@ FaultSpec read_fault(const Reader& reader, const json& value, const std::string&
                                                  {"before-reply", TriggerEvent::kBeforeReply}});
     with_member(value, "nth", [&](const json& v) { on_event.nth = static_cast<int>(reader.integer(v, path + "/nth", 1, 1'000'000)); });
     with_member(value, "delay", [&](const json& v) { on_event.delay = reader.duration(v, path + "/delay"); });
+    if (fault.target.group == TargetGroup::kNamed && fault.target.node.empty()) {
+      reader.fail(path, "an event-triggered fault needs a \"target\": the node whose event triggers it");
+    }
     if (fault.target.group != TargetGroup::kNamed && fault.target.group != TargetGroup::kWorkers &&
         on_event.when != TriggerEvent::kAfterGrant) {
       reader.fail(path + "/target", "an event-triggered fault needs a named target or \"workers\"");

@@ -1,0 +1,134 @@
+// `locksim run SCENARIO|DIR... [--seeds N] [--first-seed S] [--seed S]
+//   [--fencing on|off|compare] [--shard K/N] [--recheck P] [--json FILE]
+//   [--junit FILE] [--quiet] [--threads N]` (spec/cli.md; --threads is an extension).
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "command.h"
+#include "reports/junit_xml.h"
+#include "reports/summary_json.h"
+#include "reports/terminal_table.h"
+#include "runner/scenario_run.h"
+#include "scenario_files.h"
+
+namespace locksim::cli {
+namespace {
+
+struct RunArguments {
+  std::vector<std::string> paths;
+  std::optional<std::uint64_t> seeds;
+  std::optional<std::uint64_t> first_seed;
+  std::optional<std::uint64_t> seed;
+  std::string fencing;
+  std::string shard;
+  double recheck = 0.02;
+  std::string json_file;
+  std::string junit_file;
+  bool quiet = false;
+  unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+};
+
+runner::RunRequest request_from(const RunArguments& arguments) {
+  runner::RunRequest request;
+  if (arguments.seed) {
+    request.first_seed = *arguments.seed;
+    request.seed_count = 1;
+  } else {
+    request.first_seed = arguments.first_seed.value_or(1);
+    request.seed_count = arguments.seeds;
+  }
+  if (arguments.fencing == "on") request.modes = runner::ModeChoice::kOn;
+  if (arguments.fencing == "off") request.modes = runner::ModeChoice::kOff;
+  if (arguments.fencing == "compare") request.modes = runner::ModeChoice::kCompare;
+  if (!arguments.shard.empty()) {
+    unsigned long long index = 0;
+    unsigned long long count = 0;
+    char slash = 0;
+    char rest = 0;
+    if (std::sscanf(arguments.shard.c_str(), "%llu%c%llu%c", &index, &slash, &count, &rest) != 3 || slash != '/' ||
+        count == 0 || index >= count) {
+      throw BadInput(fmt::format("--shard: expected K/N with 0 <= K < N, e.g. 0/4, got \"{}\"", arguments.shard));
+    }
+    request.shard_index = index;
+    request.shard_count = count;
+  }
+  request.threads = arguments.threads;
+  request.recheck_fraction = arguments.recheck;
+  return request;
+}
+
+void write_file(const std::string& path, const std::string& contents) {
+  std::ofstream output{path, std::ios::binary};
+  output << contents;
+  if (!output) throw BadInput(fmt::format("{}: cannot write the file", path));
+}
+
+ExitCode run(const RunArguments& arguments) {
+  const std::vector<scenarios::Scenario> scenarios = load_scenarios(arguments.paths);
+  const runner::RunRequest request = request_from(arguments);
+  const bool show_progress = !arguments.quiet && isatty(STDERR_FILENO) == 1;
+  std::vector<runner::ScenarioSummary> summaries;
+  for (const scenarios::Scenario& scenario : scenarios) {
+    runner::Progress progress;
+    if (show_progress) {
+      progress = [&scenario](std::uint64_t done, std::uint64_t total) {
+        fmt::print(stderr, "\r{} {}/{} seeds", scenario.name, done, total);
+        if (done == total) fmt::print(stderr, "\r\033[K");
+      };
+    }
+    summaries.push_back(runner::run_scenario(scenario, request, progress));
+  }
+  const std::string table = reports::summary_to_table(summaries);
+  if (arguments.quiet) {
+    // Only what failed, and the closing count.
+    const std::size_t problems = table.find("\nFAIL ");
+    const std::size_t closing = table.rfind("\n\n");
+    fmt::print("{}", problems == std::string::npos ? table.substr(closing + 1) : table.substr(problems + 1));
+  } else {
+    fmt::print("{}", table);
+  }
+  if (!arguments.json_file.empty()) write_file(arguments.json_file, reports::summary_to_json(summaries));
+  if (!arguments.junit_file.empty()) write_file(arguments.junit_file, reports::summary_to_junit(summaries));
+
+  bool all_ok = true;
+  for (const runner::ScenarioSummary& summary : summaries) {
+    if (!summary.recheck_failed.empty()) {
+      fmt::print(stderr, "locksim: determinism self-check failed for {} (seeds {})\n", summary.name,
+                 fmt::join(summary.recheck_failed, ", "));
+      return ExitCode::kInternalError;
+    }
+    all_ok = all_ok && summary.ok;
+  }
+  return all_ok ? ExitCode::kOk : ExitCode::kExpectationFailed;
+}
+
+}  // namespace
+
+void add_run_command(CLI::App& app, ExitCode& exit_code) {
+  auto arguments = std::make_shared<RunArguments>();
+  CLI::App* command = app.add_subcommand("run", "Run scenarios over many seeds and check their expectations");
+  command->add_option("scenarios", arguments->paths, "Scenario files or directories of them")->required();
+  auto* seeds = command->add_option("--seeds", arguments->seeds, "How many seeds (default: the scenario's `seeds`)")
+                    ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{100'000'000}));
+  auto* first = command->add_option("--first-seed", arguments->first_seed, "The first seed (default 1)");
+  command->add_option("--seed", arguments->seed, "Run this one seed")->excludes(seeds)->excludes(first);
+  command->add_option("--fencing", arguments->fencing, "on, off or compare (default: the scenario's storage.fencing)")
+      ->check(CLI::IsMember({"on", "off", "compare"}));
+  command->add_option("--shard", arguments->shard, "K/N: run only the seeds with seed % N == K");
+  command->add_option("--recheck", arguments->recheck, "Share of seeds run twice to compare histories (default 0.02)")
+      ->check(CLI::Range(0.0, 1.0));
+  command->add_option("--json", arguments->json_file, "Write the summary JSON here");
+  command->add_option("--junit", arguments->junit_file, "Write JUnit XML here");
+  command->add_flag("--quiet", arguments->quiet, "No progress; print only failures and the count");
+  command->add_option("--threads", arguments->threads, "Worker threads (default: the machine's cores)")
+      ->check(CLI::Range(1u, 256u));
+  command->callback([arguments, &exit_code] { exit_code = run(*arguments); });
+}
+
+}  // namespace locksim::cli

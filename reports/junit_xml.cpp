@@ -1,0 +1,80 @@
+#include "reports/junit_xml.h"
+
+#include <fmt/core.h>
+
+namespace locksim::reports {
+namespace {
+
+std::string escaped(std::string_view text) {
+  std::string out;
+  for (const char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&apos;"; break;
+      default:
+        // XML 1.0 has no place for other control characters.
+        if (static_cast<unsigned char>(c) >= 0x20 || c == '\n' || c == '\t') out += c;
+    }
+  }
+  return out;
+}
+
+// What went wrong in one mode of one scenario, one line each.
+std::vector<std::string> failures_of(const runner::ScenarioSummary& scenario, const runner::ModeSummary& mode) {
+  std::vector<std::string> lines;
+  for (const runner::ExpectationResult& result : scenario.expectations) {
+    if (result.mode == mode.mode && !result.ok) {
+      lines.push_back(fmt::format("expected {} {}{} over all seeds, got {}", result.violation, result.op, result.value,
+                                  result.actual));
+    }
+  }
+  for (const std::string& why : scenario.inert) {
+    if (why.rfind(mode.mode + ":", 0) == 0) lines.push_back("inert: " + why.substr(mode.mode.size() + 2));
+  }
+  for (const std::uint64_t seed : scenario.recheck_failed) {
+    lines.push_back(fmt::format("determinism: two runs of seed {} gave different histories", seed));
+  }
+  return lines;
+}
+
+}  // namespace
+
+std::string summary_to_junit(const std::vector<runner::ScenarioSummary>& scenarios) {
+  std::size_t tests = 0;
+  std::size_t failures = 0;
+  std::string suites;
+  for (const runner::ScenarioSummary& scenario : scenarios) {
+    std::string cases;
+    std::size_t suite_failures = 0;
+    double suite_seconds = 0;
+    for (const runner::ModeSummary& mode : scenario.modes) {
+      const std::vector<std::string> problems = failures_of(scenario, mode);
+      suite_seconds += mode.wall_seconds;
+      cases += fmt::format(R"(    <testcase classname="{}" name="{}" time="{:.3f}">)", escaped(scenario.name),
+                           escaped(mode.mode), mode.wall_seconds);
+      if (!problems.empty()) {
+        ++suite_failures;
+        std::string text;
+        for (const std::string& problem : problems) text += problem + "\n";
+        const std::string replay = mode.replay.empty() ? "" : "replay: " + mode.replay;
+        text += replay;
+        cases += fmt::format("\n      <failure message=\"{}\" type=\"expectation\">{}</failure>\n    ",
+                             escaped(problems.front()), escaped(text));
+      }
+      cases += "</testcase>\n";
+    }
+    tests += scenario.modes.size();
+    failures += suite_failures;
+    suites += fmt::format(R"(  <testsuite name="{}" tests="{}" failures="{}" errors="0" time="{:.3f}">)"
+                          "\n{}  </testsuite>\n",
+                          escaped(scenario.name), scenario.modes.size(), suite_failures, suite_seconds, cases);
+  }
+  return fmt::format("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                     "<testsuites name=\"locksim\" tests=\"{}\" failures=\"{}\" errors=\"0\">\n{}</testsuites>\n",
+                     tests, failures, suites);
+}
+
+}  // namespace locksim::reports

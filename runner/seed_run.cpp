@@ -1,0 +1,174 @@
+#include "runner/seed_run.h"
+
+#include <chrono>
+#include <stdexcept>
+
+#include <fmt/core.h>
+
+#include "checker/history_reader.h"
+#include "locksim/version.h"
+#include "model/nemesis.h"
+#include "model/system.h"
+#include "runner/probes.h"
+
+namespace locksim::runner {
+namespace {
+
+using scenarios::FaultKind;
+using scenarios::PlannedFault;
+using scenarios::TriggerEvent;
+
+sim::NodeId node_named(const sim::Simulation& simulation, const std::string& name) {
+  const std::optional<sim::NodeId> node = simulation.find_node(name);
+  if (!node) {
+    throw std::logic_error(fmt::format("the plan names node \"{}\", which the system does not have", name));
+  }
+  return *node;
+}
+
+std::vector<sim::NodeId> nodes_named(const sim::Simulation& simulation, const std::vector<std::string>& names) {
+  std::vector<sim::NodeId> nodes;
+  for (const std::string& name : names) nodes.push_back(node_named(simulation, name));
+  return nodes;
+}
+
+// Carries out one planned fault now; true iff it fired.
+bool apply(const PlannedFault& fault, model::Nemesis& nemesis, const sim::Simulation& simulation) {
+  switch (fault.kind) {
+    case FaultKind::kPause:
+      return nemesis.pause(node_named(simulation, fault.target), fault.length);
+    case FaultKind::kCrash:
+      return nemesis.crash(node_named(simulation, fault.target), fault.restart_after);
+    case FaultKind::kClockJump:
+      return nemesis.jump_clock(node_named(simulation, fault.target), fault.by);
+    case FaultKind::kClockDrift:
+      return nemesis.drift_clock(node_named(simulation, fault.target), fault.ppm);
+    case FaultKind::kPartition:
+      return nemesis.partition(nodes_named(simulation, fault.side_a), nodes_named(simulation, fault.side_b),
+                               fault.length);
+    case FaultKind::kFailover:
+      return nemesis.failover();
+    case FaultKind::kDelaySpike:
+      return nemesis.delay_spike({node_named(simulation, fault.target)}, fault.extra, fault.length);
+    case FaultKind::kStarveRenewal:
+      return nemesis.starve_renewal(node_named(simulation, fault.target), fault.length);
+  }
+  return false;
+}
+
+// The history event (of the fault's target) that an event trigger waits for.
+const char* trigger_event_name(TriggerEvent when) {
+  switch (when) {
+    case TriggerEvent::kAfterAcquire: return "acquire.ok";
+    case TriggerEvent::kBeforeWrite: return "write.invoke";
+    case TriggerEvent::kAfterGrant: return "lease.grant";
+    case TriggerEvent::kBeforeReply: return "acquire.invoke";
+  }
+  return "";
+}
+
+sim::Duration drift_allowance(const scenarios::Scenario& scenario) {
+  constexpr sim::Duration kClockResolution = sim::Duration::milliseconds(2);
+  const std::optional<sim::Duration> lease = scenario.system.lock.lease;
+  if (!lease) return kClockResolution;
+  const auto scaled = static_cast<std::int64_t>(static_cast<double>(lease->count_ns()) *
+                                                scenario.system.service.drift_factor);
+  return sim::Duration::nanoseconds(scaled) + kClockResolution;
+}
+
+}  // namespace
+
+SeedRun run_seed(const scenarios::Scenario& scenario, std::uint64_t seed, bool fencing, const LineWatcher& watch) {
+  return run_plan(scenario, scenarios::make_plan(scenario, seed), fencing, watch);
+}
+
+SeedRun run_plan(const scenarios::Scenario& scenario, const scenarios::Plan& plan, bool fencing,
+                 const LineWatcher& watch) {
+  // Wall-clock time is read only here, outside the simulation, for the stats.
+  const auto wall_start = std::chrono::steady_clock::now();
+  SeedRun result;
+  result.seed = plan.seed;
+  result.fencing = fencing;
+
+  model::SystemOptions options = scenario.system;
+  options.storage.fencing = fencing ? model::Fencing::kOn : model::Fencing::kOff;
+  sim::SimulationOptions simulation_options;
+  simulation_options.seed = plan.seed;
+  simulation_options.time_limit = scenario.duration;
+  simulation_options.network = scenario.network;
+
+  std::string history;  // the checker reads it after the run
+  const sim::Simulation* running = nullptr;
+  sim::Simulation simulation{simulation_options, [&history, &watch, &running](std::string_view line) {
+                               history.append(line);
+                               history.push_back('\n');
+                               if (watch) watch(line, *running);
+                             }};
+  running = &simulation;
+  ProbeCounter probes{drift_allowance(scenario)};
+  simulation.observe([&probes](std::string_view proc, std::string_view event, std::span<const sim::Field> fields) {
+    probes.observe(proc, event, fields);
+  });
+
+  model::System system{simulation, options};
+  const std::string service = system.service().describe_json();
+  // The checker reads the workload to know which keys are counters.
+  const std::string workload = std::visit(
+      [](const auto& kind) {
+        using Kind = std::decay_t<decltype(kind)>;
+        return fmt::format(R"({{"kind":"{}","key":"{}"}})",
+                           std::is_same_v<Kind, model::CounterWorkload> ? "counter" : "billing", kind.key);
+      },
+      scenario.system.workload);
+  simulation.record("run", "run.begin", {{"scenario", scenario.name},
+                                         {"seed", static_cast<std::int64_t>(plan.seed)},
+                                         {"fencing", fencing},
+                                         {"version", kVersion},
+                                         {"service", sim::RawJson{service}},
+                                         {"workload", sim::RawJson{workload}},
+                                         {"stuck_after_ns", scenario.system.lock.stuck_after}});
+  for (const auto& [node, drift_ppb] : plan.drift_ppb) {
+    simulation.set_clock_drift(node_named(simulation, node), drift_ppb);
+  }
+
+  model::Nemesis nemesis{simulation, system};
+  std::vector<bool> fired(scenario.faults.size(), false);
+  for (const PlannedFault& fault : plan.faults) {
+    auto act = [&fault, &nemesis, &simulation, &fired] {
+      if (apply(fault, nemesis, simulation)) fired[fault.index] = true;
+    };
+    if (const auto* at = std::get_if<scenarios::AtTime>(&fault.trigger)) {
+      nemesis.at(sim::Time{} + at->at, act);
+    } else {
+      const auto& on_event = std::get<scenarios::OnEvent>(fault.trigger);
+      nemesis.after_event(fault.target, trigger_event_name(on_event.when), on_event.nth, on_event.delay, act);
+    }
+  }
+
+  const sim::RunOutcome outcome = simulation.run();
+  system.record_run_end();
+
+  checker::CheckOptions check_options;
+  check_options.stuck_after_ns = scenario.system.lock.stuck_after.count_ns();
+  checker::HistoryChecker checker{check_options};
+  const std::string name = fmt::format("{} seed {} fencing {}", scenario.name, plan.seed, fencing ? "on" : "off");
+  const checker::ReadOutcome read =
+      checker::read_history_text(history, name, [&checker](const checker::Event& event) { checker.observe(event); });
+  if (read.error) {
+    throw std::logic_error("the simulator wrote a history the checker rejects: " + read.error->message());
+  }
+  result.verdict = checker.finish(name, read.summary);
+
+  for (std::size_t index = 0; index < fired.size(); ++index) {
+    if (fired[index]) result.faults_fired.push_back(index);
+  }
+  result.probes = probes.counts();
+  result.events = outcome.events;
+  result.virtual_seconds = simulation.now().seconds_double();
+  result.history_hash = simulation.history().hash();
+  result.history_events = simulation.history().events_recorded();
+  result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  return result;
+}
+
+}  // namespace locksim::runner

@@ -1,0 +1,44 @@
+#pragma once
+// One seed of one scenario in one fencing mode: build the system, lay out
+// the seed's plan of faults, run to the end, check the history.
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "checker/history_checker.h"
+#include "scenarios/plan.h"
+#include "scenarios/scenario.h"
+#include "sim/history_recorder.h"
+#include "sim/simulation.h"
+
+namespace locksim::runner {
+
+struct SeedRun {
+  std::uint64_t seed = 0;
+  bool fencing = false;
+  checker::HistoryVerdict verdict;
+  std::vector<std::size_t> faults_fired;       // scenario fault indices that fired at least once
+  std::map<std::string, std::int64_t> probes;  // every probe, with how often it was reached
+  std::uint64_t events = 0;                    // scheduler events processed
+  double virtual_seconds = 0;
+  double wall_seconds = 0;
+  std::uint64_t history_hash = 0;  // equal for byte-identical histories
+  std::uint64_t history_events = 0;
+};
+
+// Sees every history line as it is recorded, with the simulation (for the
+// nodes' local clocks at that moment): replay's trace and --history.
+using LineWatcher = std::function<void(std::string_view line, const sim::Simulation& simulation)>;
+
+// Runs `seed` of `scenario` with fencing on or off.
+[[nodiscard]] SeedRun run_seed(const scenarios::Scenario& scenario, std::uint64_t seed, bool fencing,
+                               const LineWatcher& watch = {});
+
+// The same, on a plan given explicitly (a saved plan, or one shared by two modes).
+[[nodiscard]] SeedRun run_plan(const scenarios::Scenario& scenario, const scenarios::Plan& plan, bool fencing,
+                               const LineWatcher& watch = {});
+
+}  // namespace locksim::runner
