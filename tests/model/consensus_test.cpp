@@ -33,6 +33,7 @@ SystemOptions consensus_two_workers() {
 // was already superseded — another owner was granted the lock after the
 // writer's latest grant and before the write.accept. A write.accept by a
 // worker never granted the lock counts too (it cannot be fenced correctly).
+// These runs have one lock, so "the latest grant" needs no lock name.
 std::vector<Event> stale_accepts(const History& history) {
   std::map<std::string, bool> ever_granted;
   std::string latest_owner;
