@@ -6,6 +6,7 @@
 #include <fstream>
 #include <map>
 #include <set>
+#include <sstream>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -15,7 +16,7 @@
 #include "runner/seed_run.h"
 #include "scenario_files.h"
 #include "scenarios/plan.h"
-#include "sim/duration_text.h"
+#include "scenarios/saved_plan.h"
 
 namespace locksim::cli {
 namespace {
@@ -46,67 +47,6 @@ std::string trace_line(std::string_view line, const sim::Simulation& simulation)
                      fields);
 }
 
-std::string fault_kind_name(scenarios::FaultKind kind) {
-  constexpr std::array kNames{"pause", "crash", "clock-jump", "clock-drift", "partition", "failover", "delay-spike",
-                              "starve-renewal"};
-  return kNames[static_cast<std::size_t>(kind)];
-}
-
-std::string trigger_name(scenarios::TriggerEvent when) {
-  constexpr std::array kNames{"after-acquire", "before-write", "after-grant", "before-reply"};
-  return kNames[static_cast<std::size_t>(when)];
-}
-
-// The scenario file again, with this seed's plan written out: every fault
-// with its explicit target, time or trigger, and lengths; clock drifts as
-// clock-drift faults at 0 s. Replays the same faults without random draws.
-std::string saved_plan(const std::string& path, const scenarios::Scenario& scenario, const scenarios::Plan& plan) {
-  std::ifstream input{path, std::ios::binary};
-  nlohmann::ordered_json document = nlohmann::ordered_json::parse(input);
-  nlohmann::ordered_json faults = nlohmann::ordered_json::array();
-  for (const auto& [node, drift_ppb] : plan.drift_ppb) {
-    faults.push_back({{"kind", "clock-drift"}, {"target", node}, {"at", "0s"}, {"ppm", drift_ppb / 1000}});
-  }
-  for (const scenarios::PlannedFault& fault : plan.faults) {
-    nlohmann::ordered_json entry{{"kind", fault_kind_name(fault.kind)}};
-    if (!fault.target.empty()) entry["target"] = fault.target;
-    if (const auto* at = std::get_if<scenarios::AtTime>(&fault.trigger)) {
-      entry["at"] = sim::format_duration(at->at);
-    } else {
-      const auto& on_event = std::get<scenarios::OnEvent>(fault.trigger);
-      entry["when"] = trigger_name(on_event.when);
-      entry["nth"] = on_event.nth;
-      entry["delay"] = sim::format_duration(on_event.delay);
-    }
-    switch (fault.kind) {
-      case scenarios::FaultKind::kPause:
-      case scenarios::FaultKind::kStarveRenewal: entry["for"] = sim::format_duration(fault.length); break;
-      case scenarios::FaultKind::kCrash:
-        if (fault.restart_after) entry["restart_after"] = sim::format_duration(*fault.restart_after);
-        break;
-      case scenarios::FaultKind::kClockJump: entry["by"] = sim::format_duration(fault.by); break;
-      case scenarios::FaultKind::kClockDrift: entry["ppm"] = fault.ppm; break;
-      case scenarios::FaultKind::kPartition:
-        entry["between"] = {fault.side_a, fault.side_b};
-        entry["for"] = sim::format_duration(fault.length);
-        break;
-      case scenarios::FaultKind::kFailover: break;
-      case scenarios::FaultKind::kDelaySpike:
-        entry["extra"] = sim::format_duration(fault.extra);
-        entry["for"] = sim::format_duration(fault.length);
-        break;
-    }
-    faults.push_back(entry);
-  }
-  document["faults"] = faults;
-  document["seeds"] = 1;
-  document["swarm"] = false;
-  document.erase("clocks");
-  document["description"] = fmt::format("The plan of {} seed {}, written out by locksim replay --save-plan. {}",
-                                        scenario.name, plan.seed, scenario.description);
-  return document.dump(2) + "\n";
-}
-
 ExitCode replay(const ReplayArguments& arguments) {
   const std::vector<scenarios::Scenario> loaded = load_scenarios({arguments.path});
   if (loaded.size() != 1) throw BadInput(fmt::format("{}: replay takes one scenario file", arguments.path));
@@ -125,8 +65,11 @@ ExitCode replay(const ReplayArguments& arguments) {
     if (history.is_open()) history << line << '\n';
   });
   if (!arguments.plan_file.empty()) {
+    std::ifstream original{scenario.file, std::ios::binary};
+    std::ostringstream original_text;
+    original_text << original.rdbuf();
     std::ofstream output{arguments.plan_file, std::ios::binary};
-    output << saved_plan(scenario.file, scenario, plan);
+    output << scenarios::saved_plan_json(original_text.str(), scenario, plan);
     if (!output) throw BadInput(fmt::format("{}: cannot write the file", arguments.plan_file));
   }
 

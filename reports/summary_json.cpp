@@ -24,7 +24,11 @@ ordered_json mode_to_json(const ModeSummary& mode) {
                     {"accepted_writes", mode.accepted_writes},
                     {"rejected_writes", mode.rejected_writes}};
   json["first_failing_seed"] = mode.first_failing_seed ? ordered_json(*mode.first_failing_seed) : ordered_json(nullptr);
-  json["stats"] = {{"events", mode.events}, {"virtual_s", mode.virtual_seconds}, {"wall_s", mode.wall_seconds}};
+  // virtual_ns (an extension) keeps the exact sum for merging.
+  json["stats"] = {{"events", mode.events},
+                   {"virtual_s", static_cast<double>(mode.virtual_ns) / 1e9},
+                   {"wall_s", mode.wall_seconds},
+                   {"virtual_ns", mode.virtual_ns}};
   json["faults_fired"] = mode.faults_fired;
   json["probes"] = mode.probes;
   json["replay"] = mode.replay.empty() ? ordered_json(nullptr) : ordered_json(mode.replay);
@@ -90,7 +94,7 @@ ModeSummary mode_from_json(const Reader& reader, const ordered_json& json, const
   if (!first.is_null()) mode.first_failing_seed = first.get<std::uint64_t>();
   const ordered_json& stats = reader.at(json, "stats", path);
   mode.events = static_cast<std::uint64_t>(reader.integer(stats, "events", path + "/stats"));
-  mode.virtual_seconds = reader.at(stats, "virtual_s", path + "/stats").get<double>();
+  mode.virtual_ns = reader.integer(stats, "virtual_ns", path + "/stats");
   mode.wall_seconds = reader.at(stats, "wall_s", path + "/stats").get<double>();
   for (const auto& [key, value] : reader.at(json, "faults_fired", path).items()) mode.faults_fired[key] = value.get<std::int64_t>();
   for (const auto& [key, value] : reader.at(json, "probes", path).items()) mode.probes[key] = value.get<std::int64_t>();
@@ -187,7 +191,7 @@ void merge_summaries(std::vector<ScenarioSummary>& total, const std::vector<Scen
         into->replay = mode.replay;
       }
       into->events += mode.events;
-      into->virtual_seconds += mode.virtual_seconds;
+      into->virtual_ns += mode.virtual_ns;
       into->wall_seconds += mode.wall_seconds;
       for (const auto& [name, count] : mode.faults_fired) into->faults_fired[name] += count;
       for (const auto& [name, count] : mode.probes) into->probes[name] += count;

@@ -51,7 +51,7 @@ void add_run(ModeSummary& mode, const SeedRun& run, const scenarios::Scenario& s
   mode.accepted_writes += run.verdict.counts.accepted_writes;
   mode.rejected_writes += run.verdict.counts.rejected_writes;
   mode.events += run.events;
-  mode.virtual_seconds += run.virtual_seconds;
+  mode.virtual_ns += run.virtual_ns;
   mode.wall_seconds += run.wall_seconds;
   for (std::size_t index : run.faults_fired) ++mode.faults_fired[fmt::format("faults[{}]", index)];
   for (const auto& [probe, count] : run.probes) mode.probes[probe] += count;

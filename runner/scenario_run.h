@@ -41,7 +41,7 @@ struct ModeSummary {
   std::int64_t rejected_writes = 0;
   std::optional<std::uint64_t> first_failing_seed;
   std::uint64_t events = 0;
-  double virtual_seconds = 0;
+  std::int64_t virtual_ns = 0;  // summed in integers, so shard sums equal whole sums exactly
   double wall_seconds = 0;
   std::map<std::string, std::int64_t> faults_fired;  // "faults[i]" → runs it fired in
   std::map<std::string, std::int64_t> probes;        // probe → times reached over all runs

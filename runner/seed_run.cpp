@@ -164,7 +164,7 @@ SeedRun run_plan(const scenarios::Scenario& scenario, const scenarios::Plan& pla
   }
   result.probes = probes.counts();
   result.events = outcome.events;
-  result.virtual_seconds = simulation.now().seconds_double();
+  result.virtual_ns = simulation.now().ns();
   result.history_hash = simulation.history().hash();
   result.history_events = simulation.history().events_recorded();
   result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();

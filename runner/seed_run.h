@@ -23,7 +23,7 @@ struct SeedRun {
   std::vector<std::size_t> faults_fired;       // scenario fault indices that fired at least once
   std::map<std::string, std::int64_t> probes;  // every probe, with how often it was reached
   std::uint64_t events = 0;                    // scheduler events processed
-  double virtual_seconds = 0;
+  std::int64_t virtual_ns = 0;
   double wall_seconds = 0;
   std::uint64_t history_hash = 0;  // equal for byte-identical histories
   std::uint64_t history_events = 0;

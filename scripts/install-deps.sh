@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   g++ cmake ninja-build pkg-config
   libboost-dev libfmt-dev nlohmann-json3-dev libcli11-dev libsimdjson-dev
-  libgtest-dev libgmock-dev librapidcheck-dev libbenchmark-dev
+  libgtest-dev libgmock-dev librapidcheck-dev libbenchmark-dev libpugixml-dev
 )
 
 missing=()

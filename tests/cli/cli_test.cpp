@@ -1,0 +1,141 @@
+// The `locksim` binary as a user runs it: exit codes, messages, files written.
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+namespace {
+
+struct Result {
+  int exit_code = -1;
+  std::string output;  // stdout and stderr together
+};
+
+Result run_locksim(const std::string& arguments) {
+  const std::string command = std::string{LOCKSIM_BINARY} + " " + arguments + " 2>&1";
+  Result result;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) return result;
+  char buffer[4096];
+  while (const std::size_t read = fread(buffer, 1, sizeof buffer, pipe)) result.output.append(buffer, read);
+  const int status = pclose(pipe);
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return result;
+}
+
+std::string scratch(const std::string& name) {
+  const std::filesystem::path directory =
+      std::filesystem::temp_directory_path() / ("locksim-cli-test-" + std::to_string(getpid()));
+  std::filesystem::create_directories(directory);
+  return (directory / name).string();
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream input{path, std::ios::binary};
+  std::ostringstream contents;
+  contents << input.rdbuf();
+  return contents.str();
+}
+
+const std::string kScenarios = LOCKSIM_SCENARIO_DIR;
+const std::string kBadScenarios = std::string{LOCKSIM_TEST_DATA_DIR} + "/bad-scenarios";
+
+TEST(RunCommand, EveryBadScenarioIsExitTwoWithItsMessage) {
+  int checked = 0;
+  for (const auto& entry : std::filesystem::directory_iterator{kBadScenarios}) {
+    if (entry.path().extension() != ".json") continue;
+    std::string expected = read_text(std::filesystem::path{entry.path()}.replace_extension(".expected"));
+    expected.erase(expected.find_last_not_of('\n') + 1);
+    // The binary names the file as given on the command line; the corpus
+    // messages name it bare, so run from the corpus directory.
+    const Result result = run_locksim("run " + entry.path().string() + " --seeds 1");
+    EXPECT_EQ(result.exit_code, 2) << entry.path();
+    EXPECT_NE(result.output.find(kBadScenarios + "/" + expected), std::string::npos)
+        << entry.path() << "\n" << result.output;
+    ++checked;
+  }
+  EXPECT_GE(checked, 20);
+}
+
+TEST(RunCommand, BadFlagsAreExitTwo) {
+  EXPECT_EQ(run_locksim("run " + kScenarios + " --fencing sometimes").exit_code, 2);
+  EXPECT_EQ(run_locksim("run " + kScenarios + " --shard 3/2").exit_code, 2);
+  EXPECT_EQ(run_locksim("run /nonexistent/scenario.json").exit_code, 2);
+  EXPECT_EQ(run_locksim("run " + kScenarios + " --seed 3 --seeds 4").exit_code, 2);
+  EXPECT_EQ(run_locksim("frobnicate").exit_code, 2);
+}
+
+TEST(RunCommand, TheBuiltinSuitePassesAndWritesJsonAndJunit) {
+  const std::string json = scratch("suite.json");
+  const std::string junit = scratch("suite.xml");
+  const Result result = run_locksim("run " + kScenarios + " --seeds 20 --json " + json + " --junit " + junit);
+  EXPECT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_NE(result.output.find("scenarios passed"), std::string::npos);
+  const nlohmann::json summary = nlohmann::json::parse(read_text(json));
+  EXPECT_TRUE(summary["ok"].get<bool>());
+  EXPECT_GE(summary["scenarios"].size(), 15u);
+  EXPECT_NE(read_text(junit).find("<testsuites name=\"locksim\""), std::string::npos);
+}
+
+TEST(RunCommand, AFailedExpectationIsExitOneWithTheReplayCommand) {
+  const std::string scenario = scratch("expects-nothing.json");
+  std::ofstream{scenario} << R"({"name": "expects-nothing", "lock": {"lease": "1s"},
+      "workers": {"work": {"dist": "uniform", "min": "500ms", "max": "2s"}},
+      "expect": {"fencing-off": {"stale_write": "==0"}}})";
+  const Result result = run_locksim("run " + scenario + " --seeds 5");
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_NE(result.output.find("FAIL expects-nothing"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("locksim replay " + scenario + " --seed "), std::string::npos) << result.output;
+}
+
+TEST(ReplayCommand, PrintsATraceWritesTheHistoryAndMarksViolations) {
+  // The first failing seed, as `run` reports it.
+  const std::string scenario = kScenarios + "/h01-gc-pause-past-lease.json";
+  const std::string summary_file = scratch("h01.json");
+  (void)run_locksim("run " + scenario + " --seeds 20 --json " + summary_file);
+  const nlohmann::json summary = nlohmann::json::parse(read_text(summary_file));
+  const std::string replay = summary["scenarios"][0]["modes"]["fencing-off"]["replay"];
+  const std::string seed = std::to_string(summary["scenarios"][0]["modes"]["fencing-off"]["first_failing_seed"].get<int>());
+  EXPECT_EQ(replay, "locksim replay " + scenario + " --seed " + seed + " --fencing off");
+
+  const std::string history = scratch("replay.jsonl");
+  const Result result = run_locksim("replay " + scenario + " --seed " + seed + " --fencing off --history " + history);
+  EXPECT_EQ(result.exit_code, 1) << result.output;
+  EXPECT_NE(result.output.find("<<< "), std::string::npos);
+  EXPECT_NE(result.output.find("(local "), std::string::npos);
+  // The written history passes through `check` to the same verdict.
+  const Result checked = run_locksim("check " + history);
+  EXPECT_EQ(checked.exit_code, 1) << checked.output;
+  EXPECT_NE(checked.output.find("stale_write"), std::string::npos);
+}
+
+TEST(ListCommand, ListsEveryBuiltinScenarioWithItsDescription) {
+  const Result result = run_locksim("list");
+  EXPECT_EQ(result.exit_code, 0);
+  EXPECT_NE(result.output.find("h01-gc-pause-past-lease  "), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("control-no-faults"), std::string::npos);
+}
+
+TEST(MergeCommand, AddsShardSummariesAndRejectsABadOne) {
+  const std::string scenario = kScenarios + "/h26-lease-shorter-than-work.json";
+  const std::string shard_0 = scratch("shard-0.json");
+  const std::string shard_1 = scratch("shard-1.json");
+  const std::string merged = scratch("merged.json");
+  EXPECT_EQ(run_locksim("run " + scenario + " --seeds 6 --shard 0/2 --json " + shard_0).exit_code, 0);
+  EXPECT_EQ(run_locksim("run " + scenario + " --seeds 6 --shard 1/2 --json " + shard_1).exit_code, 0);
+  EXPECT_EQ(run_locksim("merge " + shard_0 + " " + shard_1 + " --json " + merged).exit_code, 0);
+  const nlohmann::json summary = nlohmann::json::parse(read_text(merged));
+  EXPECT_EQ(summary["scenarios"][0]["modes"]["fencing-off"]["runs"], 6);
+  const std::string bad = scratch("bad-summary.json");
+  std::ofstream{bad} << R"({"scenarios": [{"name": "x"}]})";
+  const Result rejected = run_locksim("merge " + bad + " --json " + merged);
+  EXPECT_EQ(rejected.exit_code, 2);
+  EXPECT_NE(rejected.output.find(bad + ": /scenarios/0/file: missing"), std::string::npos) << rejected.output;
+}
+
+}  // namespace

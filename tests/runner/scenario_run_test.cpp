@@ -1,0 +1,224 @@
+// The scenario runner end to end: the built-in library's expectations, inert
+// detection, sharding and merging, replay against run, saved plans, and
+// independence from the number of threads.
+#include "runner/scenario_run.h"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <pugixml.hpp>
+
+#include "reports/junit_xml.h"
+#include "reports/summary_json.h"
+#include "runner/seed_run.h"
+#include "scenarios/saved_plan.h"
+#include "scenarios/scenario_parser.h"
+
+namespace locksim::runner {
+namespace {
+
+std::string read_text(const std::string& path) {
+  std::ifstream input{path, std::ios::binary};
+  std::ostringstream contents;
+  contents << input.rdbuf();
+  return contents.str();
+}
+
+std::vector<std::string> builtin_scenario_files() {
+  std::vector<std::string> files;
+  for (const auto& entry : std::filesystem::directory_iterator{LOCKSIM_SCENARIO_DIR}) {
+    if (entry.path().extension() == ".json") files.push_back(entry.path().string());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+// The summary JSON without what legitimately differs between runs (wall
+// time) or between sharded and whole runs (how many seeds were re-checked).
+nlohmann::json comparable(const std::vector<ScenarioSummary>& summaries) {
+  nlohmann::json json = nlohmann::json::parse(reports::summary_to_json(summaries));
+  for (nlohmann::json& scenario : json["scenarios"]) {
+    scenario.erase("recheck");
+    for (auto& [mode, values] : scenario["modes"].items()) values["stats"].erase("wall_s");
+  }
+  return json;
+}
+
+RunRequest seeds(std::uint64_t count, unsigned threads = 2) {
+  RunRequest request;
+  request.seed_count = count;
+  request.threads = threads;
+  return request;
+}
+
+class BuiltinScenario : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(BuiltinScenario, MeetsItsExpectationsAtReducedSeeds) {
+  const scenarios::Scenario scenario = scenarios::load_scenario_file(GetParam());
+  const ScenarioSummary summary = run_scenario(scenario, seeds(std::min<std::uint64_t>(20, scenario.seeds)));
+  for (const ExpectationResult& result : summary.expectations) {
+    EXPECT_TRUE(result.ok) << scenario.name << " " << result.mode << ": expected " << result.violation << " "
+                           << result.op << result.value << ", got " << result.actual;
+  }
+  for (const std::string& why : summary.inert) ADD_FAILURE() << scenario.name << " inert: " << why;
+  EXPECT_TRUE(summary.ok);
+  EXPECT_FALSE(scenario.description.empty());
+  EXPECT_FALSE(scenario.expect.empty()) << "every built-in scenario states what the literature expects";
+}
+
+INSTANTIATE_TEST_SUITE_P(Library, BuiltinScenario, ::testing::ValuesIn(builtin_scenario_files()),
+                         [](const ::testing::TestParamInfo<std::string>& parameter) {
+                           std::string name = std::filesystem::path{parameter.param}.stem().string();
+                           std::replace(name.begin(), name.end(), '-', '_');
+                           return name;
+                         });
+
+TEST(BuiltinLibrary, HasAControlAndAtLeastFourteenHazardScenarios) {
+  const std::vector<std::string> files = builtin_scenario_files();
+  EXPECT_GE(files.size(), 15u);
+  EXPECT_TRUE(std::any_of(files.begin(), files.end(), [](const std::string& f) { return f.find("control") != std::string::npos; }));
+}
+
+TEST(ScenarioRun, AFaultWhoseTriggerNeverHappensMakesTheScenarioInert) {
+  // worker-2 does one job, so a pause after its fifth acquisition never fires.
+  const scenarios::Scenario scenario = scenarios::parse_scenario(R"({
+      "name": "never-fires", "workload": {"kind": "counter", "jobs": 1},
+      "faults": [{"kind": "pause", "target": "worker-2", "when": "after-acquire", "nth": 5, "for": "20s"}],
+      "expect": {"any": {"stale_write": "==0"}}})",
+                                                                 "never-fires.json");
+  const ScenarioSummary summary = run_scenario(scenario, seeds(5));
+  ASSERT_EQ(summary.inert.size(), 1u);
+  EXPECT_EQ(summary.inert[0], "fencing-off: faults[0] never fired");
+  EXPECT_FALSE(summary.ok);
+  EXPECT_TRUE(summary.expectations.at(0).ok);  // the expectation alone would have passed
+}
+
+TEST(ScenarioRun, AllowInertSaysANeverFiringFaultIsIntended) {
+  const scenarios::Scenario scenario = scenarios::parse_scenario(R"({
+      "name": "never-fires", "workload": {"kind": "counter", "jobs": 1}, "allow_inert": true,
+      "faults": [{"kind": "pause", "target": "worker-2", "when": "after-acquire", "nth": 5, "for": "20s"}]})",
+                                                                 "never-fires.json");
+  EXPECT_TRUE(run_scenario(scenario, seeds(3)).ok);
+}
+
+TEST(ScenarioRun, AProbeThatIsNeverReachedMakesTheScenarioInert) {
+  // The pause (1 s) is far shorter than the lease: the hazard never happens.
+  const scenarios::Scenario scenario = scenarios::parse_scenario(R"({
+      "name": "short-pause", "lock": {"lease": "30s"},
+      "faults": [{"kind": "pause", "target": "worker-1", "when": "after-acquire", "for": "1s"}],
+      "probes_required": ["pause_past_lease"]})",
+                                                                 "short-pause.json");
+  const ScenarioSummary summary = run_scenario(scenario, seeds(3));
+  ASSERT_EQ(summary.inert.size(), 1u);
+  EXPECT_EQ(summary.inert[0], "fencing-off: probe pause_past_lease was never reached");
+}
+
+TEST(ScenarioRun, ShardedRunsMergeIntoTheWholeRun) {
+  const scenarios::Scenario scenario = scenarios::load_scenario_file(std::string{LOCKSIM_SCENARIO_DIR} + "/h01-gc-pause-past-lease.json");
+  const std::vector<ScenarioSummary> whole{run_scenario(scenario, seeds(12))};
+  std::vector<ScenarioSummary> merged;
+  for (std::uint64_t shard = 0; shard < 3; ++shard) {
+    RunRequest request = seeds(12);
+    request.shard_index = shard;
+    request.shard_count = 3;
+    // Through the JSON files, as `locksim merge` reads them.
+    const std::string json = reports::summary_to_json({run_scenario(scenario, request)});
+    reports::merge_summaries(merged, reports::summary_from_json(json, "shard.json"));
+  }
+  EXPECT_EQ(comparable(merged), comparable(whole));
+}
+
+TEST(ScenarioRun, ResultsDoNotDependOnTheNumberOfThreads) {
+  const scenarios::Scenario scenario = scenarios::load_scenario_file(std::string{LOCKSIM_SCENARIO_DIR} + "/random-gc-pauses.json");
+  EXPECT_EQ(comparable({run_scenario(scenario, seeds(8, 1))}), comparable({run_scenario(scenario, seeds(8, 3))}));
+}
+
+TEST(ScenarioRun, ReplayingASeedGivesTheVerdictItHadInTheRun) {
+  const scenarios::Scenario scenario = scenarios::load_scenario_file(std::string{LOCKSIM_SCENARIO_DIR} + "/h01-gc-pause-past-lease.json");
+  const ScenarioSummary summary = run_scenario(scenario, seeds(10));
+  const ModeSummary& off = summary.modes.at(0);
+  ASSERT_TRUE(off.first_failing_seed.has_value());
+  const SeedRun replayed = run_seed(scenario, *off.first_failing_seed, false);
+  EXPECT_FALSE(replayed.verdict.ok());
+  // Seeds before the first failing one replay clean.
+  for (std::uint64_t seed = 1; seed < *off.first_failing_seed; ++seed) {
+    EXPECT_TRUE(run_seed(scenario, seed, false).verdict.ok()) << "seed " << seed;
+  }
+  EXPECT_EQ(off.replay, "locksim replay " + scenario.file + " --seed " + std::to_string(*off.first_failing_seed) +
+                            " --fencing off");
+}
+
+TEST(ScenarioRun, BothFencingModesRunTheSamePlan) {
+  const scenarios::Scenario scenario = scenarios::load_scenario_file(std::string{LOCKSIM_SCENARIO_DIR} + "/random-gc-pauses.json");
+  for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+    std::vector<std::string> faults[2];
+    for (const bool fencing : {false, true}) {
+      (void)run_seed(scenario, seed, fencing, [&](std::string_view line, const sim::Simulation&) {
+        const nlohmann::json event = nlohmann::json::parse(line);
+        if (event["ev"] == "fault.begin") {
+          faults[fencing ? 1 : 0].push_back(event["t"].dump() + event["target"].dump() + std::to_string(event.value("for_ns", std::int64_t{0})));
+        }
+      });
+    }
+    EXPECT_EQ(faults[0], faults[1]) << "seed " << seed;
+  }
+}
+
+TEST(ScenarioRun, ASavedPlanReplaysToTheSameVerdict) {
+  const std::string path = std::string{LOCKSIM_SCENARIO_DIR} + "/random-gc-pauses.json";
+  const scenarios::Scenario scenario = scenarios::load_scenario_file(path);
+  for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+    const scenarios::Plan plan = scenarios::make_plan(scenario, seed);
+    const std::string saved = scenarios::saved_plan_json(read_text(path), scenario, plan);
+    const scenarios::Scenario explicit_plan = scenarios::parse_scenario(saved, "saved.json");
+    EXPECT_FALSE(explicit_plan.swarm);
+    for (const scenarios::FaultSpec& fault : explicit_plan.faults) {
+      EXPECT_FALSE(std::holds_alternative<scenarios::AtRate>(fault.trigger)) << "a saved plan draws no fault times";
+    }
+    const SeedRun original = run_seed(scenario, seed, false);
+    const SeedRun again = run_seed(explicit_plan, seed, false);
+    for (const checker::ViolationKind kind : checker::kAllViolationKinds) {
+      EXPECT_EQ(original.verdict.violation_count(kind), again.verdict.violation_count(kind))
+          << "seed " << seed << " " << checker::violation_kind_name(kind);
+    }
+    EXPECT_EQ(original.verdict.counts.accepted_writes, again.verdict.counts.accepted_writes) << "seed " << seed;
+  }
+}
+
+TEST(ScenarioRun, RecheckFindsNoDifferenceInADeterministicRun) {
+  const scenarios::Scenario scenario = scenarios::load_scenario_file(std::string{LOCKSIM_SCENARIO_DIR} + "/h26-lease-shorter-than-work.json");
+  RunRequest request = seeds(10);
+  request.recheck_fraction = 0.3;
+  const ScenarioSummary summary = run_scenario(scenario, request);
+  EXPECT_EQ(summary.rechecked, 6u);  // 3 seeds, both modes
+  EXPECT_TRUE(summary.recheck_failed.empty());
+}
+
+TEST(JunitXml, IsWellFormedAndNamesTheReplayCommandOfAFailure) {
+  const scenarios::Scenario scenario = scenarios::parse_scenario(R"({
+      "name": "expects-too-little", "lock": {"lease": "1s"}, "storage": {"fencing": "compare"},
+      "workers": {"work": {"dist": "uniform", "min": "500ms", "max": "2s"}},
+      "expect": {"fencing-off": {"stale_write": "==0"}}})",
+                                                                 "tests/expects-too-little.json");
+  const ScenarioSummary summary = run_scenario(scenario, seeds(5));
+  ASSERT_FALSE(summary.ok);
+  pugi::xml_document document;
+  const std::string xml = reports::summary_to_junit({summary});
+  const pugi::xml_parse_result parsed = document.load_string(xml.c_str());
+  ASSERT_TRUE(parsed) << parsed.description();
+  const pugi::xml_node suite = document.child("testsuites").child("testsuite");
+  EXPECT_STREQ(suite.attribute("name").value(), "expects-too-little");
+  EXPECT_EQ(suite.attribute("tests").as_int(), 2);
+  EXPECT_EQ(suite.attribute("failures").as_int(), 1);
+  const pugi::xml_node failure = suite.find_child_by_attribute("testcase", "name", "fencing-off").child("failure");
+  ASSERT_TRUE(failure);
+  EXPECT_NE(std::string{failure.text().get()}.find("replay: locksim replay tests/expects-too-little.json --seed"),
+            std::string::npos);
+  EXPECT_FALSE(suite.find_child_by_attribute("testcase", "name", "fencing-on").child("failure"));
+}
+
+}  // namespace
+}  // namespace locksim::runner
