@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <thread>
@@ -74,6 +75,8 @@ ExitCode run(const RunArguments& arguments) {
   const runner::RunRequest request = request_from(arguments);
   const bool show_progress = !arguments.quiet && isatty(STDERR_FILENO) == 1;
   std::vector<runner::ScenarioSummary> summaries;
+  // The wall clock is read here, outside every simulation, only to report speed.
+  const auto started = std::chrono::steady_clock::now();
   for (const scenarios::Scenario& scenario : scenarios) {
     runner::Progress progress;
     if (show_progress) {
@@ -84,6 +87,7 @@ ExitCode run(const RunArguments& arguments) {
     }
     summaries.push_back(runner::run_scenario(scenario, request, progress));
   }
+  const double wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   const std::string table = reports::summary_to_table(summaries);
   if (arguments.quiet) {
     // Only what failed, and the closing count.
@@ -93,6 +97,7 @@ ExitCode run(const RunArguments& arguments) {
   } else {
     fmt::print("{}", table);
   }
+  if (!arguments.quiet) fmt::print("{}", reports::speed_line(summaries, wall_seconds, request.threads));
   if (!arguments.json_file.empty()) write_file(arguments.json_file, reports::summary_to_json(summaries));
   if (!arguments.junit_file.empty()) write_file(arguments.junit_file, reports::summary_to_junit(summaries));
 

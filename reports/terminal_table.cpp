@@ -77,4 +77,22 @@ std::string summary_to_table(const std::vector<runner::ScenarioSummary>& scenari
   return table;
 }
 
+std::string speed_line(const std::vector<runner::ScenarioSummary>& scenarios, double wall_seconds, unsigned threads) {
+  std::int64_t runs = 0;
+  std::uint64_t events = 0;
+  std::int64_t virtual_ns = 0;
+  for (const runner::ScenarioSummary& scenario : scenarios) {
+    for (const runner::ModeSummary& mode : scenario.modes) {
+      runs += mode.runs;
+      events += mode.events;
+      virtual_ns += mode.virtual_ns;
+    }
+  }
+  const double seconds = std::max(wall_seconds, 1e-9);
+  return fmt::format("speed: {} runs (seed x mode) in {:.2f} s on {} thread{}: {:.0f} runs/s, {:.2f} M events/s, "
+                     "virtual/wall {:.3g}\n",
+                     runs, wall_seconds, threads, threads == 1 ? "" : "s", static_cast<double>(runs) / seconds,
+                     static_cast<double>(events) / seconds / 1e6, static_cast<double>(virtual_ns) / 1e9 / seconds);
+}
+
 }  // namespace locksim::reports

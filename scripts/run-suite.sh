@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# The main job: install what is missing, build, and run the built-in suite.
-# Until the scenario library exists this runs the kernel demonstration.
+# The main job: install what is missing, build, and run the built-in scenario
+# suite, printing per scenario the violations with fencing off and on.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 bash scripts/build.sh
-build/locksim demo
+build/locksim run scenarios/ --json build/suite-summary.json --junit build/suite-junit.xml
