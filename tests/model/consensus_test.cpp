@@ -29,45 +29,6 @@ SystemOptions consensus_two_workers() {
   return options;
 }
 
-// spec/history.md's stale write: storage accepts a write whose writer's lease
-// was already superseded — another owner was granted the lock after the
-// writer's latest grant and before the write.accept. A write.accept by a
-// worker never granted the lock counts too (it cannot be fenced correctly).
-// These runs have one lock, so "the latest grant" needs no lock name.
-std::vector<Event> stale_accepts(const History& history) {
-  std::map<std::string, bool> ever_granted;
-  std::string latest_owner;
-  std::vector<Event> stale;
-  for (const Event& event : history.events) {
-    if (event["ev"] == "lease.grant") {
-      latest_owner = event["owner"];
-      ever_granted[latest_owner] = true;
-    } else if (event["ev"] == "write.accept") {
-      const std::string writer = event["writer"];
-      if (!ever_granted[writer] || latest_owner != writer) stale.push_back(event);
-    }
-  }
-  return stale;
-}
-
-// How many hold.begin events found another worker's hold still open.
-int overlapping_holds(const History& history) {
-  std::map<std::string, bool> holding;
-  int overlaps = 0;
-  for (const Event& event : history.events) {
-    const std::string proc = event["proc"];
-    if (event["ev"] == "hold.begin") {
-      for (const auto& [other, open] : holding) {
-        if (open && other != proc) ++overlaps;
-      }
-      holding[proc] = true;
-    } else if (event["ev"] == "hold.end" || event["ev"] == "crash") {
-      holding[proc] = false;
-    }
-  }
-  return overlaps;
-}
-
 // Every lease.grant's token is higher than the one before.
 bool grant_tokens_strictly_increase(const History& history) {
   std::int64_t previous = 0;
@@ -86,7 +47,7 @@ TEST(ConsensusControl, WithoutFaultsThreeWorkersNeverOverlapAndEveryWriteIsAccep
   options.workload = CounterWorkload{"qty", 3};
   const History history = run_system(options);
 
-  EXPECT_EQ(overlapping_holds(history), 0);
+  EXPECT_EQ(history.overlapping_holds(), 0);
   EXPECT_EQ(history.count("write.accept"), 9u);
   EXPECT_EQ(history.count("write.reject"), 0u);
   EXPECT_EQ(history.final_values()["qty"], 9);
@@ -161,10 +122,10 @@ TEST(ConsensusH16SessionExpiryLearnedLate, WithoutFencingTheCutOffHoldersLateWri
   const auto late = history.first("write.accept", "storage", [](const Event& e) { return e["writer"] == "worker-1"; });
   ASSERT_TRUE(late);
   EXPECT_GT((*late)["t"], (*second_grant)["t"]);
-  const auto stale = stale_accepts(history);
+  const auto stale = history.stale_accepts();
   ASSERT_EQ(stale.size(), 1u);
   EXPECT_EQ(stale[0]["writer"], "worker-1");
-  EXPECT_GE(overlapping_holds(history), 1);
+  EXPECT_GE(history.overlapping_holds(), 1);
 }
 
 TEST(ConsensusH16SessionExpiryLearnedLate, WithFencingTheRevisionRejectsTheLateWrite) {
@@ -177,7 +138,7 @@ TEST(ConsensusH16SessionExpiryLearnedLate, WithFencingTheRevisionRejectsTheLateW
   ASSERT_TRUE(rejected);
   EXPECT_EQ((*rejected)["reason"], "stale-token");
   EXPECT_EQ((*rejected)["token"], history.first("lease.grant", "consensus")->at("token"));
-  EXPECT_TRUE(stale_accepts(history).empty());
+  EXPECT_TRUE(history.stale_accepts().empty());
   // worker-1 does its job again once the partition heals.
   EXPECT_EQ(history.final_values()["qty"], 2);
 }
@@ -212,7 +173,7 @@ TEST(ConsensusH15EtcdWaiterExpiresInTheQueue, AFixedServerTellsTheExpiredWaiterI
   const auto failed = history.first("acquire.fail", "worker-2");
   ASSERT_TRUE(failed);
   EXPECT_EQ((*failed)["reason"], "session-expired");
-  EXPECT_EQ(overlapping_holds(history), 0);
+  EXPECT_EQ(history.overlapping_holds(), 0);
   EXPECT_EQ(history.final_values()["qty"], 3);
 }
 
@@ -226,7 +187,7 @@ TEST(ConsensusH15EtcdWaiterExpiresInTheQueue, WithEtcd343sBugTheExpiredWaiterIsT
   const auto granted = history.first("lease.grant", "consensus", [](const Event& e) { return e["owner"] == "worker-3"; });
   ASSERT_TRUE(granted);
   EXPECT_LT((*told)["token"], (*granted)["token"]);
-  EXPECT_GE(overlapping_holds(history), 1);
+  EXPECT_GE(history.overlapping_holds(), 1);
 }
 
 TEST(ConsensusH15EtcdWaiterExpiresInTheQueue, WithTheBugValidatingTheRevisionKeepsTheExpiredWaiterOut) {
@@ -241,7 +202,7 @@ TEST(ConsensusH15EtcdWaiterExpiresInTheQueue, WithTheBugValidatingTheRevisionKee
   });
   ASSERT_TRUE(refused);
   EXPECT_EQ((*refused)["reason"], "not-current");
-  EXPECT_TRUE(stale_accepts(history).empty());
+  EXPECT_TRUE(history.stale_accepts().empty());
   EXPECT_EQ(history.final_values()["qty"], 3);
 }
 
@@ -364,7 +325,7 @@ SystemOptions fenced_reads_and_writes(sim::Duration lease) {
 
 TEST(ConsensusFencingWindow, WithMaxSeenAStaleWriteLandsBeforeTheNewHoldersFirstFencedRead) {
   const History history = run_system(fenced_reads_and_writes(1_s), stale_write_inside_the_fencing_window);
-  const auto stale = stale_accepts(history);
+  const auto stale = history.stale_accepts();
   ASSERT_EQ(stale.size(), 1u);
   EXPECT_EQ(stale[0]["writer"], "worker-1");
 }
@@ -376,7 +337,7 @@ TEST(ConsensusFencingWindow, ValidatingWithTheServiceRejectsThatWrite) {
   const auto rejected = history.first("write.reject", "storage", [](const Event& e) { return e["writer"] == "worker-1"; });
   ASSERT_TRUE(rejected);
   EXPECT_EQ((*rejected)["reason"], "not-current");
-  EXPECT_TRUE(stale_accepts(history).empty());
+  EXPECT_TRUE(history.stale_accepts().empty());
   EXPECT_EQ(history.final_values()["qty"], 2);
 }
 
@@ -402,7 +363,7 @@ SystemOptions validated_with_the_service(sim::Duration lock_delay, sim::Duration
 
 TEST(ConsensusFencingWindow, WithoutALockDelayAValidatedWriteCanLandAfterTheNextGrant) {
   const History history = run_system(validated_with_the_service(0_s, 60_s), slow_validation_answer);
-  const auto stale = stale_accepts(history);
+  const auto stale = history.stale_accepts();
   ASSERT_EQ(stale.size(), 1u);
   EXPECT_EQ(stale[0]["writer"], "worker-1");
   const auto expired = history.first("lease.expire", "consensus");
@@ -412,7 +373,7 @@ TEST(ConsensusFencingWindow, WithoutALockDelayAValidatedWriteCanLandAfterTheNext
 
 TEST(ConsensusFencingWindow, ALockDelayLongerThanTheAnswersDelayKeepsTheNextGrantAfterTheWrite) {
   const History history = run_system(validated_with_the_service(6_s, 60_s), slow_validation_answer);
-  EXPECT_TRUE(stale_accepts(history).empty());
+  EXPECT_TRUE(history.stale_accepts().empty());
   const auto accepted = history.first("write.accept", "storage", [](const Event& e) { return e["writer"] == "worker-1"; });
   const auto next = history.first("lease.grant", "consensus", [](const Event& e) { return e["owner"] == "worker-2"; });
   ASSERT_TRUE(accepted);
@@ -429,7 +390,7 @@ TEST(ConsensusFencingWindow, ALockDelayDoesNotCoverAReleaseWhileTheHoldersWriteI
     nemesis.after_event("worker-1", "write.invoke", 1, 1500_us,
                         [&nemesis, &system] { nemesis.pause(system.storage_node(), 2_s); });
   });
-  const auto stale = stale_accepts(history);
+  const auto stale = history.stale_accepts();
   ASSERT_GE(stale.size(), 1u);
   EXPECT_EQ(stale[0]["writer"], "worker-1");
   EXPECT_TRUE(history.first("write.fail", "worker-1", [](const Event& e) { return e["reason"] == "timeout"; }));
@@ -536,7 +497,7 @@ RC_GTEST_PROP(ConsensusProperty, ValidatedFencingWithALockDelayAcceptsNoStaleWri
       },
       settings);
 
-  const auto stale = stale_accepts(history);
+  const auto stale = history.stale_accepts();
   RC_ASSERT(stale.empty());
   RC_ASSERT(grant_tokens_strictly_increase(history));
   // Not vacuous: the workers finished their jobs and storage accepted them.

@@ -35,24 +35,6 @@ SystemOptions five_instances_two_workers() {
 
 std::int64_t time_of(const Event& event) { return event["t"].get<std::int64_t>(); }
 
-// How many times a hold.begin found another worker's hold still open.
-int holds_overlapping_another(const History& history) {
-  std::map<std::string, bool> holding;
-  int overlaps = 0;
-  for (const Event& event : history.events) {
-    const std::string proc = event["proc"];
-    if (event["ev"] == "hold.begin") {
-      for (const auto& [other, open] : holding) {
-        if (open && other != proc) ++overlaps;
-      }
-      holding[proc] = true;
-    } else if (event["ev"] == "hold.end" || event["ev"] == "crash") {
-      holding[proc] = false;
-    }
-  }
-  return overlaps;
-}
-
 // Grants an instance made while, by its own record, another key of the lock
 // was still there (granted, and neither expired, released nor forgotten).
 int grants_over_a_live_key(const History& history) {
@@ -185,7 +167,7 @@ TEST(RedlockControl, WithoutFaultsThreeWorkersNeverHoldAtOnceAndEveryWriteIsAcce
   EXPECT_EQ(history.count("write.accept"), 12u);
   EXPECT_EQ(history.count("write.reject"), 0u);
   EXPECT_EQ(history.final_values()["qty"], 12);
-  EXPECT_EQ(holds_overlapping_another(history), 0);
+  EXPECT_EQ(history.overlapping_holds(), 0);
   EXPECT_EQ(grants_over_a_live_key(history), 0);
   EXPECT_EQ(history.count("lease.expire"), 0u);
   EXPECT_EQ(history.count("release.ok"), 12u);
@@ -218,7 +200,7 @@ TEST(H5RedlockClockJump, BothWorkersHoldTheLockThoughNoInstanceGrantedTwiceWhile
   EXPECT_GT(time_of(*regrant), time_of(*expired));
 
   // Both believe they hold the lock at once.
-  EXPECT_GT(holds_overlapping_another(history), 0);
+  EXPECT_GT(history.overlapping_holds(), 0);
   const auto first_end = history.first("hold.end", "worker-1");
   ASSERT_TRUE(first_end);
   EXPECT_LT(time_of(*second_hold), time_of(*first_end));
@@ -255,7 +237,7 @@ TEST(H6RedlockRestartWithoutPersistence, TheForgottenKeyLetsASecondWorkerWinAQuo
   // A double grant in the quorum sense: three instances promise each worker.
   EXPECT_EQ(instances_promising(history, "worker-1", time_of(*second_hold)), 3);
   EXPECT_EQ(instances_promising(history, "worker-2", time_of(*second_hold)), 3);
-  EXPECT_GT(holds_overlapping_another(history), 0);
+  EXPECT_GT(history.overlapping_holds(), 0);
 }
 
 TEST(H6RedlockRestartWithoutPersistence, ARestartDelayedPastTheTtlKeepsTheLockUnavailableInsteadOfGrantingItTwice) {
@@ -273,7 +255,7 @@ TEST(H6RedlockRestartWithoutPersistence, ARestartDelayedPastTheTtlKeepsTheLockUn
   const auto second_hold = history.first("acquire.ok", "worker-2");
   ASSERT_TRUE(first_grant && second_hold);
   EXPECT_GT(time_of(*second_hold), time_of(*first_grant) + 10 * kSecondNs);
-  EXPECT_EQ(holds_overlapping_another(history), 0);
+  EXPECT_EQ(history.overlapping_holds(), 0);
   // Unavailable meanwhile: worker-1 gave the lock up at ~5.5 s, yet worker-2,
   // which reaches only C, D and E, kept failing until C came back.
   const auto released_at = history.first("hold.end", "worker-1");
@@ -307,7 +289,7 @@ TEST(H14RedlockReplyHandledLate, RecheckingTheElapsedTimeTurnsTheLateQuorumIntoA
   const auto first_acquired = history.first("acquire.ok", "worker-1");
   ASSERT_TRUE(first_acquired);
   EXPECT_GT(time_of(*first_acquired), time_of(*failed));
-  EXPECT_EQ(holds_overlapping_another(history), 0);
+  EXPECT_EQ(history.overlapping_holds(), 0);
   EXPECT_EQ(history.final_values()["qty"], 2);
 }
 
@@ -324,7 +306,7 @@ TEST(H14RedlockReplyHandledLate, SkippingTheElapsedCheckHoldsAnExpiredLeaseAlong
   EXPECT_EQ(history.count("acquire.fail", "worker-1"), 0u);
   // At that moment no instance promised worker-1 anything: its lease was dead on arrival.
   EXPECT_EQ(instances_promising(history, "worker-1", time_of(*late_hold)), 0);
-  EXPECT_GT(holds_overlapping_another(history), 0);
+  EXPECT_GT(history.overlapping_holds(), 0);
   // Its own clock tells it so only at the end of the hold.
   EXPECT_EQ(history.first("hold.end", "worker-1")->at("reason"), "expired");
   EXPECT_EQ(history.final_values()["qty"], 1);  // both read 0: worker-2's update is lost
@@ -378,7 +360,7 @@ TEST(H27RedlockSplitVote, ThreeWorkersStartingTogetherCanSplitTheFiveVotesSoNobo
     ASSERT_TRUE(first_result) << worker;
     EXPECT_EQ((*first_result)["reason"], "no-quorum");
   }
-  EXPECT_EQ(holds_overlapping_another(history), 0);  // a liveness problem, never a safety one
+  EXPECT_EQ(history.overlapping_holds(), 0);  // a liveness problem, never a safety one
 }
 
 TEST(H27RedlockSplitVote, WithoutRetryJitterTheSplitRepeatsAndTheLockStaysUnheldLonger) {
