@@ -19,7 +19,7 @@ std::string read_text(const std::filesystem::path& path) {
 }
 
 TEST(ScenarioParser, ReadsTheSpecExampleWithEveryValue) {
-  const Scenario scenario = load_scenario_file(std::string{LOCKSIM_TEST_DATA_DIR} + "/scenarios/spec-example.json");
+  const Scenario scenario = load_scenario_file((std::filesystem::path{LOCKSIM_TEST_DATA_DIR} / "scenarios" / "spec-example.json").string());
   EXPECT_EQ(scenario.name, "gc-pause-past-lease");
   EXPECT_EQ(scenario.duration, 5_min);
   EXPECT_EQ(scenario.seeds, 200);
