@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
-#include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,6 +18,7 @@
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 
+#include "bench/rate_reporter.h"
 #include "checker/history_checker.h"
 #include "checker/history_reader.h"
 
@@ -165,30 +166,14 @@ void parse_only(benchmark::State& state) {
 BENCHMARK(check_history)->Unit(benchmark::kMillisecond)->MinTime(3.0)->UseRealTime();
 BENCHMARK(parse_only)->Unit(benchmark::kMillisecond)->MinTime(3.0)->UseRealTime();
 
-// Prints as usual, and remembers events/s per benchmark for the ratio.
-class RatioReporter : public benchmark::ConsoleReporter {
- public:
-  void ReportRuns(const std::vector<Run>& runs) override {
-    ConsoleReporter::ReportRuns(runs);
-    for (const Run& run : runs) {
-      const auto items = run.counters.find("items_per_second");
-      if (items != run.counters.end() && run.run_type == Run::RT_Iteration) {
-        rates_[run.run_name.str()] = items->second.value;
-      }
-    }
+void print_ratio(const locksim::bench::RateReporter& reporter) {
+  const std::optional<double> check = reporter.rate("check_history/min_time:3.000/real_time");
+  const std::optional<double> parse = reporter.rate("parse_only/min_time:3.000/real_time");
+  if (check && parse) {
+    fmt::print("check {:.2f} M events/s, parse-only {:.2f} M events/s, ratio check/parse-only {:.2f}\n", *check / 1e6,
+               *parse / 1e6, *check / *parse);
   }
-  void print_ratio() const {
-    const auto check = rates_.find("check_history/min_time:3.000/real_time");
-    const auto parse = rates_.find("parse_only/min_time:3.000/real_time");
-    if (check != rates_.end() && parse != rates_.end()) {
-      fmt::print("check {:.2f} M events/s, parse-only {:.2f} M events/s, ratio check/parse-only {:.2f}\n",
-                 check->second / 1e6, parse->second / 1e6, check->second / parse->second);
-    }
-  }
-
- private:
-  std::map<std::string, double> rates_;
-};
+}
 
 }  // namespace
 
@@ -203,9 +188,9 @@ int main(int argc, char** argv) {
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) {
     return 1;
   }
-  RatioReporter reporter;
+  locksim::bench::RateReporter reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
-  reporter.print_ratio();
+  print_ratio(reporter);
   benchmark::Shutdown();
   std::filesystem::remove(history_path());
   return 0;

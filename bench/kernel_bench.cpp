@@ -5,7 +5,7 @@
 //
 //   build/bench/kernel_bench
 #include <cstdint>
-#include <map>
+#include <optional>
 #include <queue>
 #include <string>
 #include <utility>
@@ -14,6 +14,7 @@
 #include <benchmark/benchmark.h>
 #include <fmt/core.h>
 
+#include "bench/rate_reporter.h"
 #include "sim/simulation.h"
 #include "tests/sim/kernel_test_support.h"
 
@@ -72,32 +73,16 @@ void baseline_priority_queue(benchmark::State& state) {
 BENCHMARK(kernel_ping_pong)->Arg(2)->Arg(16)->Arg(256)->Unit(benchmark::kMillisecond);
 BENCHMARK(baseline_priority_queue)->Arg(2)->Arg(16)->Arg(256)->Unit(benchmark::kMillisecond);
 
-// Prints as usual, and remembers events/s per (benchmark, N) for the ratio.
-class RatioReporter : public benchmark::ConsoleReporter {
- public:
-  void ReportRuns(const std::vector<Run>& runs) override {
-    ConsoleReporter::ReportRuns(runs);
-    for (const Run& run : runs) {
-      const auto items = run.counters.find("items_per_second");
-      if (items != run.counters.end() && run.run_type == Run::RT_Iteration) {
-        rates_[run.run_name.str()] = items->second.value;
-      }
+void print_ratios(const locksim::bench::RateReporter& reporter) {
+  for (const char* nodes : {"2", "16", "256"}) {
+    const std::optional<double> kernel = reporter.rate(fmt::format("kernel_ping_pong/{}", nodes));
+    const std::optional<double> baseline = reporter.rate(fmt::format("baseline_priority_queue/{}", nodes));
+    if (kernel && baseline) {
+      fmt::print("N={:>3}: kernel {:.2f} M events/s, baseline {:.2f} M events/s, ratio {:.0f} %\n", nodes, *kernel / 1e6,
+                 *baseline / 1e6, 100.0 * *kernel / *baseline);
     }
   }
-  void print_ratios() const {
-    for (const char* nodes : {"2", "16", "256"}) {
-      const auto kernel = rates_.find(fmt::format("kernel_ping_pong/{}", nodes));
-      const auto baseline = rates_.find(fmt::format("baseline_priority_queue/{}", nodes));
-      if (kernel != rates_.end() && baseline != rates_.end()) {
-        fmt::print("N={:>3}: kernel {:.2f} M events/s, baseline {:.2f} M events/s, ratio {:.0f} %\n", nodes,
-                   kernel->second / 1e6, baseline->second / 1e6, 100.0 * kernel->second / baseline->second);
-      }
-    }
-  }
-
- private:
-  std::map<std::string, double> rates_;
-};
+}
 
 }  // namespace
 
@@ -106,9 +91,9 @@ int main(int argc, char** argv) {
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) {
     return 1;
   }
-  RatioReporter reporter;
+  locksim::bench::RateReporter reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
-  reporter.print_ratios();
+  print_ratios(reporter);
   benchmark::Shutdown();
   return 0;
 }

@@ -32,6 +32,13 @@ struct Log {
   }
 };
 
+// Options with a constant one-way network delay, so times are exact.
+inline SimulationOptions fixed_delay(Duration delay) {
+  SimulationOptions options;
+  options.network.delay = Distribution::constant(delay);
+  return options;
+}
+
 // Replies to every Ping with the same Ping, after `think` on its own clock.
 inline Task<> echo_server(Context context, Duration think) {
   while (true) {

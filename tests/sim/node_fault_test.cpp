@@ -8,14 +8,9 @@ namespace locksim::sim {
 namespace {
 
 using namespace literals;
+using testing::fixed_delay;
 using testing::Log;
 using testing::Ping;
-
-SimulationOptions fixed_delay(Duration delay) {
-  SimulationOptions options;
-  options.network.delay = Distribution::constant(delay);
-  return options;
-}
 
 Task<> send_pings_every(Context context, NodeId to, int count, Duration every) {
   for (int number = 1; number <= count; ++number) {

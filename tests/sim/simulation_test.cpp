@@ -12,14 +12,9 @@ namespace locksim::sim {
 namespace {
 
 using namespace literals;
+using testing::fixed_delay;
 using testing::Log;
 using testing::Ping;
-
-SimulationOptions fixed_delay(Duration delay) {
-  SimulationOptions options;
-  options.network.delay = Distribution::constant(delay);
-  return options;
-}
 
 Task<> ping_once(Context context, const Simulation* simulation, Log* log, NodeId server, Duration timeout) {
   log->add(*simulation, "call");
