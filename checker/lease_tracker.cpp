@@ -116,26 +116,32 @@ void LeaseTracker::renew_promise(const Event& event, std::vector<QuorumChange>& 
   promise->lease_ns = expiry_of(event);
 }
 
-void LeaseTracker::end_promise(const Event& event, std::vector<QuorumChange>& changes) {
+LeaseTracker::Promise* LeaseTracker::match_ending_promise(const Event& event) {
   last_matched_.reset();
   std::vector<Promise>* promises = promises_at(event.process, event.lock);
   Promise* promise = promises == nullptr ? nullptr : find_promise(*promises, event);
+  if (promise != nullptr) {
+    last_matched_ = MatchedPromise{promise->grant_index, promise->grant_time_ns, promise->token};
+  }
+  return promise;
+}
+
+void LeaseTracker::end_promise(const Event& event, std::vector<QuorumChange>& changes) {
+  Promise* promise = match_ending_promise(event);
   if (promise == nullptr) {
     return;
   }
-  last_matched_ = MatchedPromise{promise->grant_index, promise->grant_time_ns, promise->token};
+  std::vector<Promise>* promises = promises_at(event.process, event.lock);
   erase_promise(event.process, event.lock, static_cast<std::size_t>(promise - promises->data()));
   count(event.process, event.lock, event.owner, -1, cause_of(event), changes);
 }
 
 void LeaseTracker::lose_promise(const Event& event, std::vector<QuorumChange>& changes) {
-  last_matched_.reset();
-  std::vector<Promise>* promises = promises_at(event.process, event.lock);
-  Promise* promise = promises == nullptr ? nullptr : find_promise(*promises, event);
+  Promise* promise = match_ending_promise(event);
   if (promise == nullptr) {
     return;
   }
-  last_matched_ = MatchedPromise{promise->grant_index, promise->grant_time_ns, promise->token};
+  std::vector<Promise>* promises = promises_at(event.process, event.lock);
   PendingEnd end;
   // No expiry: promised until the history ends, which no event reaches.
   end.end_ns = std::numeric_limits<std::int64_t>::max();

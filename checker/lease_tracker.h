@@ -129,6 +129,9 @@ class LeaseTracker {
   std::vector<Promise>& promises_at_or_new(std::string_view instance, std::string_view lock);
   // The running promise an event names, or nullptr.
   Promise* find_promise(std::vector<Promise>& promises, const Event& event);
+  // The promise an ending event (expire, release, lost) refers to, remembered
+  // as last_matched(); nullptr (and nothing remembered) if none.
+  Promise* match_ending_promise(const Event& event);
   // Removes the promise at `position`, dropping containers that become empty.
   void erase_promise(std::string_view instance, std::string_view lock, std::size_t position);
 
