@@ -104,6 +104,14 @@ AcquireReply RedisInstance::acquire(Context context, const AcquireCommand& comma
   if (command.only_if_absent && data_.keys.contains(command.lock)) {
     return AcquireReply{};
   }
+  if (const auto replaced = data_.keys.find(command.lock); replaced != data_.keys.end()) {
+    // A plain SET over a live key (H9): the lease in it vanishes without
+    // expiring, and its owner was never told.
+    context.record("lease.lost", {{"lock", command.lock},
+                                  {"owner", replaced->second.owner},
+                                  {"token", replaced->second.token},
+                                  {"reason", "overwritten"}});
+  }
   RedisKey key{command.owner, command.value, ++data_.token_counter, command.lease,
                deadline_after(context.now(), command.lease)};
   if (command.lease == sim::Duration::max()) {
@@ -239,17 +247,44 @@ void RedisInstance::promote(sim::Simulation& simulation, const RedisInstance& ol
   simulation.record(name_, "replica.promote", {});
   const std::optional<sim::NodeId> old_node = simulation.find_node(old_primary.name());
   const LocalTime old_clock = old_node ? simulation.local_time(*old_node) : LocalTime{};
+  const sim::Context context = simulation.context_of(*simulation.find_node(name_));
+  adopt_live_leases(context, old_primary, old_clock);
   for (const auto& [lock, key] : old_primary.data().keys) {
     const auto copy = data_.keys.find(lock);
-    const bool missing = copy == data_.keys.end() || copy->second.value != key.value;
-    if (missing && key.deadline > old_clock) {
+    const bool adopted = copy != data_.keys.end() && copy->second.value == key.value;
+    if (!adopted && key.deadline > old_clock) {
       simulation.record(old_primary.name(), "lease.lost",
                         {{"lock", lock}, {"owner", key.owner}, {"token", key.token}, {"reason", "failover"}});
     }
   }
-  const sim::Context context = simulation.context_of(*simulation.find_node(name_));
   for (const auto& [lock, key] : data_.keys) {
     watch_expiry(context, lock);
+  }
+}
+
+void RedisInstance::adopt_live_leases(Context context, const RedisInstance& old_primary, LocalTime old_clock) {
+  for (auto copy = data_.keys.begin(); copy != data_.keys.end();) {
+    const auto original = old_primary.data().keys.find(copy->first);
+    const bool promised_by_old_primary = original != old_primary.data().keys.end() &&
+                                         original->second.value == copy->second.value &&
+                                         original->second.deadline > old_clock;
+    // The deadline came as an absolute time (PXAT): this instance compares it
+    // with its own clock, so the lease has what that clock says is left.
+    const bool live_here = copy->second.deadline > context.now();
+    if (!promised_by_old_primary || !live_here) {
+      // A copy of a lease the old primary had already ended (its DEL or expiry
+      // not shipped yet), or one already past its deadline here: nobody is
+      // promised it, so the new primary does not keep it (a simplification:
+      // Redis would keep such a key until its deadline).
+      copy = data_.keys.erase(copy);
+      continue;
+    }
+    std::vector<Field> fields{{"lock", copy->first}, {"owner", copy->second.owner}, {"token", copy->second.token}};
+    if (copy->second.deadline != LocalTime::max()) {
+      fields.emplace_back("lease_ns", copy->second.deadline - context.now());
+    }
+    context.record_fields("lease.adopt", fields);
+    ++copy;
   }
 }
 

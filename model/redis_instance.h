@@ -2,7 +2,8 @@
 // One simulated Redis instance holding lock keys, as the lock recipes use it:
 //
 // - acquire: `SET lock value NX PX lease` and `INCR` of a token counter in one
-//   Lua script (atomic); with NX off, a plain `SET PX` (get-then-set's second step);
+//   Lua script (atomic); with NX off, a plain `SET PX` (get-then-set's second
+//   step), which replaces a live key: `lease.lost` reason overwritten;
 // - compare-and-delete and compare-and-extend scripts, plain `DEL`, `GET`;
 // - expiry decided by the instance's own clock: a key is gone the moment the
 //   clock passes its deadline, recorded as `lease.expire` then (a watcher per
@@ -11,6 +12,8 @@
 //   state at the last whole second of its clock), always (everything);
 // - as a primary with a replica, every change ships to the replica after the
 //   replication lag; a change not shipped when the primary crashes is lost.
+//   Expiry ships as an absolute deadline (Redis 7 propagates `SET … PX` as
+//   `PXAT`), which a promoted replica compares with its own clock.
 //   A replica answers writes with READONLY until promoted.
 //
 // The instance object outlives crashes (it is the machine and its disk); its
@@ -61,7 +64,10 @@ class RedisInstance {
   // Ships every change to `replica` (this instance must be a primary).
   void set_replica(sim::NodeId replica) { replica_ = replica; }
   // Failover: this replica becomes a primary with whatever it has; records
-  // `replica.promote`, and `lease.lost` (reason failover, proc = the old
+  // `replica.promote`, `lease.adopt` for each lease the old primary promised
+  // that this copy holds and this clock says is live (from then on this
+  // instance expires or releases it, at the replicated absolute deadline read
+  // on its own clock), and `lease.lost` (reason failover, proc = the old
   // primary) for each lease the old primary promised that this copy lacks.
   void promote(sim::Simulation& simulation, const RedisInstance& old_primary);
   // Whatever restarts next comes back as a replica (Sentinel demotes the old primary).
@@ -79,6 +85,9 @@ class RedisInstance {
   ReleaseReply release(sim::Context context, const ReleaseCommand& command);
   ExtendReply extend(sim::Context context, const ExtendCommand& command);
   void apply_replicated(sim::Context context, const ReplicateCommand& change);
+  // On promotion: records lease.adopt for the copies of the old primary's live
+  // leases and drops every other copy.
+  void adopt_live_leases(sim::Context context, const RedisInstance& old_primary, sim::LocalTime old_clock);
   // Lazy expiry: drops `lock` if this instance's clock has passed its deadline.
   void expire_if_due(sim::Context context, const std::string& lock);
   void changed(sim::Context context, const std::string& lock);

@@ -7,28 +7,26 @@ namespace locksim::model {
 
 using sim::Context;
 
-RedisLockClient::RedisLockClient(std::vector<sim::NodeId> instances, std::string lock,
-                                 std::optional<sim::Duration> lease, AcquireMethod acquire_method,
+RedisLockClient::RedisLockClient(std::vector<sim::NodeId> instances, std::shared_ptr<const RedisSentinel> sentinel,
+                                 std::string lock, std::optional<sim::Duration> lease, AcquireMethod acquire_method,
                                  ReleaseMethod release_method, sim::Duration request_timeout)
     : instances_{std::move(instances)},
+      sentinel_{std::move(sentinel)},
       lock_{std::move(lock)},
       lease_{lease.value_or(sim::Duration::max())},
       acquire_method_{acquire_method},
       release_method_{release_method},
       request_timeout_{request_timeout} {
   LOCKSIM_ASSERT(!instances_.empty(), "a Redis client needs an instance");
+  LOCKSIM_ASSERT(sentinel_ != nullptr, "a Redis client needs to know the primary");
 }
 
 sim::Task<std::optional<sim::Message>> RedisLockClient::ask_primary(Context context, sim::Payload request) {
-  std::optional<sim::Message> reply =
-      co_await context.call(instances_[primary_index_], std::move(request), request_timeout_);
-  const bool read_only = reply && ((reply->body.holds<AcquireReply>() && reply->body.get<AcquireReply>().read_only) ||
-                                   (reply->body.holds<ReleaseReply>() && reply->body.get<ReleaseReply>().read_only) ||
-                                   (reply->body.holds<ExtendReply>() && reply->body.get<ExtendReply>().read_only));
-  if (!reply || read_only) {
-    primary_index_ = (primary_index_ + 1) % instances_.size();
-  }
-  co_return reply;
+  // Asked afresh for every request: a request sent before a failover stays
+  // with the old primary (and may go unanswered), the next one goes to the new.
+  const std::size_t primary = sentinel_->primary_index;
+  LOCKSIM_ASSERT(primary < instances_.size(), "Sentinel names an instance this client knows");
+  co_return co_await context.call(instances_[primary], std::move(request), request_timeout_);
 }
 
 sim::Task<AcquireOutcome> RedisLockClient::acquire(Context context, std::string owner, std::string value) {

@@ -8,33 +8,36 @@
 // - the lease is believed valid until the worker's clock, read when the
 //   request was sent, plus the lease.
 //
-// With several instances it sends to the one it believes is the primary and
-// moves to the next on a timeout or a READONLY answer, as a Sentinel-aware
-// client finds the new primary after a failover.
+// With a replica it sends every request to the instance Sentinel names as
+// the primary (redis_sentinel.h), so after a failover the holder's renewals
+// and release reach the promoted replica, as a Sentinel-aware client's do.
 
+#include <memory>
 #include <vector>
 
 #include "model/lock_client.h"
+#include "model/redis_sentinel.h"
 
 namespace locksim::model {
 
 class RedisLockClient final : public LockClient {
  public:
-  RedisLockClient(std::vector<sim::NodeId> instances, std::string lock, std::optional<sim::Duration> lease,
-                  AcquireMethod acquire_method, ReleaseMethod release_method, sim::Duration request_timeout);
+  // `sentinel` names the primary among `instances` (it outlives the client).
+  RedisLockClient(std::vector<sim::NodeId> instances, std::shared_ptr<const RedisSentinel> sentinel,
+                  std::string lock, std::optional<sim::Duration> lease, AcquireMethod acquire_method,
+                  ReleaseMethod release_method, sim::Duration request_timeout);
 
   sim::Task<AcquireOutcome> acquire(sim::Context context, std::string owner, std::string value) override;
   sim::Task<RenewOutcome> renew(sim::Context context, Lease lease) override;
   sim::Task<ReleaseOutcome> release(sim::Context context, std::string owner, Lease lease) override;
 
  private:
-  // One request to the believed primary; on no answer or READONLY, the next
-  // instance is believed primary from then on.
+  // One request to the instance Sentinel names as the primary when it is sent.
   sim::Task<std::optional<sim::Message>> ask_primary(sim::Context context, sim::Payload request);
   sim::Task<AcquireOutcome> set(sim::Context context, std::string owner, std::string value, bool only_if_absent);
 
   std::vector<sim::NodeId> instances_;
-  std::size_t primary_index_ = 0;
+  std::shared_ptr<const RedisSentinel> sentinel_;
   std::string lock_;
   sim::Duration lease_;
   AcquireMethod acquire_method_;

@@ -23,8 +23,17 @@ RedisService::RedisService(sim::Simulation& simulation, const SystemOptions& opt
 }
 
 std::unique_ptr<LockClient> RedisService::make_client() const {
-  return std::make_unique<RedisLockClient>(nodes_, options_.lock.name, options_.lock.lease, options_.workers.acquire,
-                                           options_.workers.release, options_.service.request_timeout);
+  return std::make_unique<RedisLockClient>(nodes_, sentinel_, options_.lock.name, options_.lock.lease,
+                                           options_.workers.acquire, options_.workers.release,
+                                           options_.service.request_timeout);
+}
+
+std::vector<sim::NodeId> RedisService::validators() const {
+  std::vector<sim::NodeId> primary_first{nodes_[sentinel_->primary_index]};
+  for (std::size_t index = 0; index < nodes_.size(); ++index) {
+    if (index != sentinel_->primary_index) primary_first.push_back(nodes_[index]);
+  }
+  return primary_first;
 }
 
 std::string RedisService::describe_json() const {
@@ -36,8 +45,8 @@ bool RedisService::failover(sim::Simulation& simulation) {
   if (nodes_.size() < 2) {
     return false;
   }
-  const std::size_t old_primary = primary_;
-  const std::size_t promoted = 1 - primary_;
+  const std::size_t old_primary = sentinel_->primary_index;
+  const std::size_t promoted = 1 - old_primary;
   if (simulation.is_up(nodes_[old_primary])) {
     simulation.record(instances_[old_primary].name(), "crash", {});
     simulation.crash(nodes_[old_primary]);
@@ -45,7 +54,7 @@ bool RedisService::failover(sim::Simulation& simulation) {
   instances_[old_primary].demote();
   instances_[promoted].promote(simulation, instances_[old_primary]);
   instances_[promoted].set_replica(nodes_[old_primary]);
-  primary_ = promoted;
+  sentinel_->primary_index = promoted;
   return true;
 }
 

@@ -5,11 +5,14 @@
 // Failover (Sentinel's decision, modelled as a fault): the primary, if still
 // up, is taken down; the replica is promoted with whatever it has received;
 // the old primary comes back, if restarted, as the new primary's replica.
+// Clients and storage's validation follow the promotion (redis_sentinel.h).
 
 #include <deque>
+#include <memory>
 
 #include "model/lock_service.h"
 #include "model/redis_instance.h"
+#include "model/redis_sentinel.h"
 
 namespace locksim::model {
 
@@ -19,6 +22,8 @@ class RedisService final : public LockService {
 
   [[nodiscard]] std::vector<sim::NodeId> nodes() const override { return nodes_; }
   [[nodiscard]] std::unique_ptr<LockClient> make_client() const override;
+  // The primary first, then the replica (asked if the primary does not answer).
+  [[nodiscard]] std::vector<sim::NodeId> validators() const override;
   [[nodiscard]] std::string describe_json() const override;
   bool failover(sim::Simulation& simulation) override;
 
@@ -28,7 +33,7 @@ class RedisService final : public LockService {
   SystemOptions options_;
   std::deque<RedisInstance> instances_;  // deque: boot functions hold their addresses
   std::vector<sim::NodeId> nodes_;
-  std::size_t primary_ = 0;
+  std::shared_ptr<RedisSentinel> sentinel_ = std::make_shared<RedisSentinel>();
 };
 
 }  // namespace locksim::model

@@ -28,19 +28,20 @@ sim::Task<> Storage::handle_read(Context context, sim::Message request) {
   const ReadCommand& command = request.body.get<ReadCommand>();
   const auto value = values_.find(command.key);
   ReadReply reply{true, value == values_.end() ? 0 : value->second, {}};
+  // Every read that reaches storage is recorded: the checker orders holders'
+  // reads against writes from storage's side, not from the readers' read.ok.
+  std::vector<sim::Field> fields{{"key", command.key}, {"reader", command.reader}};
   if (options_.fencing == Fencing::kOn && options_.fence_reads) {
     const Verdict verdict = co_await check_token(context, command.key, command.token);
-    const std::int64_t token = command.token.value_or(0);
-    if (verdict.accepted) {
-      context.record("read.accept", {{"key", command.key}, {"reader", command.reader}, {"token", token}});
-    } else {
-      context.record("read.reject", {{"key", command.key},
-                                     {"reader", command.reader},
-                                     {"token", token},
-                                     {"reason", verdict.reason}});
-      reply = ReadReply{false, 0, verdict.reason};
+    fields.emplace_back("token", command.token.value_or(0));
+    if (!verdict.accepted) {
+      fields.emplace_back("reason", verdict.reason);
+      context.record_fields("read.reject", fields);
+      context.reply(request, ReadReply{false, 0, verdict.reason});
+      co_return;
     }
   }
+  context.record_fields("read.accept", fields);
   context.reply(request, std::move(reply));
 }
 
@@ -91,7 +92,8 @@ sim::Task<Storage::Verdict> Storage::check_token(Context context, std::string ke
 
 sim::Task<bool> Storage::token_is_current(Context context, std::int64_t token) {
   // Ask each validator in turn; one that does not answer in time counts as no.
-  for (const sim::NodeId validator : validators_) {
+  const std::vector<sim::NodeId> validators = current_validators_ ? current_validators_() : std::vector<sim::NodeId>{};
+  for (const sim::NodeId validator : validators) {
     ValidateCommand question{lock_name_, token};
     const std::optional<sim::Message> reply = co_await context.call(validator, std::move(question), request_timeout_);
     if (reply) {

@@ -8,9 +8,12 @@
 // fenced reads a read registers its token too; with `validate: service` it
 // asks the lock service whether the token is still current instead (Chubby's
 // CheckSequencer); with idempotency keys it drops a repeated request_id.
+// Every request that reaches it is recorded: `read.accept` (with `token` only
+// when reads are fenced) or `read.reject`, `write.accept` or `write.reject`.
 // Storage is durable: its data outlives a crash of the node.
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
@@ -26,8 +29,11 @@ class Storage {
  public:
   Storage(StorageOptions options, std::string lock_name, sim::Duration request_timeout);
 
-  // The lock-service nodes to ask under `validate: service`, in order of preference.
-  void set_validators(std::vector<sim::NodeId> validators) { validators_ = std::move(validators); }
+  // Under `validate: service`, each validation asks the nodes `current_validators`
+  // returns at that moment, in order (so it follows a failover).
+  void set_validators(std::function<std::vector<sim::NodeId>()> current_validators) {
+    current_validators_ = std::move(current_validators);
+  }
 
   [[nodiscard]] sim::NodeBoot boot();
   [[nodiscard]] const std::map<std::string, std::int64_t>& values() const { return values_; }
@@ -48,7 +54,7 @@ class Storage {
   StorageOptions options_;
   std::string lock_name_;
   sim::Duration request_timeout_;
-  std::vector<sim::NodeId> validators_;
+  std::function<std::vector<sim::NodeId>()> current_validators_;
   std::map<std::string, std::int64_t> values_;
   std::map<std::string, std::int64_t> highest_token_;
   std::set<std::string> seen_request_ids_;

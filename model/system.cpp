@@ -11,7 +11,7 @@ System::System(sim::Simulation& simulation, SystemOptions options)
       service_{add_lock_service(simulation, options_)},
       storage_{options_.storage, options_.lock.name, options_.service.request_timeout},
       storage_node_{simulation.add_node("storage", storage_.boot())} {
-  storage_.set_validators(service_->validators());
+  storage_.set_validators([service = service_.get()] { return service->validators(); });
   for (int number = 1; number <= options_.workers.count; ++number) {
     clients_.push_back(service_->make_client());
     workers_.emplace_back(fmt::format("worker-{}", number), options_, *clients_.back(), storage_node_,

@@ -228,6 +228,22 @@ TEST(H9GetThenSet, TwoWorkersRacingWithinOneRoundTripAreBothGranted) {
   EXPECT_GT(history.overlapping_holds(), 0);
 }
 
+TEST(H9GetThenSet, ThePlainSetRecordsTheReplacedLeaseAsLostJustBeforeTheNewGrant) {
+  SystemOptions options = two_workers_one_job();
+  options.workers.acquire = AcquireMethod::kGetThenSet;
+  const History history = run_system(options);
+  const std::vector<Event> grants = history.all("lease.grant", "redis-0");
+  ASSERT_GE(grants.size(), 2u);
+  const auto overwritten = history.first("lease.lost", "redis-0", [](const Event& e) { return e["reason"] == "overwritten"; });
+  ASSERT_TRUE(overwritten);
+  EXPECT_EQ((*overwritten)["lock"], grants[0]["lock"]);
+  EXPECT_EQ((*overwritten)["owner"], grants[0]["owner"]);
+  EXPECT_EQ((*overwritten)["token"], grants[0]["token"]);
+  EXPECT_EQ((*overwritten)["i"].get<std::int64_t>() + 1, grants[1]["i"].get<std::int64_t>());
+  // Only a live key is overwritten: every overwritten lease was granted and not yet ended.
+  EXPECT_EQ(history.count("lease.lost"), 1u);
+}
+
 TEST(H9GetThenSet, SetNxPxLetsOnlyOneOfTheRacersIn) {
   const History history = run_system(two_workers_one_job());
   EXPECT_EQ(history.overlapping_holds(), 0);

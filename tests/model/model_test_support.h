@@ -3,7 +3,9 @@
 // history as parsed JSON events, with small finders so that each hazard test
 // reads as the sentence it checks.
 
+#include <cstdint>
 #include <functional>
+#include <limits>
 #include <map>
 #include <optional>
 #include <string>
@@ -57,6 +59,56 @@ struct History {
       }
     }
     return overlaps;
+  }
+
+  // The service's promises (spec/history.md), followed across instances: a
+  // lease.adopt continues the grant it copies, so the lease ends once,
+  // whichever instance ends it. These runs have one lock, and tokens that do
+  // not repeat (a failover that loses the grant repeats them: H7).
+  struct PromiseCheck {
+    int double_grants = 0;        // a grant while another owner's lease was promised
+    int ended_twice = 0;          // an expire or release of a lease already ended
+    int adopted_unknown = 0;      // an adopt of a lease nobody granted, or one already ended
+    int ends_without_promise = 0; // an expire or release of a lease this history never granted
+  };
+  [[nodiscard]] PromiseCheck promises() const {
+    struct Promise {
+      std::string owner;
+      std::int64_t until_ns = 0;  // true time the promise runs to if nothing ends it
+      bool ended = false;
+    };
+    std::map<std::int64_t, Promise> by_token;
+    PromiseCheck check;
+    for (const Event& event : events) {
+      const std::string ev = event["ev"];
+      if (!event.contains("token") || !event.contains("lock")) continue;
+      const std::int64_t t = event["t"];
+      const std::int64_t token = event["token"];
+      const auto promise = by_token.find(token);
+      const std::int64_t lease_ns = event.contains("lease_ns") ? event["lease_ns"].get<std::int64_t>()
+                                                                : std::numeric_limits<std::int64_t>::max() / 2;
+      if (ev == "lease.grant") {
+        for (const auto& [other_token, other] : by_token) {
+          if (!other.ended && other.owner != event["owner"] && other.until_ns > t) ++check.double_grants;
+        }
+        by_token[token] = Promise{event["owner"], t + lease_ns, false};
+      } else if (ev == "lease.adopt") {
+        if (promise == by_token.end() || promise->second.ended || promise->second.owner != event["owner"]) {
+          ++check.adopted_unknown;
+        }
+      } else if (ev == "lease.renew" && promise != by_token.end()) {
+        promise->second.until_ns = t + lease_ns;
+      } else if (ev == "lease.expire" || ev == "lease.release") {
+        if (promise == by_token.end()) {
+          ++check.ends_without_promise;
+        } else if (promise->second.ended) {
+          ++check.ended_twice;
+        } else {
+          promise->second.ended = true;
+        }
+      }
+    }
+    return check;
   }
 
   // Accepted writes whose writer's lease was already superseded: another
