@@ -262,6 +262,12 @@ void ConsensusNode::grant_if_free(Context context, const std::string& lock_name)
   const auto& [revision, session_name] = *state.queue.begin();
   const Session& session = sessions_.at(session_name);
   LOCKSIM_ASSERT(session.revision == revision, "a lock queue entry disagrees with its session");
+  if (session.deadline <= context.now()) {
+    // This waiter's session ends at this very instant (several can after a
+    // pause): expire_due_sessions ends it next and grants past it. Granting
+    // it would promise a lease that is already over.
+    return;
+  }
   state.head_granted = true;
   if (session.deadline == LocalTime::max()) {
     context.record("lease.grant", {{"lock", lock_name}, {"owner", session.owner}, {"token", revision}});

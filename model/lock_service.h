@@ -23,6 +23,9 @@ class LockService {
   [[nodiscard]] virtual std::unique_ptr<LockClient> make_client() const = 0;
   // Nodes storage may ask whether a token is current (`validate: service`).
   [[nodiscard]] virtual std::vector<sim::NodeId> validators() const { return nodes(); }
+  // How many distinct instances must promise an owner a lease for it to hold
+  // the lock: 1, or Redlock's majority.
+  [[nodiscard]] virtual int quorum() const { return 1; }
   // For run.begin's `service` field: {"kind", "instances", "quorum"}.
   [[nodiscard]] virtual std::string describe_json() const = 0;
   // The `failover` fault. Returns false if this kind of service has none.

@@ -37,7 +37,7 @@ std::unique_ptr<LockClient> RedlockService::make_client() const {
 
 std::string RedlockService::describe_json() const {
   const int count = static_cast<int>(nodes_.size());
-  return fmt::format(R"({{"kind":"redlock","instances":{},"quorum":{}}})", count, quorum_of(count));
+  return fmt::format(R"({{"kind":"redlock","instances":{},"quorum":{}}})", count, quorum());
 }
 
 }  // namespace locksim::model

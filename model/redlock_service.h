@@ -38,6 +38,7 @@ class RedlockService final : public LockService {
   [[nodiscard]] std::vector<sim::NodeId> nodes() const override { return nodes_; }
   [[nodiscard]] std::unique_ptr<LockClient> make_client() const override;
   [[nodiscard]] std::string describe_json() const override;
+  [[nodiscard]] int quorum() const override { return quorum_of(static_cast<int>(nodes_.size())); }
 
   [[nodiscard]] const RedisInstance& instance(std::size_t index) const { return instances_[index]; }
 

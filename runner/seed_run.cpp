@@ -76,14 +76,43 @@ sim::Duration drift_allowance(const scenarios::Scenario& scenario) {
   return sim::Duration::nanoseconds(scaled) + kClockResolution;
 }
 
+// The oracle's view of the scenario, as the models decided it.
+OracleSetup oracle_setup(const scenarios::Scenario& scenario, model::System& system) {
+  OracleSetup setup;
+  setup.quorum = system.service().quorum();
+  setup.stuck_after = scenario.system.lock.stuck_after;
+  std::visit(
+      [&setup](const auto& kind) {
+        using Kind = std::decay_t<decltype(kind)>;
+        setup.workload =
+            std::is_same_v<Kind, model::CounterWorkload> ? OracleSetup::Workload::kCounter : OracleSetup::Workload::kBilling;
+        setup.counter_key = kind.key;
+      },
+      scenario.system.workload);
+  return setup;
+}
+
 }  // namespace
 
-SeedRun run_seed(const scenarios::Scenario& scenario, std::uint64_t seed, bool fencing, const LineWatcher& watch) {
-  return run_plan(scenario, scenarios::make_plan(scenario, seed), fencing, watch);
+std::vector<OracleMismatch> compare_with_oracle(const checker::HistoryVerdict& verdict, const OracleCounts& counts) {
+  std::vector<OracleMismatch> mismatches;
+  for (const checker::ViolationKind kind : checker::kAllViolationKinds) {
+    const std::optional<std::int64_t> checked = verdict.violation_count(kind);
+    if (checked && *checked != counts.of(kind)) mismatches.push_back({kind, *checked, counts.of(kind)});
+  }
+  if (verdict.counts.late_writes != counts.late_writes) {
+    mismatches.push_back({std::nullopt, verdict.counts.late_writes, counts.late_writes});
+  }
+  return mismatches;
+}
+
+SeedRun run_seed(const scenarios::Scenario& scenario, std::uint64_t seed, bool fencing, const LineWatcher& watch,
+                 OracleChoice oracle) {
+  return run_plan(scenario, scenarios::make_plan(scenario, seed), fencing, watch, oracle);
 }
 
 SeedRun run_plan(const scenarios::Scenario& scenario, const scenarios::Plan& plan, bool fencing,
-                 const LineWatcher& watch) {
+                 const LineWatcher& watch, OracleChoice oracle_choice) {
   // Wall-clock time is read only here, outside the simulation, for the stats.
   const auto wall_start = std::chrono::steady_clock::now();
   SeedRun result;
@@ -111,6 +140,14 @@ SeedRun run_plan(const scenarios::Scenario& scenario, const scenarios::Plan& pla
   });
 
   model::System system{simulation, options};
+  std::optional<Oracle> oracle;
+  if (oracle_choice == OracleChoice::kOn) {
+    oracle.emplace(oracle_setup(scenario, system));
+    simulation.observe([&oracle, &simulation](std::string_view proc, std::string_view event,
+                                              std::span<const sim::Field> fields) {
+      oracle->observe(simulation.now(), proc, event, fields);
+    });
+  }
   const std::string service = system.service().describe_json();
   // The checker reads the workload to know which keys are counters.
   const std::string workload = std::visit(
@@ -158,6 +195,10 @@ SeedRun run_plan(const scenarios::Scenario& scenario, const scenarios::Plan& pla
     throw std::logic_error("the simulator wrote a history the checker rejects: " + read.error->message());
   }
   result.verdict = checker.finish(name, read.summary);
+  if (oracle) {
+    result.oracle = oracle->finish(system.storage().values());
+    result.oracle_mismatches = compare_with_oracle(result.verdict, *result.oracle);
+  }
 
   for (std::size_t index = 0; index < fired.size(); ++index) {
     if (fired[index]) result.faults_fired.push_back(index);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "checker/history_checker.h"
+#include "runner/oracle.h"
 #include "scenarios/plan.h"
 #include "scenarios/scenario.h"
 #include "sim/history_recorder.h"
@@ -27,7 +28,14 @@ struct SeedRun {
   double wall_seconds = 0;
   std::uint64_t history_hash = 0;  // equal for byte-identical histories
   std::uint64_t history_events = 0;
+  // The oracle's counts (unset when it was switched off) and every kind on
+  // which the checker's verdict disagrees with them.
+  std::optional<OracleCounts> oracle;
+  std::vector<OracleMismatch> oracle_mismatches;
 };
+
+// Whether the in-simulation oracle checks the checker (on by default).
+enum class OracleChoice : std::uint8_t { kOn, kOff };
 
 // Sees every history line as it is recorded, with the simulation (for the
 // nodes' local clocks at that moment): replay's trace and --history.
@@ -35,10 +43,15 @@ using LineWatcher = std::function<void(std::string_view line, const sim::Simulat
 
 // Runs `seed` of `scenario` with fencing on or off.
 [[nodiscard]] SeedRun run_seed(const scenarios::Scenario& scenario, std::uint64_t seed, bool fencing,
-                               const LineWatcher& watch = {});
+                               const LineWatcher& watch = {}, OracleChoice oracle = OracleChoice::kOn);
 
 // The same, on a plan given explicitly (a saved plan, or one shared by two modes).
 [[nodiscard]] SeedRun run_plan(const scenarios::Scenario& scenario, const scenarios::Plan& plan, bool fencing,
-                               const LineWatcher& watch = {});
+                               const LineWatcher& watch = {}, OracleChoice oracle = OracleChoice::kOn);
+
+// The kinds on which `verdict` and the oracle's `counts` disagree (a kind the
+// checker could not run is not compared; late_writes is).
+[[nodiscard]] std::vector<OracleMismatch> compare_with_oracle(const checker::HistoryVerdict& verdict,
+                                                              const OracleCounts& counts);
 
 }  // namespace locksim::runner

@@ -1,0 +1,233 @@
+#include "runner/oracle.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <utility>
+
+#include "runner/record_fields.h"
+
+namespace locksim::runner {
+namespace {
+
+using checker::ViolationKind;
+
+bool is_worker(std::string_view proc) { return proc.starts_with("worker-"); }
+
+std::optional<sim::Duration> lease_length(std::span<const sim::Field> fields) {
+  const std::optional<std::int64_t> lease_ns = integer_field(fields, "lease_ns");
+  if (!lease_ns || *lease_ns == 0) return std::nullopt;  // no expiry
+  return sim::Duration::nanoseconds(*lease_ns);
+}
+
+std::int64_t token_of(std::span<const sim::Field> fields) { return integer_field(fields, "token").value_or(0); }
+
+}  // namespace
+
+Oracle::Oracle(OracleSetup setup) : setup_{std::move(setup)} {
+  if (setup_.quorum < 1) throw std::logic_error("the oracle needs a quorum of at least 1");
+}
+
+Oracle::OwnerState& Oracle::owner(std::string_view name) {
+  auto found = owners_.find(name);
+  if (found == owners_.end()) found = owners_.emplace(std::string{name}, OwnerState{}).first;
+  return found->second;
+}
+
+void Oracle::observe(sim::Time now, std::string_view proc, std::string_view event,
+                     std::span<const sim::Field> fields) {
+  forget_due_promises(now);
+  if (event == "lease.grant") {
+    grant(now, proc, Promise{std::string{text_field(fields, "owner")}, token_of(fields), now, lease_length(fields)});
+  } else if (event == "lease.renew") {
+    renew(now, proc, text_field(fields, "owner"), token_of(fields), lease_length(fields));
+  } else if (event == "lease.expire") {
+    end(proc, text_field(fields, "owner"), token_of(fields));
+  } else if (event == "lease.release") {
+    if (text_field(fields, "by") != text_field(fields, "owner")) {
+      ++counts_.violations[static_cast<std::size_t>(ViolationKind::kForeignRelease)];
+    }
+    end(proc, text_field(fields, "owner"), token_of(fields));
+  } else if (event == "lease.lost") {
+    forget(proc, text_field(fields, "owner"), token_of(fields));
+  } else if (event == "lease.adopt") {
+    adopt(now, proc, Promise{std::string{text_field(fields, "owner")}, token_of(fields), now, lease_length(fields)});
+  } else if (event == "hold.begin") {
+    begin_work(now, proc);
+  } else if (event == "hold.end" || (event == "crash" && is_worker(proc))) {
+    stop_work(now, proc);
+  } else if (event == "acquire.fail") {
+    failed_acquire(now, proc);
+  } else if (event == "read.accept") {
+    served(text_field(fields, "reader"));
+  } else if (event == "write.accept") {
+    const std::optional<std::int64_t> job = integer_field(fields, "job");
+    accepted_write(text_field(fields, "writer"), text_field(fields, "key"),
+                   job ? std::to_string(*job) : std::string_view{text_field(fields, "job")});
+  }
+}
+
+// --- Promises and gains -----------------------------------------------------
+
+void Oracle::forget_due_promises(sim::Time now) {
+  // A forgotten lease stops being promised when its length has run out: over
+  // before anything else happens at that instant.
+  const auto due = [now](const ForgottenPromise& forgotten) { return forgotten.ends_at && *forgotten.ends_at <= now; };
+  for (const ForgottenPromise& forgotten : forgotten_) {
+    if (due(forgotten)) count_promise(forgotten.instance, forgotten.promise.owner, -1);
+  }
+  std::erase_if(forgotten_, due);
+}
+
+void Oracle::grant(sim::Time now, std::string_view instance, Promise promise) {
+  // An instance keeps one value per key: a grant over a live lease replaces
+  // it (a plain SET), and the replaced owner's promise runs out on its own.
+  if (const auto live = live_by_instance_.find(instance); live != live_by_instance_.end()) {
+    forget(instance, live->second.owner, live->second.token);
+    forget_due_promises(now);
+  }
+  const std::string owner_name = promise.owner;
+  live_by_instance_.insert_or_assign(std::string{instance}, std::move(promise));
+  count_promise(instance, owner_name, +1);
+}
+
+void Oracle::renew(sim::Time now, std::string_view instance, std::string_view owner_name, std::int64_t token,
+                   std::optional<sim::Duration> length) {
+  const auto live = live_by_instance_.find(instance);
+  if (live != live_by_instance_.end() && live->second.owner == owner_name && live->second.token == token) {
+    live->second.renewed_at = now;
+    live->second.length = length;
+    return;
+  }
+  grant(now, instance, Promise{std::string{owner_name}, token, now, length});  // it does promise it from now on
+}
+
+void Oracle::end(std::string_view instance, std::string_view owner_name, std::int64_t token) {
+  const auto live = live_by_instance_.find(instance);
+  if (live == live_by_instance_.end() || live->second.owner != owner_name || live->second.token != token) return;
+  const std::string ended_owner = std::move(live->second.owner);
+  live_by_instance_.erase(live);
+  count_promise(instance, ended_owner, -1);
+}
+
+void Oracle::forget(std::string_view instance, std::string_view owner_name, std::int64_t token) {
+  const auto live = live_by_instance_.find(instance);
+  if (live == live_by_instance_.end() || live->second.owner != owner_name || live->second.token != token) return;
+  ForgottenPromise forgotten{std::move(live->second), std::string{instance}, std::nullopt};
+  if (forgotten.promise.length) forgotten.ends_at = forgotten.promise.renewed_at + *forgotten.promise.length;
+  live_by_instance_.erase(live);
+  forgotten_.push_back(std::move(forgotten));
+}
+
+void Oracle::adopt(sim::Time now, std::string_view instance, Promise promise) {
+  // The same lease (owner and token), now promised by the promoted replica:
+  // it moves there from wherever it was promised, and is no new gain. The
+  // adopter takes it first, so the owner's standing never dips in between.
+  const auto same_lease = [owner_name = promise.owner, token = promise.token](const Promise& other) {
+    return other.owner == owner_name && other.token == token;
+  };
+  grant(now, instance, std::move(promise));
+  for (auto live = live_by_instance_.begin(); live != live_by_instance_.end();) {
+    if (live->first != instance && same_lease(live->second)) {
+      count_promise(live->first, live->second.owner, -1);
+      live = live_by_instance_.erase(live);
+    } else {
+      ++live;
+    }
+  }
+  for (const ForgottenPromise& forgotten : forgotten_) {
+    if (same_lease(forgotten.promise)) count_promise(forgotten.instance, forgotten.promise.owner, -1);
+  }
+  std::erase_if(forgotten_, [&same_lease](const ForgottenPromise& forgotten) { return same_lease(forgotten.promise); });
+}
+
+void Oracle::count_promise(std::string_view instance, const std::string& owner_name, int delta) {
+  OwnerState& state = owner(owner_name);
+  auto& promises = state.promises_by_instance[std::string{instance}];
+  promises += delta;
+  if (promises <= 0) state.promises_by_instance.erase(std::string{instance});
+  const bool holds = static_cast<int>(state.promises_by_instance.size()) >= setup_.quorum;
+  if (holds == state.holds) return;
+  state.holds = holds;
+  if (!holds) return;
+  // A gain: the owner now holds the lock. Every other owner holding it too is
+  // a double grant; the gain takes the next place in the lock order.
+  for (const auto& [other_name, other] : owners_) {
+    if (other_name != owner_name && other.holds) {
+      ++counts_.violations[static_cast<std::size_t>(ViolationKind::kDoubleGrant)];
+    }
+  }
+  state.epoch = ++gains_;
+}
+
+// --- Workers -----------------------------------------------------------------
+
+void Oracle::begin_work(sim::Time /*now*/, std::string_view worker) {
+  for (const auto& [other_name, other] : owners_) {
+    if (other_name != worker && other.working) {
+      ++counts_.violations[static_cast<std::size_t>(ViolationKind::kDoubleHolder)];
+    }
+  }
+  OwnerState& state = owner(worker);
+  state.working = true;
+  state.useless_since.reset();
+  state.stuck_reported = false;
+}
+
+void Oracle::stop_work(sim::Time now, std::string_view worker) {
+  OwnerState& state = owner(worker);
+  state.working = false;
+  if (!state.useless_since) state.useless_since = now;
+}
+
+void Oracle::failed_acquire(sim::Time now, std::string_view worker) {
+  // A lock is stuck when an owner that stopped being useful long ago is still
+  // promised it while somebody else is turned away.
+  for (auto& [owner_name, state] : owners_) {
+    if (owner_name == worker || state.stuck_reported || !state.useless_since || state.promises_by_instance.empty()) {
+      continue;
+    }
+    if (now - *state.useless_since > setup_.stuck_after) {
+      ++counts_.violations[static_cast<std::size_t>(ViolationKind::kStuckLock)];
+      state.stuck_reported = true;
+    }
+  }
+}
+
+// --- Storage -----------------------------------------------------------------
+
+void Oracle::served(std::string_view worker) {
+  const auto found = owners_.find(worker);
+  if (found != owners_.end() && found->second.epoch) served_epoch_ = std::max(served_epoch_, *found->second.epoch);
+}
+
+void Oracle::accepted_write(std::string_view writer, std::string_view key, std::string_view job) {
+  ++accepted_writes_by_key_[std::string{key}];
+  if (setup_.workload == OracleSetup::Workload::kBilling && !job.empty() &&
+      ++accepted_writes_by_job_[std::string{job}] > 1) {
+    ++counts_.violations[static_cast<std::size_t>(ViolationKind::kDuplicateEffect)];
+  }
+  const auto found = owners_.find(writer);
+  if (found == owners_.end() || !found->second.epoch) return;  // never held: not tied to the lock
+  const std::int64_t epoch = *found->second.epoch;
+  if (served_epoch_ > epoch) {
+    // Storage already served a holder that gained the lock after this writer.
+    ++counts_.violations[static_cast<std::size_t>(ViolationKind::kStaleWrite)];
+  } else if (gains_ > epoch) {
+    ++counts_.late_writes;  // superseded, but nobody after it has touched storage yet
+  }
+  served(writer);
+}
+
+OracleCounts Oracle::finish(const std::map<std::string, std::int64_t>& final_values) const {
+  OracleCounts counts = counts_;
+  if (setup_.workload == OracleSetup::Workload::kCounter) {
+    const auto accepted = accepted_writes_by_key_.find(setup_.counter_key);
+    const auto final_value = final_values.find(setup_.counter_key);
+    const std::int64_t writes = accepted == accepted_writes_by_key_.end() ? 0 : accepted->second;
+    const std::int64_t value = final_value == final_values.end() ? 0 : final_value->second;
+    counts.violations[static_cast<std::size_t>(ViolationKind::kLostUpdate)] = std::max<std::int64_t>(0, writes - value);
+  }
+  return counts;
+}
+
+}  // namespace locksim::runner

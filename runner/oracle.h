@@ -1,0 +1,138 @@
+#pragma once
+// Oracle: the second witness of a simulated run. While the simulation runs it
+// computes, from the models' own facts as they happen, what really went
+// wrong — which instance promised which lease when, which holds overlapped,
+// what storage served in which lock order — and at the end the count of each
+// violation kind. The runner compares these counts with the checker's verdict
+// on the recorded history; any difference is a bug in one of the two.
+//
+// Why it is a second witness and not a copy: it shares no code with
+// checker/. It sees the models' typed records as they are made (never the
+// JSON text), takes the final storage values from the storage model itself,
+// and keeps the state the way the models do, not the way a history reader
+// must infer it:
+// - an instance holds at most one lease per lock: a grant over a live lease
+//   replaces it, whatever the history says about the old one;
+// - a lease is identified by (owner, token): adopted by a promoted replica, it
+//   is the same lease, ending once wherever it ends;
+// - the lock order is the order in which gains (an owner reaching its quorum
+//   of promises) happened, and storage's served order is the order of its
+//   accepts.
+//
+// The definitions it computes are spec/history.md's (see docs/checker.md for
+// the counting conventions: double_grant and double_holder once per
+// overlapping pair, duplicate_effect once per extra accept, lost_update the
+// number of updates lost).
+//
+// Deterministic; memory proportional to the instances, workers and jobs; O(log n)
+// per record.
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "checker/violation.h"
+#include "sim/history_recorder.h"
+#include "sim/time.h"
+
+namespace locksim::runner {
+
+struct OracleSetup {
+  // Distinct instances that must promise an owner a lease for it to hold the
+  // lock: 1 for one Redis or a primary with its replica, the majority for Redlock.
+  int quorum = 1;
+  // stuck_lock's threshold: the scenario's lock.stuck_after.
+  sim::Duration stuck_after = sim::Duration::seconds(100);
+  enum class Workload : std::uint8_t { kCounter, kBilling };
+  Workload workload = Workload::kCounter;
+  std::string counter_key;  // the counter workload's key
+};
+
+// Counts per violation kind, indexed by the kind's position in
+// checker::kAllViolationKinds, plus the late writes (no violation).
+struct OracleCounts {
+  std::array<std::int64_t, checker::kAllViolationKinds.size()> violations{};
+  std::int64_t late_writes = 0;
+
+  [[nodiscard]] std::int64_t of(checker::ViolationKind kind) const {
+    return violations[static_cast<std::size_t>(kind)];
+  }
+};
+
+class Oracle {
+ public:
+  explicit Oracle(OracleSetup setup);
+
+  // One record, at true time `now`, in the order they are made.
+  void observe(sim::Time now, std::string_view proc, std::string_view event, std::span<const sim::Field> fields);
+
+  // The counts, given storage's final values (from the storage model).
+  [[nodiscard]] OracleCounts finish(const std::map<std::string, std::int64_t>& final_values) const;
+
+ private:
+  // A lease an instance promises: from its grant until the instance ends it,
+  // or, once the instance forgot it, until the last grant or renewal plus the
+  // lease length (true time).
+  struct Promise {
+    std::string owner;
+    std::int64_t token = 0;
+    sim::Time renewed_at;                  // the last grant, renewal or adoption
+    std::optional<sim::Duration> length;   // nullopt: no expiry
+  };
+  struct ForgottenPromise {
+    Promise promise;
+    std::string instance;
+    std::optional<sim::Time> ends_at;  // nullopt: never
+  };
+  struct OwnerState {
+    std::map<std::string, int, std::less<>> promises_by_instance;
+    bool holds = false;                       // a quorum of instances promise it
+    std::optional<std::int64_t> epoch;        // the lock order of its latest gain
+    bool working = false;                     // between its hold.begin and hold.end
+    std::optional<sim::Time> useless_since;   // crashed or stopped holding
+    bool stuck_reported = false;              // for the current useless_since
+  };
+
+  void forget_due_promises(sim::Time now);
+  void grant(sim::Time now, std::string_view instance, Promise promise);
+  void renew(sim::Time now, std::string_view instance, std::string_view owner, std::int64_t token,
+             std::optional<sim::Duration> length);
+  void end(std::string_view instance, std::string_view owner, std::int64_t token);
+  void forget(std::string_view instance, std::string_view owner, std::int64_t token);
+  void adopt(sim::Time now, std::string_view instance, Promise promise);
+  // One more (+1) or one fewer (-1) promise of `owner` by `instance`.
+  void count_promise(std::string_view instance, const std::string& owner, int delta);
+
+  void begin_work(sim::Time now, std::string_view worker);
+  void stop_work(sim::Time now, std::string_view worker);
+  void failed_acquire(sim::Time now, std::string_view worker);
+  void served(std::string_view worker);
+  void accepted_write(std::string_view writer, std::string_view key, std::string_view job);
+
+  OwnerState& owner(std::string_view name);
+
+  OracleSetup setup_;
+  std::map<std::string, Promise, std::less<>> live_by_instance_;  // one lock: one key per instance
+  std::vector<ForgottenPromise> forgotten_;
+  std::map<std::string, OwnerState, std::less<>> owners_;
+  std::int64_t gains_ = 0;                 // the epoch of the latest gain
+  std::int64_t served_epoch_ = 0;          // the latest epoch storage has served
+  std::map<std::string, std::int64_t, std::less<>> accepted_writes_by_key_;
+  std::map<std::string, std::int64_t, std::less<>> accepted_writes_by_job_;
+  OracleCounts counts_;
+};
+
+// The checker's count disagrees with the oracle's for `kind` (nullopt: the
+// late writes, which are counted but no violation).
+struct OracleMismatch {
+  std::optional<checker::ViolationKind> kind;
+  std::int64_t checker_count = 0;
+  std::int64_t oracle_count = 0;
+};
+
+}  // namespace locksim::runner

@@ -1,0 +1,127 @@
+// The oracle on hand-made sequences of model records: each test is one fact
+// of the ground truth it must get right on its own, without the checker.
+
+#include <gtest/gtest.h>
+
+#include "runner/oracle.h"
+
+namespace locksim::runner {
+namespace {
+
+using checker::ViolationKind;
+using sim::Duration;
+using sim::Field;
+using sim::Time;
+
+Time at_ms(std::int64_t milliseconds) { return Time{} + Duration::milliseconds(milliseconds); }
+
+class OracleTest : public ::testing::Test {
+ protected:
+  void record(std::int64_t milliseconds, std::string_view proc, std::string_view event,
+              std::initializer_list<Field> fields = {}) {
+    oracle_.observe(at_ms(milliseconds), proc, event, std::span{fields.begin(), fields.size()});
+  }
+  void grant(std::int64_t milliseconds, std::string_view instance, std::string_view owner, std::int64_t token,
+             std::int64_t lease_ms = 10'000) {
+    record(milliseconds, instance, "lease.grant",
+           {{"lock", "lock"}, {"owner", owner}, {"token", token}, {"lease_ns", Duration::milliseconds(lease_ms)}});
+  }
+  OracleCounts finish(std::int64_t final_qty = 0) { return oracle_.finish({{"qty", final_qty}}); }
+
+  Oracle oracle_{OracleSetup{1, Duration::seconds(100), OracleSetup::Workload::kCounter, "qty"}};
+};
+
+TEST_F(OracleTest, AGrantOverALiveLeaseReplacesItSoTheOldPromiseRunsOutOnItsOwn) {
+  grant(0, "redis-0", "worker-1", 1);
+  grant(1'000, "redis-0", "worker-2", 2);  // a plain SET over worker-1's live key
+  EXPECT_EQ(finish().of(ViolationKind::kDoubleGrant), 1);
+
+  Oracle later{OracleSetup{}};
+  const std::initializer_list<Field> first{{"owner", "worker-1"}, {"token", 1}, {"lease_ns", Duration::seconds(10)}};
+  const std::initializer_list<Field> second{{"owner", "worker-2"}, {"token", 2}, {"lease_ns", Duration::seconds(10)}};
+  const std::initializer_list<Field> third{{"owner", "worker-3"}, {"token", 3}, {"lease_ns", Duration::seconds(10)}};
+  later.observe(at_ms(0), "redis-0", "lease.grant", std::span{first.begin(), first.size()});
+  later.observe(at_ms(1'000), "redis-0", "lease.grant", std::span{second.begin(), second.size()});
+  // worker-1's replaced lease ran out at 10 s; worker-2's key is gone too by 12 s,
+  // so worker-3's grant overlaps nobody.
+  const std::initializer_list<Field> expire{{"owner", "worker-2"}, {"token", 2}};
+  later.observe(at_ms(11'000), "redis-0", "lease.expire", std::span{expire.begin(), expire.size()});
+  later.observe(at_ms(12'000), "redis-0", "lease.grant", std::span{third.begin(), third.size()});
+  EXPECT_EQ(later.finish({}).of(ViolationKind::kDoubleGrant), 1);
+}
+
+TEST_F(OracleTest, AnAdoptedLeaseIsTheSameLeaseAndEndsOnceWhereverItEnds) {
+  grant(0, "redis-0", "worker-1", 1);
+  record(500, "redis-0", "crash");
+  record(500, "redis-1", "lease.adopt",
+         {{"lock", "lock"}, {"owner", "worker-1"}, {"token", 1}, {"lease_ns", Duration::milliseconds(9'500)}});
+  record(10'000, "redis-1", "lease.expire", {{"lock", "lock"}, {"owner", "worker-1"}, {"token", 1}});
+  grant(10'001, "redis-1", "worker-2", 2);
+  EXPECT_EQ(finish().of(ViolationKind::kDoubleGrant), 0);
+}
+
+TEST_F(OracleTest, AForgottenLeaseIsPromisedUntilItsLengthRunsOut) {
+  grant(0, "redis-0", "worker-1", 1);
+  record(1'000, "redis-0", "lease.lost", {{"lock", "lock"}, {"owner", "worker-1"}, {"token", 1}, {"reason", "restart"}});
+  grant(5'000, "redis-0", "worker-2", 2);   // still promised to worker-1: a double grant
+  record(6'000, "redis-0", "lease.release", {{"owner", "worker-2"}, {"token", 2}, {"by", "worker-2"}});
+  grant(10'000, "redis-0", "worker-3", 3);  // worker-1's promise ended at 10 s, before this
+  EXPECT_EQ(finish().of(ViolationKind::kDoubleGrant), 1);
+}
+
+TEST_F(OracleTest, AWriteAfterALaterHolderWasServedIsStaleAndOneBeforeIsOnlyLate) {
+  grant(0, "redis-0", "worker-1", 1, 1'000);
+  record(0, "worker-1", "hold.begin");
+  record(1'000, "redis-0", "lease.expire", {{"owner", "worker-1"}, {"token", 1}});
+  grant(1'100, "redis-0", "worker-2", 2);
+  // worker-1 writes before worker-2 touched storage: late, in lock order.
+  record(1'200, "storage", "write.accept", {{"key", "qty"}, {"value", 1}, {"writer", "worker-1"}});
+  record(1'300, "storage", "read.accept", {{"key", "qty"}, {"reader", "worker-2"}});
+  // Now storage has served the later holder: worker-1's next write is stale.
+  record(1'400, "storage", "write.accept", {{"key", "qty"}, {"value", 1}, {"writer", "worker-1"}});
+  record(1'500, "storage", "write.accept", {{"key", "qty"}, {"value", 2}, {"writer", "worker-2"}});
+  const OracleCounts counts = finish(2);
+  EXPECT_EQ(counts.of(ViolationKind::kStaleWrite), 1);
+  EXPECT_EQ(counts.late_writes, 1);
+  EXPECT_EQ(counts.of(ViolationKind::kLostUpdate), 1);  // three accepted writes, final value 2
+}
+
+TEST_F(OracleTest, OverlappingHoldsCountOncePerPair) {
+  record(0, "worker-1", "hold.begin");
+  record(1, "worker-2", "hold.begin");
+  record(2, "worker-3", "hold.begin");
+  record(3, "worker-2", "hold.end");
+  record(3, "worker-2", "hold.begin");
+  EXPECT_EQ(finish().of(ViolationKind::kDoubleHolder), 5);  // 1, then 2, then 2 again
+}
+
+TEST_F(OracleTest, AForeignReleaseIsAReleaseByAnotherThanTheOwner) {
+  grant(0, "redis-0", "worker-1", 1);
+  record(100, "redis-0", "lease.release", {{"owner", "worker-1"}, {"token", 1}, {"by", "worker-2"}});
+  EXPECT_EQ(finish().of(ViolationKind::kForeignRelease), 1);
+}
+
+TEST_F(OracleTest, ALockIsStuckWhenAUselessOwnerIsStillPromisedItWhileOthersAreTurnedAway) {
+  Oracle oracle{OracleSetup{1, Duration::seconds(1), OracleSetup::Workload::kCounter, "qty"}};
+  const std::initializer_list<Field> lease{{"owner", "worker-1"}, {"token", 1}};
+  const std::initializer_list<Field> none{};
+  oracle.observe(at_ms(0), "redis-0", "lease.grant", std::span{lease.begin(), lease.size()});  // no expiry
+  oracle.observe(at_ms(0), "worker-1", "hold.begin", std::span{none.begin(), none.size()});
+  oracle.observe(at_ms(100), "worker-1", "crash", std::span{none.begin(), none.size()});
+  oracle.observe(at_ms(1'000), "worker-2", "acquire.fail", std::span{none.begin(), none.size()});  // not yet
+  oracle.observe(at_ms(1'200), "worker-2", "acquire.fail", std::span{none.begin(), none.size()});
+  oracle.observe(at_ms(1'300), "worker-2", "acquire.fail", std::span{none.begin(), none.size()});  // same moment
+  EXPECT_EQ(oracle.finish({}).of(ViolationKind::kStuckLock), 1);
+}
+
+TEST(OracleBilling, EveryExtraAcceptedChargeOfAJobIsADuplicateEffect) {
+  Oracle oracle{OracleSetup{1, Duration::seconds(100), OracleSetup::Workload::kBilling, ""}};
+  const std::initializer_list<Field> charge{{"key", "customer-1"}, {"value", 1}, {"writer", "worker-1"}, {"job", 1}};
+  for (int time = 0; time < 3; ++time) {
+    oracle.observe(at_ms(time), "storage", "write.accept", std::span{charge.begin(), charge.size()});
+  }
+  EXPECT_EQ(oracle.finish({}).of(ViolationKind::kDuplicateEffect), 2);
+}
+
+}  // namespace
+}  // namespace locksim::runner
