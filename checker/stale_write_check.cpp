@@ -6,12 +6,14 @@ namespace locksim::checker {
 namespace {
 
 // "qty=6": the key and, when the history has it, the value written.
-std::string written(const Event& write) {
-  if (write.value_json.empty()) {
-    return std::string{write.key};
+std::string written(std::string_view key, std::string_view value_json) {
+  if (value_json.empty()) {
+    return std::string{key};
   }
-  return fmt::format("{}={}", write.key, write.value_json);
+  return fmt::format("{}={}", key, value_json);
 }
+
+std::string written(const Event& write) { return written(write.key, write.value_json); }
 
 template <class Map>
 typename Map::mapped_type& entry(Map& map, std::string_view key) {
@@ -150,7 +152,8 @@ void StaleWriteCheck::invoke_black_box(const Event& invoke) {
   InvokedWrite& invoked = entry(invoked_by_worker_, invoke.process);
   invoked.lock = acquired->lock;
   invoked.token = invoke.token ? invoke.token : acquired->token.number;
-  invoked.written = written(invoke);
+  invoked.key = invoke.key;
+  invoked.value_json = invoke.value_json;
   const BlackBoxLock* lock = find_in(black_box_locks_, acquired->lock);
   invoked.served_before = lock == nullptr ? Serve{} : lock->served;
 }
@@ -181,7 +184,9 @@ void StaleWriteCheck::judge_black_box(std::string_view writer, const Event& writ
         ViolationKind::kStaleWrite, {later.gain_index, later.event_index, write.index}, write.time_ns, write.index,
         fmt::format("{} {} from {}{} after {} by {} had completed at {}, who acquired lock {} later{}",
                     judged == Judged::kWriteAccept ? "storage accepted" : "storage acknowledged",
-                    judged == Judged::kWriteAccept || invoked == nullptr ? written(write) : invoked->written, writer,
+                    judged == Judged::kWriteAccept || invoked == nullptr ? written(write)
+                                                                         : written(invoked->key, invoked->value_json),
+                    writer,
                     token_suffix(Token{token, {}}), later.what, later.server, format_seconds(later.time_ns),
                     acquired->lock, token_suffix(later.token))));
     return;

@@ -108,7 +108,10 @@ class StaleWriteCheck {
   struct InvokedWrite {
     std::string lock;
     std::optional<std::int64_t> token;
-    std::string written;  // "qty=6", for a write.ok, which names no key
+    // The write's key and value, for a write.ok, which names neither. Assigned,
+    // not formatted: this runs for every write and reuses the strings' memory.
+    std::string key;
+    std::string value_json;
     Serve served_before;
   };
 
