@@ -31,7 +31,7 @@ class DoubleGrantCheck {
     std::int64_t event_index = -1;
     std::int64_t time_ns = 0;
     std::string instance;
-    std::optional<std::int64_t> token;
+    Token token;
   };
   std::map<std::string, std::map<std::string, Holding, std::less<>>, std::less<>> holders_by_lock_;
 };

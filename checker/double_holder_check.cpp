@@ -18,11 +18,11 @@ void DoubleHolderCheck::observe(const Event& event, std::vector<Violation>& viol
         violations.push_back(make_violation(
             ViolationKind::kDoubleHolder, {other.event_index, event.index}, event.time_ns, event.index,
             fmt::format("{} began holding lock {}{} while {} had held it since {}{}", event.process, event.lock,
-                        token_suffix(event.token), other_worker, format_seconds(other.time_ns),
+                        token_suffix(Token::of(event)), other_worker, format_seconds(other.time_ns),
                         token_suffix(other.token))));
       }
       auto& hold = holds->second[std::string{event.process}];
-      hold = Hold{event.index, event.time_ns, event.token};
+      hold = Hold{event.index, event.time_ns, Token::of(event)};
       break;
     }
     case EventKind::kHoldEnd: {

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "checker/event.h"
+#include "checker/token.h"
 #include "checker/violation.h"
 
 namespace locksim::checker {
@@ -27,7 +28,7 @@ class DoubleHolderCheck {
   struct Hold {
     std::int64_t event_index = 0;
     std::int64_t time_ns = 0;
-    std::optional<std::int64_t> token;
+    Token token;
   };
   // lock -> worker -> its open hold
   std::map<std::string, std::map<std::string, Hold, std::less<>>, std::less<>> holds_by_lock_;

@@ -20,6 +20,7 @@ constexpr std::array kNamedKinds = {
     NamedKind{"fault.end", EventKind::kFaultEnd},
     NamedKind{"hold.begin", EventKind::kHoldBegin},
     NamedKind{"hold.end", EventKind::kHoldEnd},
+    NamedKind{"lease.adopt", EventKind::kLeaseAdopt},
     NamedKind{"lease.expire", EventKind::kLeaseExpire},
     NamedKind{"lease.grant", EventKind::kLeaseGrant},
     NamedKind{"lease.lost", EventKind::kLeaseLost},
@@ -98,6 +99,7 @@ std::optional<EventKind> event_kind_from_name(std::string_view name) {
       break;
     case 11:
       if (equals(name, "fault.begin")) return EventKind::kFaultBegin;
+      if (equals(name, "lease.adopt")) return EventKind::kLeaseAdopt;
       if (equals(name, "lease.grant")) return EventKind::kLeaseGrant;
       if (equals(name, "lease.renew")) return EventKind::kLeaseRenew;
       if (equals(name, "read.accept")) return EventKind::kReadAccept;

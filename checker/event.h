@@ -41,6 +41,7 @@ enum class EventKind : std::uint8_t {
   kLeaseExpire,
   kLeaseRelease,
   kLeaseLost,
+  kLeaseAdopt,
   kReplicaPromote,
   kWriteAccept,
   kWriteReject,
@@ -73,7 +74,11 @@ struct Event {
   std::string_view lock;
   std::string_view owner;
   std::string_view by;  // lease.release: who asked for the delete
+  // `token`: an integer fencing token, or (a recorded real history) an opaque
+  // string lock id in token_text, which supports equality only. At most one
+  // is set; a history uses one kind throughout (the reader checks).
   std::optional<std::int64_t> token;
+  std::string_view token_text;
   // lease_ns absent or 0 both mean "no expiry" (a scenario with `lease: none`).
   std::optional<std::int64_t> lease_ns;
   std::string_view reason;
@@ -81,6 +86,7 @@ struct Event {
   // Storage fields.
   std::string_view key;
   std::string_view writer;
+  std::string_view reader;      // read.accept / read.reject: whose read it was
   std::string_view job;         // textual even when the JSON held a number
   std::string_view request_id;  // textual even when the JSON held a number
   std::string_view value_json;  // the raw JSON text of `value`, for explanations

@@ -10,7 +10,10 @@ void ForeignReleaseCheck::observe(const Event& event, const std::optional<Matche
     return;
   }
   const std::int64_t grant_index = released ? released->grant_index : -1;
-  const auto token = event.token ? event.token : (released ? released->token : std::nullopt);
+  Token token = Token::of(event);
+  if (!token.known() && released) {
+    token = released->token;
+  }
   const std::string granted = released ? fmt::format(", granted at {},", format_seconds(released->grant_time_ns)) : "";
   violations.push_back(make_violation(ViolationKind::kForeignRelease, {grant_index, event.index}, event.time_ns,
                                       event.index,

@@ -41,6 +41,12 @@ bool checks_read(EventKind kind) {
     case EventKind::kLeaseExpire:
     case EventKind::kLeaseRelease:
     case EventKind::kLeaseLost:
+    case EventKind::kLeaseAdopt:
+    case EventKind::kReadOk:
+    case EventKind::kReadAccept:
+    case EventKind::kReadReject:
+    case EventKind::kWriteInvoke:
+    case EventKind::kWriteOk:
     case EventKind::kWriteAccept:
     case EventKind::kWriteReject:
       return true;
@@ -64,9 +70,16 @@ void HistoryChecker::observe(const Event& event) {
     case EventKind::kLeaseGrant: saw_lease_grant_ = true; break;
     case EventKind::kLeaseRelease: saw_lease_release_ = true; break;
     case EventKind::kHoldBegin: saw_hold_begin_ = true; break;
-    case EventKind::kAcquireOk: saw_acquire_token_ = saw_acquire_token_ || event.token.has_value(); break;
+    case EventKind::kAcquireOk:
+      saw_acquire_token_ = saw_acquire_token_ || event.token.has_value() || !event.token_text.empty();
+      break;
+    case EventKind::kReadAccept:
+    case EventKind::kReadReject: saw_read_at_storage_ = true; break;
+    case EventKind::kWriteAccept:
+    case EventKind::kWriteReject: saw_write_at_storage_ = true; break;
     default: break;
   }
+  saw_text_token_ = saw_text_token_ || !event.token_text.empty();
   leases_.observe(event, changes_);
   apply_changes();
   foreign_release_.observe(event, leases_.last_matched(), violations_);
@@ -101,6 +114,28 @@ void HistoryChecker::observe_run_begin(const Event& event) {
   if (event.stuck_after_ns && !options_.stuck_after_ns) {
     stuck_lock_.set_stuck_after(event.stuck_after_ns);
   }
+}
+
+std::optional<std::string> HistoryChecker::choose_stale_write(HistoryVerdict& verdict) {
+  StaleWriteCheck::Findings* found = nullptr;
+  if (saw_lease_grant_) {
+    // White-box orders gains by the lease events, not by token values, so
+    // opaque string tokens do not stop it.
+    verdict.stale_write_mode = "white-box";
+    found = &stale_write_.white_box(saw_read_at_storage_ ? StaleWriteCheck::ReadServes::kReadAccept
+                                                         : StaleWriteCheck::ReadServes::kReadOk);
+  } else if (saw_text_token_) {
+    return "the history's tokens are opaque strings (equality only), so token order is unknown";
+  } else if (saw_acquire_token_) {
+    verdict.stale_write_mode = "black-box";
+    found = &stale_write_.black_box(saw_write_at_storage_ ? StaleWriteCheck::Judged::kWriteAccept
+                                                          : StaleWriteCheck::Judged::kWriteOk);
+  } else {
+    return "no lease.grant events and no acquire.ok with a `token`: nothing tells which lease is newer";
+  }
+  violations_.insert(violations_.end(), found->violations.begin(), found->violations.end());
+  counts_.late_writes = found->late_writes;
+  return std::nullopt;
 }
 
 void HistoryChecker::count(const Event& event) {
@@ -148,19 +183,7 @@ HistoryVerdict HistoryChecker::finish(std::string file, const ReadSummary& summa
 
   run(ViolationKind::kDoubleGrant, unless(saw_lease_grant_, "no lock-service events (lease.grant) in the history"));
   run(ViolationKind::kDoubleHolder, unless(saw_hold_begin_, "no hold.begin events in the history"));
-  std::optional<std::string> stale_skip;
-  if (saw_lease_grant_) {
-    verdict.stale_write_mode = "white-box";
-    auto& found = stale_write_.violations(StaleWriteCheck::Mode::kWhiteBox);
-    violations_.insert(violations_.end(), found.begin(), found.end());
-  } else if (saw_acquire_token_) {
-    verdict.stale_write_mode = "black-box";
-    auto& found = stale_write_.violations(StaleWriteCheck::Mode::kBlackBox);
-    violations_.insert(violations_.end(), found.begin(), found.end());
-  } else {
-    stale_skip = "no lease.grant events and no acquire.ok with a `token`: nothing tells which lease is newer";
-  }
-  run(ViolationKind::kStaleWrite, stale_skip);
+  run(ViolationKind::kStaleWrite, choose_stale_write(verdict));
   run(ViolationKind::kForeignRelease,
       unless(saw_lease_grant_ || saw_lease_release_, "no lock-service events (lease.grant, lease.release)"));
   run(ViolationKind::kStuckLock, unless(saw_lease_grant_, "no lock-service events (lease.grant) in the history"));

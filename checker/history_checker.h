@@ -84,6 +84,8 @@ class HistoryChecker {
   void apply_changes();
   void observe_run_begin(const Event& event);
   void count(const Event& event);
+  // Picks stale_write's mode and adds its findings; the reason when it cannot run.
+  std::optional<std::string> choose_stale_write(HistoryVerdict& verdict);
 
   CheckOptions options_;
   LeaseTracker leases_;
@@ -101,6 +103,9 @@ class HistoryChecker {
   bool saw_lease_release_ = false;
   bool saw_hold_begin_ = false;
   bool saw_acquire_token_ = false;
+  bool saw_text_token_ = false;
+  bool saw_read_at_storage_ = false;   // read.accept / read.reject
+  bool saw_write_at_storage_ = false;  // write.accept / write.reject
 };
 
 // The verdict for the file at `path`, or the reason it is bad input.

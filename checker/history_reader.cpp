@@ -121,7 +121,7 @@ Problem missing(const Required& required, EventKind kind) {
 // The fields the checks read. Found by length and bytes, not by a chain of
 // string compares: this runs for every field of every line.
 enum class FieldId : std::uint8_t {
-  kUnknown, kIndex, kTime, kProcess, kEvent, kLock, kOwner, kBy, kToken, kLeaseNs, kReason, kKey, kWriter,
+  kUnknown, kIndex, kTime, kProcess, kEvent, kLock, kOwner, kBy, kToken, kLeaseNs, kReason, kKey, kWriter, kReader,
   kJob, kRequestId, kValue, kService, kWorkload, kStuckAfterNs, kFinal,
 };
 
@@ -145,7 +145,11 @@ FieldId field_id(std::string_view name) {
              : is("value") ? FieldId::kValue
              : is("final") ? FieldId::kFinal
                            : FieldId::kUnknown;
-    case 6: return is("writer") ? FieldId::kWriter : is("reason") ? FieldId::kReason : FieldId::kUnknown;
+    case 6:
+      return is("writer")   ? FieldId::kWriter
+             : is("reason") ? FieldId::kReason
+             : is("reader") ? FieldId::kReader
+                            : FieldId::kUnknown;
     case 7: return is("service") ? FieldId::kService : FieldId::kUnknown;
     case 8: return is("lease_ns") ? FieldId::kLeaseNs : is("workload") ? FieldId::kWorkload : FieldId::kUnknown;
     case 10: return is("request_id") ? FieldId::kRequestId : FieldId::kUnknown;
@@ -180,6 +184,7 @@ class LineDecoder {
  private:
   Problem decode_field(std::string_view name, dom::element value);
   Problem decode_value(dom::element value);
+  Problem decode_token(dom::element value);
   Problem decode_service(dom::element value);
   Problem decode_workload(dom::element value);
   Problem decode_final(dom::element value);
@@ -253,7 +258,7 @@ Problem LineDecoder::decode_field(std::string_view name, dom::element value) {
     case FieldId::kLock: return read_text(value, name, event_.lock);
     case FieldId::kOwner: return read_text(value, name, event_.owner);
     case FieldId::kBy: return read_text(value, name, event_.by);
-    case FieldId::kToken: return read_integer(value, name, event_.token);
+    case FieldId::kToken: return decode_token(value);
     case FieldId::kLeaseNs: {
       Problem problem = read_integer(value, name, event_.lease_ns);
       return problem ? problem : at_least_zero(name, event_.lease_ns);
@@ -261,6 +266,7 @@ Problem LineDecoder::decode_field(std::string_view name, dom::element value) {
     case FieldId::kReason: return read_text(value, name, event_.reason);
     case FieldId::kKey: return read_text(value, name, event_.key);
     case FieldId::kWriter: return read_text(value, name, event_.writer);
+    case FieldId::kReader: return read_text(value, name, event_.reader);
     case FieldId::kJob: return read_name(value, name, event_.job, job_text_);
     case FieldId::kRequestId: return read_name(value, name, event_.request_id, request_id_text_);
     case FieldId::kValue: return decode_value(value);
@@ -274,6 +280,21 @@ Problem LineDecoder::decode_field(std::string_view name, dom::element value) {
     case FieldId::kUnknown: break;
   }
   return std::nullopt;  // unknown fields are allowed: the contract adds fields freely
+}
+
+// `token` is an integer, or an opaque string lock id (a recorded real history).
+Problem LineDecoder::decode_token(dom::element value) {
+  if (value.type() == dom::element_type::STRING) {
+    event_.token_text = value.get_string().value_unsafe();
+    if (event_.token_text.empty()) {
+      return invalid("expected field `token` to be an integer or a non-empty string (an opaque lock id), got \"\"");
+    }
+    return std::nullopt;
+  }
+  if (value.type() == dom::element_type::INT64 || value.type() == dom::element_type::NULL_VALUE) {
+    return read_integer(value, "token", event_.token);
+  }
+  return wrong_type("token", "an integer or a string (an opaque lock id)", not_an_integer(value.type()));
 }
 
 // `value` may be anything; the checks need its text (for explanations) and,
@@ -387,6 +408,7 @@ Problem LineDecoder::require_fields() {
   constexpr Required kBy{"by", "who asked for the release, a string"};
   constexpr Required kKey{"key", "the storage key, a string"};
   constexpr Required kWriter{"writer", "the worker whose write it was, a string"};
+  constexpr Required kReader{"reader", "the worker whose read it was, a string"};
   constexpr Required kReason{"reason", "why storage rejected the write, a string"};
   switch (*kind) {
     case EventKind::kAcquireOk:
@@ -399,6 +421,7 @@ Problem LineDecoder::require_fields() {
     case EventKind::kLeaseRenew:
     case EventKind::kLeaseExpire:
     case EventKind::kLeaseLost:
+    case EventKind::kLeaseAdopt:
     case EventKind::kLeaseRelease:
       if (event_.lock.empty()) return missing(kLock, *kind);
       if (event_.owner.empty()) return missing(kOwner, *kind);
@@ -409,6 +432,11 @@ Problem LineDecoder::require_fields() {
       if (event_.key.empty()) return missing(kKey, *kind);
       if (event_.writer.empty()) return missing(kWriter, *kind);
       if (*kind == EventKind::kWriteReject && event_.reason.empty()) return missing(kReason, *kind);
+      break;
+    case EventKind::kReadAccept:
+    case EventKind::kReadReject:
+      if (event_.key.empty()) return missing(kKey, *kind);
+      if (event_.reader.empty()) return missing(kReader, *kind);
       break;
     default:
       break;
@@ -437,6 +465,10 @@ class HistoryStream {
   ReadOutcome outcome_;
   std::int64_t line_number_ = 0;
   std::int64_t previous_time_ns_ = 0;
+  // The line of the history's first token and whether it was a string: one
+  // history uses one kind of token.
+  std::int64_t first_token_line_ = 0;
+  bool first_token_is_text_ = false;
 };
 
 bool HistoryStream::line(const char* data, std::size_t length, std::size_t capacity, bool ends_with_newline) {
@@ -470,6 +502,19 @@ bool HistoryStream::line(const char* data, std::size_t length, std::size_t capac
                                          "backwards), got {}",
                                          previous_time_ns_, event.time_ns));
     return false;
+  }
+  if (event.token || !event.token_text.empty()) {
+    const bool is_text = !event.token_text.empty();
+    if (first_token_line_ == 0) {
+      first_token_line_ = line_number_;
+      first_token_is_text_ = is_text;
+    } else if (is_text != first_token_is_text_) {
+      fail(line_number_, fmt::format("expected field `token` to be {} like the history's first token (line {}): one "
+                                     "history's tokens are all integers or all opaque strings, got {}",
+                                     first_token_is_text_ ? "a string" : "an integer", first_token_line_,
+                                     is_text ? "a string" : "an integer"));
+      return false;
+    }
   }
   previous_time_ns_ = event.time_ns;
   ++outcome_.summary.events;

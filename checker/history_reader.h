@@ -11,12 +11,15 @@
 //   order), integer `t` (nanoseconds, never decreasing), string `proc` and a
 //   known `ev`, plus the fields the checks rely on for that `ev`:
 //     acquire.ok, acquire.fail, hold.begin, hold.end: `lock`
-//     lease.grant, lease.renew, lease.expire, lease.lost: `lock`, `owner`
+//     lease.grant, lease.renew, lease.expire, lease.lost, lease.adopt: `lock`, `owner`
 //     lease.release: `lock`, `owner`, `by`
 //     write.accept: `key`, `writer`;  write.reject: `key`, `writer`, `reason`
-//   Optional fields, when present, must have the right type (`token`,
-//   `lease_ns` ≥ 0, `value_integer`… see checker/event.h). Unknown fields are
-//   ignored. A `null` field counts as absent.
+//     read.accept, read.reject: `key`, `reader`
+//   Optional fields, when present, must have the right type (`token` an
+//   integer or a non-empty string, `lease_ns` ≥ 0, `value_integer`… see
+//   checker/event.h). Unknown fields are ignored. A `null` field counts as absent.
+// - A history's tokens are all integers or all strings (opaque lock ids); a
+//   token of the other kind is bad input, naming the first token's line.
 // - Anything else stops the read with "file:line: what was expected".
 // - A last line with no newline that is not valid JSON is what a recorder that
 //   crashed mid-write leaves behind: the read ends there without an error and

@@ -8,6 +8,10 @@ namespace locksim::checker {
 void LeaseTracker::advance_to(std::int64_t time_ns, std::vector<QuorumChange>& changes) {
   while (!pending_ends_.empty() && pending_ends_.top().end_ns <= time_ns) {
     const PendingEnd& end = pending_ends_.top();
+    if (pending_by_sequence_.erase(end.sequence) == 0) {
+      pending_ends_.pop();  // a lease.adopt took it: it is promised elsewhere now
+      continue;
+    }
     QuorumChange cause;
     cause.time_ns = end.end_ns;
     cause.instance = end.instance;
@@ -24,6 +28,7 @@ void LeaseTracker::observe(const Event& event, std::vector<QuorumChange>& change
     case EventKind::kLeaseExpire:
     case EventKind::kLeaseRelease: end_promise(event, changes); break;
     case EventKind::kLeaseLost: lose_promise(event, changes); break;
+    case EventKind::kLeaseAdopt: adopt_promise(event, changes); break;
     default: break;
   }
 }
@@ -85,7 +90,7 @@ QuorumChange cause_of(const Event& event) {
   cause.time_ns = event.time_ns;
   cause.event_index = event.index;
   cause.instance = std::string{event.process};
-  cause.token = event.token;
+  cause.token = Token::of(event);
   return cause;
 }
 
@@ -94,7 +99,7 @@ QuorumChange cause_of(const Event& event) {
 void LeaseTracker::begin_promise(const Event& event, std::vector<QuorumChange>& changes) {
   Promise promise;
   promise.owner = std::string{event.owner};
-  promise.token = event.token;
+  promise.token = Token::of(event);
   promise.grant_index = event.index;
   promise.grant_time_ns = event.time_ns;
   promise.last_renewal_ns = event.time_ns;
@@ -153,6 +158,9 @@ void LeaseTracker::lose_promise(const Event& event, std::vector<QuorumChange>& c
   end.lock = std::string{event.lock};
   end.owner = promise->owner;
   end.token = promise->token;
+  end.lease_ns = promise->lease_ns;
+  end.grant_index = promise->grant_index;
+  end.grant_time_ns = promise->grant_time_ns;
   // The instance forgot the lease, so later events at it cannot name it: it
   // leaves the running set, but its promise still counts until end_ns.
   erase_promise(event.process, event.lock, static_cast<std::size_t>(promise - promises->data()));
@@ -161,7 +169,72 @@ void LeaseTracker::lose_promise(const Event& event, std::vector<QuorumChange>& c
     count(end.instance, end.lock, end.owner, -1, cause, changes);
     return;
   }
+  pending_by_sequence_.emplace(end.sequence, end);
   pending_ends_.push(std::move(end));
+}
+
+void LeaseTracker::adopt_promise(const Event& event, std::vector<QuorumChange>& changes) {
+  // An adopt at the instance that already promises the lease restarts its deadline.
+  if (std::vector<Promise>* own = promises_at(event.process, event.lock)) {
+    if (Promise* promise = find_promise(*own, event)) {
+      promise->last_renewal_ns = event.time_ns;
+      if (event.lease_ns) {
+        promise->lease_ns = expiry_of(event);
+      }
+      return;
+    }
+  }
+  std::optional<AdoptedPromise> adopted = take_adopted(event);
+  if (!adopted) {
+    begin_promise(event, changes);
+    return;
+  }
+  // The same lease, now promised by the adopter: its grant stays, its
+  // deadline restarts (an adopt without lease_ns keeps the lease's length).
+  Promise promise = std::move(adopted->promise);
+  promise.last_renewal_ns = event.time_ns;
+  if (event.lease_ns) {
+    promise.lease_ns = expiry_of(event);
+  }
+  const std::string owner = promise.owner;
+  promises_at_or_new(event.process, event.lock).push_back(std::move(promise));
+  // Counted at the adopter before it is uncounted at its former instance, so
+  // the owner never drops below its quorum in between: no loss, no new gain.
+  count(event.process, event.lock, owner, +1, cause_of(event), changes);
+  count(adopted->instance, event.lock, owner, -1, cause_of(event), changes);
+}
+
+std::optional<LeaseTracker::AdoptedPromise> LeaseTracker::take_adopted(const Event& event) {
+  for (auto& [instance, locks] : promises_) {
+    if (instance == event.process) {
+      continue;
+    }
+    const auto by_lock = locks.find(event.lock);
+    if (by_lock == locks.end()) {
+      continue;
+    }
+    if (Promise* promise = find_promise(by_lock->second, event)) {
+      AdoptedPromise adopted{instance, std::move(*promise)};
+      erase_promise(adopted.instance, event.lock, static_cast<std::size_t>(promise - by_lock->second.data()));
+      return adopted;
+    }
+  }
+  for (auto pending = pending_by_sequence_.begin(); pending != pending_by_sequence_.end(); ++pending) {
+    const PendingEnd& end = pending->second;
+    if (end.lock != event.lock || end.owner != event.owner || !end.token.matches(event)) {
+      continue;
+    }
+    Promise promise;
+    promise.owner = end.owner;
+    promise.token = end.token;
+    promise.grant_index = end.grant_index;
+    promise.grant_time_ns = end.grant_time_ns;
+    promise.lease_ns = end.lease_ns;
+    AdoptedPromise adopted{end.instance, std::move(promise)};
+    pending_by_sequence_.erase(pending);  // its entry in pending_ends_ is skipped
+    return adopted;
+  }
+  return std::nullopt;
 }
 
 void LeaseTracker::count(std::string_view instance, std::string_view lock, std::string_view owner, int delta,
@@ -235,7 +308,7 @@ std::vector<LeaseTracker::Promise>& LeaseTracker::promises_at_or_new(std::string
 LeaseTracker::Promise* LeaseTracker::find_promise(std::vector<Promise>& promises, const Event& event) {
   // The newest matching promise: an instance names the lease it holds now.
   for (auto promise = promises.rbegin(); promise != promises.rend(); ++promise) {
-    if (promise->owner == event.owner && (!event.token || !promise->token || *promise->token == *event.token)) {
+    if (promise->owner == event.owner && promise->token.matches(event)) {
       return &*promise;
     }
   }

@@ -5,7 +5,9 @@
 //   A lease is promised from its `lease.grant` until the granting instance
 //   ends it (`lease.expire`, by its own clock; extended by each `lease.renew`)
 //   or `lease.release`. A `lease.lost` does not end the promise: it then runs
-//   to the last grant or renewal plus `lease_ns`.
+//   to the last grant or renewal plus `lease_ns`. A `lease.adopt` moves a
+//   lease to the promoted replica that now promises it: the same lease, not a
+//   new one, with its deadline restarted from the adopt.
 //
 // For a service of several instances (Redlock) an owner holds the lock while
 // at least `quorum` distinct instances promise it a lease; a single-instance
@@ -18,9 +20,17 @@
 // - Events at the same true time take effect in history order; a promise that
 //   ends at time E (lease.lost + lease_ns) is over before any event at E.
 // - lease.renew / lease.expire / lease.release / lease.lost name their lease by
-//   (instance, lock, owner) and, when they carry one, `token`. A renew that
+//   (instance, lock, owner) and, when they carry one, `token` (compared for
+//   equality only, so opaque string tokens work alike). A renew that
 //   matches no running promise starts one (the instance does promise it); an
 //   end that matches none is ignored (the history may begin mid-lease).
+// - lease.adopt names its lease by (lock, owner, token) at *any* instance —
+//   running there, or lost and still waiting for its end — and moves it to the
+//   adopting instance (which tries itself first: an adopt there restarts its
+//   deadline). The moved promise ends once, by an end event at the adopter or
+//   its new deadline if lost there; end events at its former instance no longer
+//   match it. An adopt that matches nothing begins a promise at the adopter
+//   (a gain only if the owner had no quorum yet).
 // - `lease_ns` absent or 0 means no expiry: a lost lease of that kind is
 //   promised until the history ends.
 //
@@ -37,6 +47,7 @@
 #include <vector>
 
 #include "checker/event.h"
+#include "checker/token.h"
 
 namespace locksim::checker {
 
@@ -49,8 +60,8 @@ struct QuorumChange {
   std::int64_t time_ns = 0;
   // The event that caused it; -1 when a lost lease's promise ran out between events.
   std::int64_t event_index = -1;
-  std::string instance;               // the instance whose event tipped it
-  std::optional<std::int64_t> token;  // that event's token
+  std::string instance;  // the instance whose event tipped it
+  Token token;           // that event's token
 };
 
 // What the tracker knows about one owner's standing on one lock.
@@ -67,7 +78,7 @@ struct OwnerStanding {
 struct MatchedPromise {
   std::int64_t grant_index = -1;
   std::int64_t grant_time_ns = 0;
-  std::optional<std::int64_t> token;
+  Token token;
 };
 
 class LeaseTracker {
@@ -94,7 +105,7 @@ class LeaseTracker {
  private:
   struct Promise {
     std::string owner;
-    std::optional<std::int64_t> token;
+    Token token;
     std::int64_t grant_index = 0;
     std::int64_t grant_time_ns = 0;
     std::int64_t last_renewal_ns = 0;     // the last grant or renewal
@@ -107,7 +118,10 @@ class LeaseTracker {
     std::string instance;
     std::string lock;
     std::string owner;
-    std::optional<std::int64_t> token;
+    Token token;
+    std::optional<std::int64_t> lease_ns;  // the lost promise's lease, kept for a lease.adopt
+    std::int64_t grant_index = 0;
+    std::int64_t grant_time_ns = 0;
     bool operator>(const PendingEnd& other) const {
       return end_ns != other.end_ns ? end_ns > other.end_ns : sequence > other.sequence;
     }
@@ -122,6 +136,14 @@ class LeaseTracker {
   void renew_promise(const Event& event, std::vector<QuorumChange>& changes);
   void end_promise(const Event& event, std::vector<QuorumChange>& changes);
   void lose_promise(const Event& event, std::vector<QuorumChange>& changes);
+  void adopt_promise(const Event& event, std::vector<QuorumChange>& changes);
+  struct AdoptedPromise {
+    std::string instance;  // where it was promised until the adopt
+    Promise promise;
+  };
+  // Takes the promise a lease.adopt names away from another instance (running
+  // there, or lost and pending), still counted there; nullopt if none.
+  std::optional<AdoptedPromise> take_adopted(const Event& event);
   // Adds (+1) or removes (-1) one promise of `owner` by `instance` on `lock`.
   void count(std::string_view instance, std::string_view lock, std::string_view owner, int delta,
              const QuorumChange& cause, std::vector<QuorumChange>& changes);
@@ -143,6 +165,10 @@ class LeaseTracker {
   std::map<std::string, OwnersOfLock, std::less<>> owners_by_lock_;
   std::priority_queue<PendingEnd, std::vector<PendingEnd>, std::greater<>> pending_ends_;
   std::uint64_t next_sequence_ = 0;
+  // The lost promises still pending, by sequence: what a lease.adopt
+  // searches. One a lease.adopt took is gone from here, and advance_to()
+  // skips its entry in pending_ends_.
+  std::map<std::uint64_t, PendingEnd> pending_by_sequence_;
   std::optional<MatchedPromise> last_matched_;
 };
 

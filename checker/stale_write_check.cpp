@@ -6,111 +6,195 @@ namespace locksim::checker {
 namespace {
 
 // "qty=6": the key and, when the history has it, the value written.
-std::string written(const Event& write) {
-  if (write.value_json.empty()) {
-    return std::string{write.key};
+std::string written(std::string_view key, std::string_view value_json) {
+  if (value_json.empty()) {
+    return std::string{key};
   }
-  return fmt::format("{}={}", write.key, write.value_json);
+  return fmt::format("{}={}", key, value_json);
+}
+
+std::string written(const Event& write) { return written(write.key, write.value_json); }
+
+template <class Map>
+typename Map::mapped_type& entry(Map& map, std::string_view key) {
+  auto found = map.find(key);
+  if (found == map.end()) {
+    found = map.emplace(std::string{key}, typename Map::mapped_type{}).first;
+  }
+  return found->second;
 }
 
 template <class Map>
-void assign(Map& map, std::string_view key, typename Map::mapped_type value) {
+const typename Map::mapped_type* find_in(const Map& map, std::string_view key) {
   const auto found = map.find(key);
-  if (found == map.end()) {
-    map.emplace(std::string{key}, std::move(value));
-  } else {
-    found->second = std::move(value);
-  }
+  return found == map.end() ? nullptr : &found->second;
 }
+
+constexpr const char* kRead = "a read";
+constexpr const char* kWrite = "a write";
 
 }  // namespace
 
-void StaleWriteCheck::TopTwo::offer(Acquisition acquisition) {
-  if (!acquisition.token) {
+void StaleWriteCheck::TopTwo::offer(const std::string& owner, std::int64_t token) {
+  if (first && first->first == owner) {
+    first->second = std::max(first->second, token);
     return;
   }
-  const auto higher = [](const std::optional<Acquisition>& held, std::int64_t token) {
-    return !held || token > *held->token;
-  };
-  if (first && first->owner == acquisition.owner) {
-    if (higher(first, *acquisition.token)) {
-      first = std::move(acquisition);
-    }
-    return;
-  }
-  if (higher(first, *acquisition.token)) {
+  if (!first || token > first->second) {
     second = std::move(first);
-    first = std::move(acquisition);
+    first = std::pair{owner, token};
     return;
   }
-  if (higher(second, *acquisition.token)) {
-    second = std::move(acquisition);
+  if (!second || token > second->second) {
+    second = std::pair{owner, token};
   }
 }
 
-const std::optional<StaleWriteCheck::Acquisition>& StaleWriteCheck::TopTwo::best_other_than(
-    std::string_view owner) const {
-  return first && first->owner != owner ? first : second;
+std::optional<std::int64_t> StaleWriteCheck::TopTwo::best_other_than(std::string_view owner) const {
+  const auto& best = first && first->first != owner ? first : second;
+  return best ? std::optional{best->second} : std::nullopt;
 }
 
 void StaleWriteCheck::observe_change(const QuorumChange& change) {
   if (change.direction != QuorumChange::Direction::kGained) {
     return;
   }
-  assign(latest_gain_by_lock_, change.lock, Acquisition{change.owner, change.event_index, change.time_ns, change.token});
-  assign(gained_lock_by_writer_, change.owner, WriterLock{change.lock, change.token});
+  WhiteBoxLock& lock = entry(white_box_locks_, change.lock);
+  ++lock.gains;
+  entry(gained_by_worker_, change.owner) = Standing{change.lock, lock.gains, change.token, change.event_index};
 }
 
 void StaleWriteCheck::observe(const Event& event) {
-  if (event.kind == EventKind::kAcquireOk) {
-    top_tokens_by_lock_[std::string{event.lock}].offer(
-        Acquisition{std::string{event.process}, event.index, event.time_ns, event.token});
-    assign(acquired_lock_by_writer_, event.process, WriterLock{std::string{event.lock}, event.token});
+  switch (event.kind) {
+    case EventKind::kAcquireOk: {
+      if (event.token) {
+        entry(black_box_locks_, event.lock).top.offer(std::string{event.process}, *event.token);
+      }
+      entry(acquired_by_worker_, event.process) = Standing{std::string{event.lock}, 0, Token::of(event), event.index};
+      break;
+    }
+    case EventKind::kReadAccept: serve_white_box(event.reader, event, kRead, ReadServes::kReadAccept); break;
+    case EventKind::kReadOk:
+      serve_white_box(event.process, event, kRead, ReadServes::kReadOk);
+      serve_black_box(event.process, event, kRead);
+      break;
+    case EventKind::kWriteInvoke: invoke_black_box(event); break;
+    case EventKind::kWriteAccept:
+      judge_white_box(event);
+      serve_white_box(event.writer, event, kWrite, ReadServes::kReadAccept);
+      serve_white_box(event.writer, event, kWrite, ReadServes::kReadOk);
+      judge_black_box(event.writer, event, Judged::kWriteAccept);
+      break;
+    case EventKind::kWriteOk:
+      judge_black_box(event.process, event, Judged::kWriteOk);
+      serve_black_box(event.process, event, kWrite);
+      break;
+    default: break;
+  }
+}
+
+void StaleWriteCheck::serve_white_box(std::string_view server, const Event& event, const char* what,
+                                      ReadServes track) {
+  const Standing* gained = find_in(gained_by_worker_, server);
+  if (gained == nullptr) {
     return;
   }
-  if (event.kind == EventKind::kWriteAccept) {
-    judge_white_box(event);
-    judge_black_box(event);
+  Serve& served = entry(white_box_locks_, gained->lock).served[static_cast<std::size_t>(track)];
+  if (gained->epoch > served.epoch) {
+    served = Serve{gained->epoch, std::string{server}, what, event.index, event.time_ns, gained->event_index,
+                   gained->token};
   }
 }
 
 void StaleWriteCheck::judge_white_box(const Event& write) {
-  const auto writer_lock = gained_lock_by_writer_.find(write.writer);
-  if (writer_lock == gained_lock_by_writer_.end()) {
+  const Standing* gained = find_in(gained_by_worker_, write.writer);
+  if (gained == nullptr) {
     return;
   }
-  const auto latest = latest_gain_by_lock_.find(writer_lock->second.lock);
-  if (latest == latest_gain_by_lock_.end() || latest->second.owner == write.writer) {
-    return;
+  const WhiteBoxLock& lock = white_box_locks_.find(gained->lock)->second;
+  Token token = Token::of(write);
+  if (!token.known()) {
+    token = gained->token;
   }
-  const Acquisition& newer = latest->second;
-  const auto token = write.token ? write.token : writer_lock->second.token;
-  white_box_violations_.push_back(make_violation(
-      ViolationKind::kStaleWrite, {newer.event_index, write.index}, write.time_ns, write.index,
-      fmt::format("storage accepted {} from {}{} after {} was granted lock {}{} at {}", written(write), write.writer,
-                  token_suffix(token), newer.owner, writer_lock->second.lock, token_suffix(newer.token),
-                  format_seconds(newer.time_ns))));
+  for (const ReadServes track : {ReadServes::kReadAccept, ReadServes::kReadOk}) {
+    Findings& findings = white_box(track);
+    const Serve& later = lock.served[static_cast<std::size_t>(track)];
+    if (later.epoch > gained->epoch) {
+      findings.violations.push_back(make_violation(
+          ViolationKind::kStaleWrite, {later.gain_index, later.event_index, write.index}, write.time_ns, write.index,
+          fmt::format("storage accepted {} from {}{} after it had served {} by {} at {}, who was granted lock {} "
+                      "later{}",
+                      written(write), write.writer, token_suffix(token), later.what, later.server,
+                      format_seconds(later.time_ns), gained->lock, token_suffix(later.token))));
+    } else if (lock.gains > gained->epoch) {
+      ++findings.late_writes;
+    }
+  }
 }
 
-void StaleWriteCheck::judge_black_box(const Event& write) {
-  const auto writer_lock = acquired_lock_by_writer_.find(write.writer);
-  if (writer_lock == acquired_lock_by_writer_.end()) {
+void StaleWriteCheck::serve_black_box(std::string_view server, const Event& event, const char* what) {
+  const Standing* acquired = find_in(acquired_by_worker_, server);
+  if (acquired == nullptr || !acquired->token.number) {
     return;
   }
-  const auto token = write.token ? write.token : writer_lock->second.token;
-  const auto top = top_tokens_by_lock_.find(writer_lock->second.lock);
-  if (!token || top == top_tokens_by_lock_.end()) {
+  Serve& served = entry(black_box_locks_, acquired->lock).served;
+  if (*acquired->token.number > served.epoch || served.event_index < 0) {
+    served = Serve{*acquired->token.number, std::string{server}, what, event.index, event.time_ns,
+                   acquired->event_index, acquired->token};
+  }
+}
+
+void StaleWriteCheck::invoke_black_box(const Event& invoke) {
+  const Standing* acquired = find_in(acquired_by_worker_, invoke.process);
+  if (acquired == nullptr) {
     return;
   }
-  const auto& newer = top->second.best_other_than(write.writer);
-  if (!newer || *newer->token <= *token) {
+  InvokedWrite& invoked = entry(invoked_by_worker_, invoke.process);
+  invoked.lock = acquired->lock;
+  invoked.token = invoke.token ? invoke.token : acquired->token.number;
+  invoked.key = invoke.key;
+  invoked.value_json = invoke.value_json;
+  const BlackBoxLock* lock = find_in(black_box_locks_, acquired->lock);
+  invoked.served_before = lock == nullptr ? Serve{} : lock->served;
+}
+
+void StaleWriteCheck::judge_black_box(std::string_view writer, const Event& write, Judged judged) {
+  const Standing* acquired = find_in(acquired_by_worker_, writer);
+  if (acquired == nullptr) {
     return;
   }
-  black_box_violations_.push_back(make_violation(
-      ViolationKind::kStaleWrite, {newer->event_index, write.index}, write.time_ns, write.index,
-      fmt::format("storage accepted {} from {}{} after {} acquired lock {}{} at {}", written(write), write.writer,
-                  token_suffix(token), newer->owner, writer_lock->second.lock, token_suffix(newer->token),
-                  format_seconds(newer->time_ns))));
+  const BlackBoxLock* lock = find_in(black_box_locks_, acquired->lock);
+  const InvokedWrite* invoked = find_in(invoked_by_worker_, writer);
+  if (lock == nullptr || (invoked == nullptr && judged == Judged::kWriteOk)) {
+    return;
+  }
+  // Without a write.invoke, a write.accept is judged at itself: a read.ok or
+  // write.ok before it was served before it too.
+  const Serve& later = invoked != nullptr ? invoked->served_before : lock->served;
+  std::optional<std::int64_t> token = write.token;
+  if (!token) {
+    token = invoked != nullptr ? invoked->token : acquired->token.number;
+  }
+  if (!token) {
+    return;
+  }
+  Findings& findings = black_box(judged);
+  if (later.event_index >= 0 && later.epoch > *token) {
+    findings.violations.push_back(make_violation(
+        ViolationKind::kStaleWrite, {later.gain_index, later.event_index, write.index}, write.time_ns, write.index,
+        fmt::format("{} {} from {}{} after {} by {} had completed at {}, who acquired lock {} later{}",
+                    judged == Judged::kWriteAccept ? "storage accepted" : "storage acknowledged",
+                    judged == Judged::kWriteAccept || invoked == nullptr ? written(write)
+                                                                         : written(invoked->key, invoked->value_json),
+                    writer,
+                    token_suffix(Token{token, {}}), later.what, later.server, format_seconds(later.time_ns),
+                    acquired->lock, token_suffix(later.token))));
+    return;
+  }
+  const auto highest_other = lock->top.best_other_than(writer);
+  if (highest_other && *highest_other > *token) {
+    ++findings.late_writes;
+  }
 }
 
 }  // namespace locksim::checker

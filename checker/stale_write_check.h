@@ -1,27 +1,45 @@
 #pragma once
-// stale_write (spec/history.md): storage accepts a write whose writer's lease
-// was already superseded — another owner was granted the lock before the
-// write.accept.
+// stale_write (spec/history.md): storage accepts a write *out of lock order* —
+// before this write.accept, storage had already served (accepted a read or a
+// write from) a later holder of the writer's lock. A write accepted after the
+// writer's lease was superseded but before any later holder touched storage
+// is a *late write*: it lands in lock order (the next holder reads what it
+// wrote), so it is counted, not a violation.
 //
 // Two modes, both computed in one pass; finish() picks one:
-// - white-box (the history has lease.grant events): "granted the lock" is an
-//   owner gaining it in LeaseTracker (a grant for a single instance, reaching
-//   the quorum for Redlock). A write by W is judged against the lock W gained
-//   most recently; it is stale iff the lock's most recent gain, before the
-//   write.accept, went to another owner.
-// - black-box (no lease.grant: a real system's client-side history): a write
-//   by W carries W's token (the write's `token`, else that of W's latest
-//   acquire.ok); it is stale iff an acquire.ok of another worker on the lock
-//   of W's latest acquire.ok carried a higher token earlier.
+// - white-box (the history has lease.grant events): every gain of a lock
+//   (LeaseTracker's QuorumChange kGained: a grant for a single instance,
+//   reaching the quorum for Redlock) gets the next *epoch* of that lock, in
+//   history order. A worker's epoch is that of its most recent gain. Each
+//   serve — read.accept by `reader`, write.accept by `writer` — raises the
+//   lock's served high-water epoch to the server's epoch. A write.accept by W
+//   is stale iff the high-water before it exceeds W's epoch; late iff not
+//   stale but the lock was gained (by another owner) after W's gain.
+//   Token values play no part: opaque string tokens work alike.
+//   A history with no read.accept / read.reject at all (a real one may lack
+//   them) counts the readers' read.ok as the serve instead, at its own place:
+//   both are tracked, and the caller picks (ReadServes).
+// - black-box (no lease.grant: a real system's client-side history): "later"
+//   is a higher token in a worker's acquire.ok, "served" a read.ok / write.ok
+//   that completed before the judged write's write.invoke. That is sound —
+//   the serve happened before the write was even sent, under any
+//   interleaving. Judged: write.accept when the history has storage events,
+//   else the writer's write.ok (both tracked; the caller picks, Judged).
+//   Needs integer tokens. Late: another worker's acquire.ok carried a higher
+//   token earlier, without the stale condition.
 //
-// Decisions: a write whose writer never gained (white-box) or acquired
-// (black-box) any lock cannot be tied to a lock and is not judged. Which lock
-// a write belongs to is the writer's most recently gained/acquired one: the
-// history does not name the lock on writes. At equal true times history
-// order decides: a grant recorded after the write.accept does not make it stale.
+// Decisions: a serve, read or write, belongs to the lock its worker gained
+// (acquired) most recently — reads and writes do not name a lock; a worker
+// that never gained (acquired) one is ignored, as server and as writer.
+// read.reject / write.reject are no serve. At equal true times history order
+// decides. Black-box, a write with no write.invoke before it is judged at the
+// write.accept itself (a completion before the accept was served before it,
+// which is as sound), and a write.ok with none is not judged.
 //
-// Memory: one entry per lock and per writer.
+// Memory: one entry per lock and per worker.
 
+#include <array>
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -29,51 +47,87 @@
 
 #include "checker/event.h"
 #include "checker/lease_tracker.h"
+#include "checker/token.h"
 #include "checker/violation.h"
 
 namespace locksim::checker {
 
 class StaleWriteCheck {
  public:
-  enum class Mode : std::uint8_t { kWhiteBox, kBlackBox };
+  // White-box: which reads count as storage serving a worker.
+  enum class ReadServes : std::uint8_t { kReadAccept, kReadOk };
+  // Black-box: which event is the judged write.
+  enum class Judged : std::uint8_t { kWriteAccept, kWriteOk };
+
+  struct Findings {
+    std::vector<Violation> violations;
+    std::int64_t late_writes = 0;
+  };
 
   void observe_change(const QuorumChange& change);
   void observe(const Event& event);
 
-  // The violations found in `mode`.
-  [[nodiscard]] std::vector<Violation>& violations(Mode mode) {
-    return mode == Mode::kWhiteBox ? white_box_violations_ : black_box_violations_;
-  }
+  [[nodiscard]] Findings& white_box(ReadServes serves) { return white_box_[static_cast<std::size_t>(serves)]; }
+  [[nodiscard]] Findings& black_box(Judged judged) { return black_box_[static_cast<std::size_t>(judged)]; }
 
  private:
-  struct Acquisition {
-    std::string owner;
+  // A worker's most recent gain (white-box) or acquire.ok (black-box).
+  struct Standing {
+    std::string lock;
+    std::int64_t epoch = 0;  // white-box: the gain's epoch; black-box: unused
+    Token token;
+    std::int64_t event_index = -1;
+  };
+  // The serve that set a lock's high-water mark.
+  struct Serve {
+    std::int64_t epoch = 0;  // white-box epoch, black-box token; 0 = none yet
+    std::string server;
+    const char* what = "";  // "a read" / "a write"
     std::int64_t event_index = -1;
     std::int64_t time_ns = 0;
-    std::optional<std::int64_t> token;
+    std::int64_t gain_index = -1;  // the event where the server gained (acquired) the lock
+    Token token;
   };
-  // The two highest tokens of distinct owners, so that "the highest token of
-  // anyone but W" is O(1).
+  struct WhiteBoxLock {
+    std::int64_t gains = 0;  // the latest epoch
+    std::array<Serve, 2> served;  // by ReadServes
+  };
+  // The two highest acquire.ok tokens of distinct owners on a lock, so that
+  // "the highest token of anyone but W" is O(1).
   struct TopTwo {
-    std::optional<Acquisition> first;
-    std::optional<Acquisition> second;
-    void offer(Acquisition acquisition);
-    [[nodiscard]] const std::optional<Acquisition>& best_other_than(std::string_view owner) const;
+    std::optional<std::pair<std::string, std::int64_t>> first;
+    std::optional<std::pair<std::string, std::int64_t>> second;
+    void offer(const std::string& owner, std::int64_t token);
+    [[nodiscard]] std::optional<std::int64_t> best_other_than(std::string_view owner) const;
   };
-  struct WriterLock {
+  struct BlackBoxLock {
+    TopTwo top;
+    Serve served;
+  };
+  // Black-box: what a worker's last write.invoke saw.
+  struct InvokedWrite {
     std::string lock;
     std::optional<std::int64_t> token;
+    // The write's key and value, for a write.ok, which names neither. Assigned,
+    // not formatted: this runs for every write and reuses the strings' memory.
+    std::string key;
+    std::string value_json;
+    Serve served_before;
   };
 
+  void serve_white_box(std::string_view server, const Event& event, const char* what, ReadServes track);
   void judge_white_box(const Event& write);
-  void judge_black_box(const Event& write);
+  void serve_black_box(std::string_view server, const Event& event, const char* what);
+  void invoke_black_box(const Event& invoke);
+  void judge_black_box(std::string_view writer, const Event& write, Judged judged);
 
-  std::map<std::string, Acquisition, std::less<>> latest_gain_by_lock_;
-  std::map<std::string, WriterLock, std::less<>> gained_lock_by_writer_;
-  std::map<std::string, TopTwo, std::less<>> top_tokens_by_lock_;
-  std::map<std::string, WriterLock, std::less<>> acquired_lock_by_writer_;
-  std::vector<Violation> white_box_violations_;
-  std::vector<Violation> black_box_violations_;
+  std::map<std::string, WhiteBoxLock, std::less<>> white_box_locks_;
+  std::map<std::string, Standing, std::less<>> gained_by_worker_;
+  std::map<std::string, BlackBoxLock, std::less<>> black_box_locks_;
+  std::map<std::string, Standing, std::less<>> acquired_by_worker_;
+  std::map<std::string, InvokedWrite, std::less<>> invoked_by_worker_;
+  std::array<Findings, 2> white_box_;
+  std::array<Findings, 2> black_box_;
 };
 
 }  // namespace locksim::checker

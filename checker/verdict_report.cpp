@@ -48,7 +48,8 @@ Json verdict_json(const HistoryVerdict& verdict) {
   history["violation_counts"] = std::move(counts_by_kind);
   history["counts"] = Json{{"acquisitions", verdict.counts.acquisitions},
                            {"accepted_writes", verdict.counts.accepted_writes},
-                           {"rejected_writes", verdict.counts.rejected_writes}};
+                           {"rejected_writes", verdict.counts.rejected_writes},
+                           {"late_writes", verdict.counts.late_writes}};
   Json by_reason = Json::object();
   for (const auto& [reason, count] : verdict.counts.rejected_writes_by_reason) {
     by_reason[reason] = count;
@@ -87,8 +88,9 @@ std::string verdict_text(const HistoryVerdict& verdict, std::size_t violations_s
     const std::int64_t count = verdict.violation_count(kind).value_or(0);
     text += fmt::format("  {:<17} {}\n", violation_kind_name(kind), count);
   }
-  text += fmt::format("  counts: {} acquisitions, {} accepted writes, {} rejected writes", verdict.counts.acquisitions,
-                      verdict.counts.accepted_writes, verdict.counts.rejected_writes);
+  text += fmt::format("  counts: {} acquisitions, {} accepted writes ({} late), {} rejected writes",
+                      verdict.counts.acquisitions, verdict.counts.accepted_writes, verdict.counts.late_writes,
+                      verdict.counts.rejected_writes);
   if (!verdict.counts.rejected_writes_by_reason.empty()) {
     std::string reasons;
     for (const auto& [reason, count] : verdict.counts.rejected_writes_by_reason) {

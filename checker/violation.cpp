@@ -47,8 +47,4 @@ std::string format_seconds(std::int64_t time_ns) {
   return fmt::format("{}{}.{:09}s", sign, seconds, nanoseconds);
 }
 
-std::string token_suffix(std::optional<std::int64_t> token) {
-  return token ? fmt::format(" (token {})", *token) : std::string{};
-}
-
 }  // namespace locksim::checker

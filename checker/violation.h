@@ -54,8 +54,4 @@ struct Violation {
 // decimals ("47.210000001s"), so two events 1 ns apart never read the same.
 [[nodiscard]] std::string format_seconds(std::int64_t time_ns);
 
-// " (token 4)" for a known token, "" otherwise: explanations name tokens
-// only when the history has them (Redlock and fencing-off runs may not).
-[[nodiscard]] std::string token_suffix(std::optional<std::int64_t> token);
-
 }  // namespace locksim::checker

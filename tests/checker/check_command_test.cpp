@@ -61,8 +61,9 @@ TEST(CheckCommand, HistoryWithViolationsExitsWithOneAndExplainsThem) {
   const std::string json_path = temporary_path("violations.json");
   const CommandRun run = run_locksim("check " + data("histories/pause-past-lease.jsonl") + " --json " + json_path);
   EXPECT_EQ(run.exit_code, 1) << run.output;
-  EXPECT_NE(run.output.find("stale_write at 15.008s: storage accepted qty=6 from worker-1 (token 3) after worker-2 "
-                            "was granted lock orders (token 4) at 10.501s [events 10, 20]"),
+  EXPECT_NE(run.output.find("stale_write at 15.008s: storage accepted qty=6 from worker-1 (token 3) after it had "
+                            "served a read by worker-2 at 11.001s, who was granted lock orders later (token 4) "
+                            "[events 10, 14, 20]"),
             std::string::npos)
       << run.output;
   const auto document = nlohmann::json::parse(testing::read_whole_file(json_path));
@@ -72,10 +73,11 @@ TEST(CheckCommand, HistoryWithViolationsExitsWithOneAndExplainsThem) {
   EXPECT_EQ(history["violation_counts"]["stale_write"], 1);
   EXPECT_EQ(history["violation_counts"]["double_holder"], 1);
   EXPECT_TRUE(history["violation_counts"]["duplicate_effect"].is_null());
-  EXPECT_EQ(history["violations"][1]["events"], nlohmann::json::array({10, 20}));
+  EXPECT_EQ(history["violations"][1]["events"], nlohmann::json::array({10, 14, 20}));
   EXPECT_EQ(history["violations"][1]["t"], 15'008'000'000);
   EXPECT_EQ(history["counts"]["acquisitions"], 2);
   EXPECT_EQ(history["counts"]["accepted_writes"], 2);
+  EXPECT_EQ(history["counts"]["late_writes"], 0);
   EXPECT_EQ(history["checks_skipped"][0]["check"], "duplicate_effect");
   std::filesystem::remove(json_path);
 }
@@ -84,6 +86,23 @@ TEST(CheckCommand, CleanHistoryExitsWithZero) {
   const CommandRun run = run_locksim("check " + data("histories/clean-handover.jsonl"));
   EXPECT_EQ(run.exit_code, 0) << run.output;
   EXPECT_NE(run.output.find("no violation"), std::string::npos) << run.output;
+}
+
+TEST(CheckCommand, HistoryWithOpaqueStringTokensIsCheckedForWhatNeedsNoTokenOrder) {
+  const std::string json_path = temporary_path("opaque.json");
+  const CommandRun run = run_locksim("check " + data("histories/opaque-tokens.jsonl") + " --json " + json_path);
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_NE(run.output.find("not checked: stale_write       the history's tokens are opaque strings (equality only), "
+                            "so token order is unknown"),
+            std::string::npos)
+      << run.output;
+  const auto document = nlohmann::json::parse(testing::read_whole_file(json_path));
+  const auto& history = document["histories"][0];
+  EXPECT_TRUE(history["violation_counts"]["stale_write"].is_null());
+  EXPECT_EQ(history["violation_counts"]["double_holder"], 0);
+  EXPECT_EQ(history["violation_counts"]["lost_update"], 0);
+  EXPECT_EQ(history["counts"]["acquisitions"], 2);
+  std::filesystem::remove(json_path);
 }
 
 TEST(CheckCommand, CutOffHistoryIsCheckedAndSaysSo) {

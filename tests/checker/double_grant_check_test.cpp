@@ -84,6 +84,106 @@ TEST(DoubleGrant, GrantAtTheEndOfALostLeasesPromiseIsNotADoubleGrant) {
   EXPECT_TRUE(violations_of(check(history), ViolationKind::kDoubleGrant).empty());
 }
 
+TEST(DoubleGrant, OverwrittenLeaseStaysPromisedLikeAnyLostLease) {
+  // Hazard H9: a plain SET replaced worker-1's live key at 2 s; its promise
+  // still runs to 0 s + 10 s.
+  HistoryBuilder history;
+  history.add(0, "redis-0", "lease.grant", lease("worker-1", 1), "grant")
+      .add(seconds(2), "redis-0", "lease.lost",
+           Fields{{"lock", "L"}, {"owner", "worker-1"}, {"token", 1}, {"reason", "overwritten"}})
+      .add(seconds(3), "redis-0", "lease.grant", lease("worker-2", 2), "overlapping")
+      .add(seconds(4), "redis-0", "lease.release",
+           Fields{{"lock", "L"}, {"owner", "worker-2"}, {"token", 2}, {"by", "worker-2"}})
+      .add(seconds(10), "redis-0", "lease.grant", lease("worker-3", 3));
+  const auto found = violations_of(check(history), ViolationKind::kDoubleGrant);
+  ASSERT_EQ(found.size(), 1U);
+  EXPECT_EQ(found[0].events, (std::vector<std::int64_t>{history.index_of("grant"), history.index_of("overlapping")}));
+}
+
+// worker-1's lease (granted by redis-0 at 0 s for 10 s) is lost in a failover
+// at 5 s; the promoted replica redis-1 adopts it at 6 s for 10 s more.
+HistoryBuilder adopted_history() {
+  HistoryBuilder history;
+  history.add(0, "redis-0", "lease.grant", lease("worker-1", 1), "grant")
+      .add(seconds(5), "redis-0", "lease.lost",
+           Fields{{"lock", "L"}, {"owner", "worker-1"}, {"token", 1}, {"reason", "failover"}})
+      .add(seconds(6), "redis-1", "replica.promote")
+      .add(seconds(6), "redis-1", "lease.adopt", lease("worker-1", 1), "adopt");
+  return history;
+}
+
+TEST(DoubleGrant, AdoptedLeaseThatExpiresOnTheNewPrimaryIsNoDoubleGrantWithItself) {
+  HistoryBuilder history = adopted_history();
+  history.add(seconds(16), "redis-1", "lease.expire", Fields{{"lock", "L"}, {"owner", "worker-1"}, {"token", 1}})
+      .add(seconds(16), "redis-1", "lease.grant", lease("worker-1", 2))
+      .add(seconds(20), "redis-1", "lease.renew", lease("worker-1", 2));
+  const HistoryVerdict verdict = check(history);
+  EXPECT_TRUE(ran(verdict, ViolationKind::kDoubleGrant));
+  EXPECT_TRUE(violations_of(verdict, ViolationKind::kDoubleGrant).empty());
+}
+
+TEST(DoubleGrant, GrantToAnotherOwnerAfterTheAdoptedLeaseExpiredIsNoDoubleGrant) {
+  // The lost lease alone would have been promised until 10 s; adopted, it ends at the new primary's expire.
+  HistoryBuilder history = adopted_history();
+  history.add(seconds(16), "redis-1", "lease.expire", Fields{{"lock", "L"}, {"owner", "worker-1"}, {"token", 1}})
+      .add(seconds(16), "redis-1", "lease.grant", lease("worker-2", 2));
+  EXPECT_TRUE(violations_of(check(history), ViolationKind::kDoubleGrant).empty());
+}
+
+TEST(DoubleGrant, GrantToAnotherOwnerWhileTheAdoptedLeaseRunsIsADoubleGrant) {
+  // Past the lost lease's own end (10 s) but within the adopted one (16 s).
+  HistoryBuilder history = adopted_history();
+  history.add(seconds(12), "redis-1", "lease.grant", lease("worker-2", 2), "second");
+  const auto found = violations_of(check(history), ViolationKind::kDoubleGrant);
+  ASSERT_EQ(found.size(), 1U);
+  EXPECT_EQ(found[0].events, (std::vector<std::int64_t>{history.index_of("grant"), history.index_of("second")}));
+}
+
+TEST(DoubleGrant, AdoptOfALeaseTheOldPrimaryStillRunsMovesItWithoutASecondGain) {
+  // No lease.lost: the adopt moves the running promise; the old primary's later
+  // expire no longer names it, and the adopter's own expire ends it once.
+  HistoryBuilder history;
+  history.add(0, "redis-0", "lease.grant", lease("worker-1", 1), "grant")
+      .add(seconds(6), "redis-1", "lease.adopt", lease("worker-1", 1))
+      .add(seconds(10), "redis-0", "lease.expire", Fields{{"lock", "L"}, {"owner", "worker-1"}, {"token", 1}})
+      .add(seconds(12), "redis-1", "lease.grant", lease("worker-2", 2), "second")
+      .add(seconds(13), "redis-1", "lease.release",
+           Fields{{"lock", "L"}, {"owner", "worker-2"}, {"token", 2}, {"by", "worker-2"}})
+      .add(seconds(16), "redis-1", "lease.expire", Fields{{"lock", "L"}, {"owner", "worker-1"}, {"token", 1}})
+      .add(seconds(17), "redis-1", "lease.grant", lease("worker-3", 3));
+  const auto found = violations_of(check(history), ViolationKind::kDoubleGrant);
+  ASSERT_EQ(found.size(), 1U);  // worker-2 at 12 s only; worker-3 comes after worker-1's promise ended
+  EXPECT_EQ(found[0].events, (std::vector<std::int64_t>{history.index_of("grant"), history.index_of("second")}));
+}
+
+TEST(DoubleGrant, AdoptThatMatchesNoLeaseBeginsAPromiseAtTheAdopter) {
+  HistoryBuilder history;
+  history.add(seconds(1), "redis-1", "lease.adopt", lease("worker-1", 7), "adopt")
+      .add(seconds(5), "redis-1", "lease.grant", lease("worker-2", 8), "second");
+  const auto found = violations_of(check(history), ViolationKind::kDoubleGrant);
+  ASSERT_EQ(found.size(), 1U);
+  EXPECT_EQ(found[0].events, (std::vector<std::int64_t>{history.index_of("adopt"), history.index_of("second")}));
+}
+
+TEST(DoubleGrant, OpaqueStringTokensMatchTheirLeaseByEquality) {
+  const auto uuid_lease = [](const char* owner, const char* token) {
+    return Fields{{"lock", "L"}, {"owner", owner}, {"token", token}, {"lease_ns", seconds(10)}};
+  };
+  HistoryBuilder history;
+  history.add(0, "redis-0", "lease.grant", uuid_lease("worker-1", "0b1e6c52-8f0a-4a8e-9d6c-2f3c5a1e7b90"), "first")
+      .add(seconds(1), "redis-0", "lease.grant", uuid_lease("worker-1", "5d2f9a7e-1c3b-4e6f-8a0d-7b9c1e2f3a4d"))
+      // Ends the second lease only: the first is still promised at 3 s.
+      .add(seconds(2), "redis-0", "lease.release",
+           Fields{{"lock", "L"}, {"owner", "worker-1"}, {"token", "5d2f9a7e-1c3b-4e6f-8a0d-7b9c1e2f3a4d"},
+                  {"by", "worker-1"}})
+      .add(seconds(3), "redis-0", "lease.grant", uuid_lease("worker-2", "9e8d7c6b-5a4f-4e3d-a2c1-b0a9f8e7d6c5"),
+           "second");
+  const auto found = violations_of(check(history), ViolationKind::kDoubleGrant);
+  ASSERT_EQ(found.size(), 1U);
+  EXPECT_EQ(found[0].events, (std::vector<std::int64_t>{history.index_of("first"), history.index_of("second")}));
+  EXPECT_NE(found[0].detail.find("(token 0b1e6c52-8f0a-4a8e-9d6c-2f3c5a1e7b90)"), std::string::npos) << found[0].detail;
+}
+
 HistoryBuilder redlock_history() {
   HistoryBuilder history;
   history.add(0, "run", "run.begin", Fields{{"service", {{"kind", "redlock"}, {"instances", 5}, {"quorum", 3}}}});

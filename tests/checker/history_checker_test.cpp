@@ -86,6 +86,7 @@ RC_GTEST_PROP(HistoryChecker, LegalHistoriesHaveNoViolation, ()) {
   RC_ASSERT(verdict.violation_count(workload_check) == std::optional<std::int64_t>{0});
   RC_ASSERT(verdict.counts.acquisitions == static_cast<std::int64_t>(legal.turns.size()));
   RC_ASSERT(verdict.counts.accepted_writes == legal.accepted_writes);
+  RC_ASSERT(verdict.counts.late_writes == 0);
 }
 
 RC_GTEST_PROP(HistoryChecker, InjectedGrantToAnotherOwnerIsFoundAsTheOnlyDoubleGrant, ()) {
@@ -127,7 +128,7 @@ void give_first_turn_to(LegalHistory& legal, const std::string& to) {
     if (event.process == from) {
       event.process = to;
     }
-    for (const char* field : {"owner", "writer", "by"}) {
+    for (const char* field : {"owner", "writer", "reader", "by"}) {
       if (event.fields.contains(field) && event.fields[field] == from) {
         event.fields[field] = to;
       }
@@ -136,34 +137,64 @@ void give_first_turn_to(LegalHistory& legal, const std::string& to) {
   legal.turns[0].owner = to;
 }
 
-RC_GTEST_PROP(HistoryChecker, InjectedLateWriteIsFoundAsTheOnlyStaleWrite, ()) {
+// A legal history and a write by a superseded owner, for the caller to
+// insert: the owner of turn `next` - 1, which is not `next`'s owner.
+struct WithOldWrite {
+  LegalHistory legal;
+  std::size_t next = 0;
+  EventSpec write;
+};
+
+WithOldWrite with_old_write() {
   Plan plan = any_plan();
   plan.workers = std::max(plan.workers, 2);
   while (plan.choices.size() < 6) {  // at least two turns
     plan.choices.push_back(*rc::gen::inRange(0, 1000));
   }
-  LegalHistory legal = legal_from(plan);
-  const std::size_t last = legal.turns.size() - 1;
-  // The late writer: the owner of an earlier turn that is not the last owner.
-  std::optional<Turn> earlier;
-  for (std::size_t turn = 0; turn < last; ++turn) {
-    if (legal.turns[turn].owner != legal.turns[last].owner) {
-      earlier = legal.turns[turn];
+  WithOldWrite made{legal_from(plan), 0, {}};
+  LegalHistory& legal = made.legal;
+  for (std::size_t turn = 1; turn < legal.turns.size(); ++turn) {
+    if (legal.turns[turn - 1].owner != legal.turns[turn].owner) {
+      made.next = turn;
     }
   }
-  if (!earlier) {
-    give_first_turn_to(legal, other_worker(legal, legal.turns[last].owner));
-    earlier = legal.turns[0];
+  if (made.next == 0) {
+    give_first_turn_to(legal, other_worker(legal, legal.turns[1].owner));
+    made.next = 1;
   }
+  const Turn* earlier = &legal.turns[made.next - 1];
   Fields write{{"key", "counter"}, {"value", 1}, {"writer", earlier->owner}, {"token", earlier->token}};
   if (plan.workload == Workload::kBilling) {
     write["job"] = "job-late";
   }
-  insert_after(legal.history, label("grant", last), EventSpec{0, "storage", "write.accept", write, "stale"});
-  // The late write took effect: the counter's final value counts it.
+  made.write = EventSpec{0, "storage", "write.accept", write, "old-write"};
+  // The old write took effect: the counter's final value counts it.
   legal.history.events().back().fields["final"]["counter"] = legal.accepted_writes + 1;
-  expect_only(checked(legal.history), ViolationKind::kStaleWrite,
-              {legal.history.index_of(label("grant", last)), legal.history.index_of("stale")});
+  return made;
+}
+
+RC_GTEST_PROP(HistoryChecker, InjectedWriteAfterTheLaterHolderWasServedIsFoundAsTheOnlyStaleWrite, ()) {
+  WithOldWrite made = with_old_write();
+  HistoryBuilder& history = made.legal.history;
+  const Turn& next = made.legal.turns[made.next];
+  // The next holder reads first; then storage accepts the old write: out of lock order.
+  insert_after(history, label("hold-begin", made.next),
+               EventSpec{0, "storage", "read.accept",
+                         Fields{{"key", "counter"}, {"reader", next.owner}, {"token", next.token}}, "served"});
+  insert_after(history, "served", made.write);
+  const HistoryVerdict verdict = checked(history);
+  expect_only(verdict, ViolationKind::kStaleWrite,
+              {history.index_of(label("grant", made.next)), history.index_of("served"), history.index_of("old-write")});
+  RC_ASSERT(verdict.counts.late_writes == 0);
+}
+
+RC_GTEST_PROP(HistoryChecker, InjectedWriteBeforeTheLaterHolderTouchedStorageIsALateWriteAndNoViolation, ()) {
+  WithOldWrite made = with_old_write();
+  HistoryBuilder& history = made.legal.history;
+  insert_after(history, label("grant", made.next), made.write);
+  const HistoryVerdict verdict = checked(history);
+  RC_ASSERT(verdict.violations.empty());
+  RC_ASSERT(verdict.counts.late_writes == 1);
 }
 
 RC_GTEST_PROP(HistoryChecker, InjectedReleaseByAnotherWorkerIsFoundAsTheOnlyForeignRelease, ()) {
@@ -261,6 +292,7 @@ TEST(HistoryChecker, ViolationsAreListedInTheOrderTheyHappened) {
       .add(seconds(1), "redis-0", "lease.grant", Fields{{"lock", "L"}, {"owner", "worker-1"}, {"lease_ns", seconds(10)}})
       .add(seconds(2), "redis-0", "lease.grant", Fields{{"lock", "L"}, {"owner", "worker-2"}, {"lease_ns", seconds(10)}})
       .add(seconds(3), "worker-2", "hold.begin", Fields{{"lock", "L"}})
+      .add(seconds(3), "storage", "read.accept", Fields{{"key", "k"}, {"reader", "worker-2"}})
       .add(seconds(4), "storage", "write.accept", Fields{{"key", "k"}, {"writer", "worker-1"}});
   const HistoryVerdict verdict = check(history);
   ASSERT_EQ(verdict.violations.size(), 3U);

@@ -99,6 +99,25 @@ TEST(HistoryReader, ReadsEveryFieldTheChecksUse) {
   EXPECT_FALSE(outcome.summary.cut_off_line.has_value());
 }
 
+TEST(HistoryReader, StringTokenIsReadAsAnOpaqueLockIdAndReadsNameTheirReader) {
+  const std::string text =
+      R"({"i":0,"t":0,"proc":"redis-1","ev":"lease.adopt","lock":"L","owner":"w1","token":"u-1","lease_ns":5})"
+      "\n"
+      R"({"i":1,"t":1,"proc":"storage","ev":"read.accept","key":"qty","reader":"w1","token":"u-1"})"
+      "\n";
+  std::vector<std::string> seen;
+  const ReadOutcome outcome = read_history_text(text, "h.jsonl", [&](const Event& event) {
+    EXPECT_FALSE(event.token.has_value());
+    EXPECT_EQ(event.token_text, "u-1");
+    if (event.kind == EventKind::kReadAccept) {
+      EXPECT_EQ(event.reader, "w1");
+    }
+    seen.push_back(std::string{event_kind_name(event.kind)});
+  });
+  EXPECT_FALSE(outcome.error.has_value()) << outcome.error->message();
+  EXPECT_EQ(seen, (std::vector<std::string>{"lease.adopt", "read.accept"}));
+}
+
 TEST(HistoryReader, UnknownFieldsAreIgnoredEvenWhenNested) {
   const Read result = read(R"({"i":0,"extra":{"deep":[1,{"x":null}]},"t":3,"proc":"w","ev":"crash","z":"\"q\""})"
                            "\n");

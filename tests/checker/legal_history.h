@@ -3,7 +3,8 @@
 // choices (which rapidcheck generates and shrinks) it writes a history of one
 // lock on one instance where workers take turns: acquire, hold, write / renew /
 // read / watch another worker fail to acquire, then release, let the lease
-// expire, or crash. Mutual exclusion holds by construction: each turn ends,
+// expire, or crash. Reads are fenced: storage records each (read.accept).
+// Mutual exclusion holds by construction: each turn ends,
 // and its lease ends, before the next grant. Every event the mutators need is
 // labelled ("grant-3", "hold-begin-3", "hold-end-3", "end-3", "write-3-1"...).
 
@@ -78,6 +79,8 @@ inline LegalHistory legal_history(int worker_count, const std::vector<int>& choi
       switch (choose(4)) {
         case 0: {
           history.add(t, owner, "read.invoke", Fields{{"key", "counter"}});
+          history.add(t, "storage", "read.accept",
+                      Fields{{"key", "counter"}, {"reader", owner}, {"token", current.token}});
           history.add(t, owner, "read.ok", Fields{{"key", "counter"}, {"value", counter}});
           Fields write{{"key", "counter"}, {"value", counter + 1}, {"token", current.token}};
           if (workload == Workload::kBilling) {
@@ -113,6 +116,8 @@ inline LegalHistory legal_history(int worker_count, const std::vector<int>& choi
         }
         default:
           history.add(t, owner, "read.invoke", Fields{{"key", "counter"}});
+          history.add(t, "storage", "read.accept",
+                      Fields{{"key", "counter"}, {"reader", owner}, {"token", current.token}});
           history.add(t, owner, "read.ok", Fields{{"key", "counter"}, {"value", counter}});
           break;
       }

@@ -15,6 +15,9 @@ Fields lease(const char* owner, std::int64_t token) {
 Fields write(const char* writer, std::int64_t token, std::int64_t value) {
   return Fields{{"key", "qty"}, {"value", value}, {"writer", writer}, {"token", token}};
 }
+Fields read(const char* reader, std::int64_t token) {
+  return Fields{{"key", "qty"}, {"reader", reader}, {"token", token}};
+}
 
 // worker-1 is granted token 3; its lease expires; worker-2 is granted token 4 at 45.002 s.
 HistoryBuilder superseded_history() {
@@ -25,75 +28,225 @@ HistoryBuilder superseded_history() {
   return history;
 }
 
-TEST(StaleWrite, WriteAcceptedAfterAnotherOwnersGrantIsStale) {
+TEST(StaleWrite, WriteAcceptedAfterStorageServedTheLaterHolderIsStale) {
   HistoryBuilder history = superseded_history();
-  history.add(ms(47210), "storage", "write.accept", write("worker-1", 3, 6), "stale");
+  history.add(ms(46100), "storage", "read.accept", read("worker-2", 4), "served")
+      .add(ms(47210), "storage", "write.accept", write("worker-1", 3, 6), "stale");
   const HistoryVerdict verdict = check(history);
   EXPECT_EQ(verdict.stale_write_mode, "white-box");
   const auto found = violations_of(verdict, ViolationKind::kStaleWrite);
   ASSERT_EQ(found.size(), 1U);
-  EXPECT_EQ(found[0].events, (std::vector<std::int64_t>{history.index_of("newer"), history.index_of("stale")}));
+  EXPECT_EQ(found[0].events, (std::vector<std::int64_t>{history.index_of("newer"), history.index_of("served"),
+                                                        history.index_of("stale")}));
   EXPECT_EQ(found[0].time_ns, ms(47210));
   EXPECT_EQ(found[0].detail,
-            "stale_write at 47.210s: storage accepted qty=6 from worker-1 (token 3) after worker-2 was granted lock "
-            "orders (token 4) at 45.002s");
+            "stale_write at 47.210s: storage accepted qty=6 from worker-1 (token 3) after it had served a read by "
+            "worker-2 at 46.100s, who was granted lock orders later (token 4)");
+  EXPECT_EQ(verdict.counts.late_writes, 0);
 }
 
-TEST(StaleWrite, WriteAcceptedOneNanosecondBeforeTheNewerGrantIsNotStale) {
+TEST(StaleWrite, WriteAcceptedAfterTheLaterHoldersOwnWriteIsStale) {
+  HistoryBuilder history = superseded_history();
+  history.add(ms(46100), "storage", "write.accept", write("worker-2", 4, 5), "served")
+      .add(ms(47210), "storage", "write.accept", write("worker-1", 3, 6), "stale");
+  const auto found = violations_of(check(history), ViolationKind::kStaleWrite);
+  ASSERT_EQ(found.size(), 1U);
+  EXPECT_EQ(found[0].events, (std::vector<std::int64_t>{history.index_of("newer"), history.index_of("served"),
+                                                        history.index_of("stale")}));
+  EXPECT_NE(found[0].detail.find("after it had served a write by worker-2 at 46.100s"), std::string::npos)
+      << found[0].detail;
+}
+
+TEST(StaleWrite, WriteAcceptedAfterAnotherOwnersGrantButBeforeItTouchedStorageIsALateWriteNotAViolation) {
+  HistoryBuilder history = superseded_history();
+  history.add(ms(47210), "storage", "write.accept", write("worker-1", 3, 6))
+      .add(ms(48000), "storage", "read.accept", read("worker-2", 4));
+  const HistoryVerdict verdict = check(history);
+  EXPECT_TRUE(ran(verdict, ViolationKind::kStaleWrite));
+  EXPECT_TRUE(violations_of(verdict, ViolationKind::kStaleWrite).empty());
+  EXPECT_EQ(verdict.counts.late_writes, 1);
+}
+
+TEST(StaleWrite, RejectedReadOfTheLaterHolderIsNoServe) {
+  HistoryBuilder history = superseded_history();
+  history.add(ms(46100), "storage", "read.reject", read("worker-2", 4))
+      .add(ms(47210), "storage", "write.accept", write("worker-1", 3, 6));
+  const HistoryVerdict verdict = check(history);
+  EXPECT_TRUE(violations_of(verdict, ViolationKind::kStaleWrite).empty());
+  EXPECT_EQ(verdict.counts.late_writes, 1);
+}
+
+TEST(StaleWrite, ServeRecordedAfterTheWriteAtTheSameNanosecondDoesNotMakeItStale) {
+  HistoryBuilder history = superseded_history();
+  history.add(ms(47210), "storage", "write.accept", write("worker-1", 3, 6))
+      .add(ms(47210), "storage", "read.accept", read("worker-2", 4));
+  const HistoryVerdict verdict = check(history);
+  EXPECT_TRUE(violations_of(verdict, ViolationKind::kStaleWrite).empty());
+  EXPECT_EQ(verdict.counts.late_writes, 1);
+}
+
+TEST(StaleWrite, WriteAcceptedOneNanosecondBeforeTheNewerGrantIsNeitherStaleNorLate) {
   HistoryBuilder history;
   history.add(ms(1000), "redis-0", "lease.grant", lease("worker-1", 3))
       .add(ms(11000), "redis-0", "lease.expire", Fields{{"lock", "orders"}, {"owner", "worker-1"}})
       .add(ms(45002) - 1, "storage", "write.accept", write("worker-1", 3, 6))
-      .add(ms(45002), "redis-0", "lease.grant", lease("worker-2", 4));
+      .add(ms(45002), "redis-0", "lease.grant", lease("worker-2", 4))
+      .add(ms(45003), "storage", "read.accept", read("worker-2", 4));
   const HistoryVerdict verdict = check(history);
   EXPECT_TRUE(ran(verdict, ViolationKind::kStaleWrite));
   EXPECT_TRUE(violations_of(verdict, ViolationKind::kStaleWrite).empty());
+  EXPECT_EQ(verdict.counts.late_writes, 0);
 }
 
-TEST(StaleWrite, WriteRecordedBeforeTheGrantAtTheSameNanosecondIsNotStale) {
-  HistoryBuilder history;
-  history.add(ms(1000), "redis-0", "lease.grant", lease("worker-1", 3))
-      .add(ms(45002), "storage", "write.accept", write("worker-1", 3, 6))
-      .add(ms(45002), "redis-0", "lease.grant", lease("worker-2", 4));
-  EXPECT_TRUE(violations_of(check(history), ViolationKind::kStaleWrite).empty());
-}
-
-TEST(StaleWrite, HolderWhoseLeaseExpiredButNobodyElseAcquiredIsNotStale) {
+TEST(StaleWrite, HolderWhoseLeaseExpiredButNobodyElseAcquiredIsNeitherStaleNorLate) {
   HistoryBuilder history;
   history.add(ms(1000), "redis-0", "lease.grant", lease("worker-1", 3))
       .add(ms(11000), "redis-0", "lease.expire", Fields{{"lock", "orders"}, {"owner", "worker-1"}})
       .add(ms(20000), "storage", "write.accept", write("worker-1", 3, 6));
-  EXPECT_TRUE(violations_of(check(history), ViolationKind::kStaleWrite).empty());
+  const HistoryVerdict verdict = check(history);
+  EXPECT_TRUE(violations_of(verdict, ViolationKind::kStaleWrite).empty());
+  EXPECT_EQ(verdict.counts.late_writes, 0);
 }
 
 TEST(StaleWrite, TheNewOwnersOwnWritesAreNotStale) {
   HistoryBuilder history = superseded_history();
-  history.add(ms(46000), "storage", "write.accept", write("worker-2", 4, 4));
+  history.add(ms(46000), "storage", "read.accept", read("worker-2", 4))
+      .add(ms(46001), "storage", "write.accept", write("worker-2", 4, 4));
+  const HistoryVerdict verdict = check(history);
+  EXPECT_TRUE(violations_of(verdict, ViolationKind::kStaleWrite).empty());
+  EXPECT_EQ(verdict.counts.late_writes, 0);
+}
+
+TEST(StaleWrite, ReadsOfAWorkerThatNeverGainedTheLockServeNoLaterHolder) {
+  HistoryBuilder history = superseded_history();
+  history.add(ms(46000), "storage", "read.accept", read("worker-9", 9))
+      .add(ms(47210), "storage", "write.accept", write("worker-1", 3, 6));
   EXPECT_TRUE(violations_of(check(history), ViolationKind::kStaleWrite).empty());
 }
 
-TEST(StaleWrite, WithoutServiceEventsAnotherWorkersHigherAcquireTokenMakesAWriteStale) {
+// The issue's example, on a consensus-like service with fenced reads and
+// writes: worker-1 reads with token 1 and pauses past its lease; worker-2 is
+// granted token 2 and pauses too — after reading first, if `later_holder_reads`;
+// worker-1 wakes and storage accepts its write with token 1.
+HistoryBuilder paused_holders_history(bool later_holder_reads) {
+  const auto grant = [](const char* owner, std::int64_t token) {
+    return Fields{{"lock", "orders"}, {"owner", owner}, {"token", token}, {"lease_ns", seconds(5)}};
+  };
+  const auto acquired = [](std::int64_t token) {
+    return Fields{{"lock", "orders"}, {"token", token}, {"lease_ns", seconds(5)}};
+  };
   HistoryBuilder history;
-  history.add(ms(1000), "worker-1", "acquire.ok", Fields{{"lock", "orders"}, {"token", 3}})
-      .add(ms(45002), "worker-2", "acquire.ok", Fields{{"lock", "orders"}, {"token", 4}}, "newer")
-      .add(ms(47210), "storage", "write.accept", Fields{{"key", "qty"}, {"value", 6}, {"writer", "worker-1"}}, "stale");
+  history.add(0, "run", "run.begin", Fields{{"scenario", "issue-8"}, {"seed", 1}, {"fencing", true}})
+      .add(ms(1000), "consensus", "lease.grant", grant("worker-1", 1))
+      .add(ms(1001), "worker-1", "acquire.ok", acquired(1))
+      .add(ms(1002), "worker-1", "read.invoke", Fields{{"key", "qty"}})
+      .add(ms(1003), "storage", "read.accept", read("worker-1", 1))
+      .add(ms(1004), "worker-1", "read.ok", Fields{{"key", "qty"}, {"value", 5}})
+      .add(ms(1500), "nemesis", "fault.begin", Fields{{"kind", "pause"}, {"target", "worker-1"}})
+      .add(ms(6000), "consensus", "lease.expire", Fields{{"lock", "orders"}, {"owner", "worker-1"}, {"token", 1}})
+      .add(ms(7000), "consensus", "lease.grant", grant("worker-2", 2), "later-grant")
+      .add(ms(7001), "worker-2", "acquire.ok", acquired(2));
+  if (later_holder_reads) {
+    history.add(ms(7100), "worker-2", "read.invoke", Fields{{"key", "qty"}})
+        .add(ms(7101), "storage", "read.accept", read("worker-2", 2), "served")
+        .add(ms(7102), "worker-2", "read.ok", Fields{{"key", "qty"}, {"value", 5}});
+  }
+  history.add(ms(7200), "nemesis", "fault.begin", Fields{{"kind", "pause"}, {"target", "worker-2"}})
+      .add(ms(12000), "consensus", "lease.expire", Fields{{"lock", "orders"}, {"owner", "worker-2"}, {"token", 2}})
+      .add(ms(20000), "nemesis", "fault.end", Fields{{"kind", "pause"}, {"target", "worker-1"}})
+      .add(ms(20001), "worker-1", "write.invoke", Fields{{"key", "qty"}, {"value", 6}, {"token", 1}})
+      .add(ms(20002), "storage", "write.accept", write("worker-1", 1, 6), "old-write")
+      .add(ms(20003), "worker-1", "write.ok");
+  return history;
+}
+
+TEST(StaleWrite, FencedWriteOfAPausedHolderBeforeTheNextHolderTouchedStorageIsALateWrite) {
+  const HistoryVerdict verdict = check(paused_holders_history(false));
+  EXPECT_EQ(verdict.stale_write_mode, "white-box");
+  EXPECT_EQ(verdict.violation_count(ViolationKind::kStaleWrite), 0);
+  EXPECT_EQ(verdict.counts.late_writes, 1);
+}
+
+TEST(StaleWrite, FencedWriteOfAPausedHolderAfterTheNextHolderReadIsStale) {
+  const HistoryBuilder history = paused_holders_history(true);
+  const HistoryVerdict verdict = check(history);
+  const auto found = violations_of(verdict, ViolationKind::kStaleWrite);
+  ASSERT_EQ(found.size(), 1U);
+  EXPECT_EQ(found[0].events, (std::vector<std::int64_t>{history.index_of("later-grant"), history.index_of("served"),
+                                                        history.index_of("old-write")}));
+  EXPECT_EQ(verdict.counts.late_writes, 0);
+}
+
+// The same history as a client sees it: no lock-service events; storage
+// events only if `with_storage`.
+HistoryBuilder client_side(const HistoryBuilder& full, bool with_storage) {
+  HistoryBuilder history;
+  for (const EventSpec& event : full.events()) {
+    if (event.process == "consensus" || (event.process == "storage" && !with_storage)) {
+      continue;
+    }
+    history.add(event.time_ns, event.process, event.event, event.fields, event.label);
+  }
+  return history;
+}
+
+TEST(StaleWrite, WithoutServiceOrStorageEventsAWriteOkBeforeTheNextHolderCompletedAnythingIsALateWrite) {
+  const HistoryVerdict verdict = check(client_side(paused_holders_history(false), false));
+  EXPECT_EQ(verdict.stale_write_mode, "black-box");
+  EXPECT_EQ(verdict.violation_count(ViolationKind::kStaleWrite), 0);
+  EXPECT_EQ(verdict.counts.late_writes, 1);
+}
+
+TEST(StaleWrite, WithoutServiceOrStorageEventsAWriteInvokedAfterTheNextHoldersReadOkIsStale) {
+  HistoryBuilder history = client_side(paused_holders_history(true), false);
   const HistoryVerdict verdict = check(history);
   EXPECT_EQ(verdict.stale_write_mode, "black-box");
   const auto found = violations_of(verdict, ViolationKind::kStaleWrite);
   ASSERT_EQ(found.size(), 1U);
-  EXPECT_EQ(found[0].events, (std::vector<std::int64_t>{history.index_of("newer"), history.index_of("stale")}));
+  // worker-2's acquire.ok, its read.ok, and the judged write.ok (the last event).
+  const auto last = static_cast<std::int64_t>(history.events().size()) - 1;
+  EXPECT_EQ(found[0].events, (std::vector<std::int64_t>{5, 7, last}));
   EXPECT_EQ(found[0].detail,
-            "stale_write at 47.210s: storage accepted qty=6 from worker-1 (token 3) after worker-2 acquired lock "
-            "orders (token 4) at 45.002s");
+            "stale_write at 20.003s: storage acknowledged qty=6 from worker-1 (token 1) after a read by worker-2 had "
+            "completed at 7.102s, who acquired lock orders later (token 2)");
+}
+
+TEST(StaleWrite, WithStorageButNoServiceEventsTheWriteAcceptIsJudged) {
+  HistoryBuilder history = client_side(paused_holders_history(true), true);
+  const HistoryVerdict verdict = check(history);
+  EXPECT_EQ(verdict.stale_write_mode, "black-box");
+  const auto found = violations_of(verdict, ViolationKind::kStaleWrite);
+  ASSERT_EQ(found.size(), 1U);
+  EXPECT_EQ(found[0].events.back(), history.index_of("old-write"));
+  EXPECT_EQ(check(client_side(paused_holders_history(false), true)).counts.late_writes, 1);
+}
+
+TEST(StaleWrite, WithoutServiceEventsANextHoldersReadThatCompletesAfterTheWriteWasSentIsNoProof) {
+  // worker-2's read.ok comes after worker-1's write.invoke: storage may have
+  // taken the write first, so black-box cannot call it stale.
+  HistoryBuilder history;
+  history.add(ms(1000), "worker-1", "acquire.ok", Fields{{"lock", "orders"}, {"token", 1}})
+      .add(ms(7000), "worker-2", "acquire.ok", Fields{{"lock", "orders"}, {"token", 2}})
+      .add(ms(7100), "worker-2", "read.invoke", Fields{{"key", "qty"}})
+      .add(ms(7150), "worker-1", "write.invoke", Fields{{"key", "qty"}, {"value", 6}, {"token", 1}})
+      .add(ms(7200), "worker-2", "read.ok", Fields{{"key", "qty"}, {"value", 5}})
+      .add(ms(7300), "worker-1", "write.ok");
+  const HistoryVerdict verdict = check(history);
+  EXPECT_EQ(verdict.violation_count(ViolationKind::kStaleWrite), 0);
+  EXPECT_EQ(verdict.counts.late_writes, 1);
 }
 
 TEST(StaleWrite, WithoutServiceEventsAWriteCarryingTheHighestTokenIsNotStale) {
   HistoryBuilder history;
   history.add(ms(1000), "worker-1", "acquire.ok", Fields{{"lock", "orders"}, {"token", 3}})
       .add(ms(2000), "worker-2", "acquire.ok", Fields{{"lock", "orders"}, {"token", 4}})
+      .add(ms(2500), "worker-2", "read.ok", Fields{{"key", "qty"}, {"value", 1}})
       .add(ms(3000), "worker-1", "acquire.ok", Fields{{"lock", "orders"}, {"token", 5}})
+      .add(ms(3500), "worker-1", "write.invoke", Fields{{"key", "qty"}, {"value", 2}, {"token", 5}})
       .add(ms(4000), "storage", "write.accept", Fields{{"key", "qty"}, {"writer", "worker-1"}, {"token", 5}});
-  EXPECT_TRUE(violations_of(check(history), ViolationKind::kStaleWrite).empty());
+  const HistoryVerdict verdict = check(history);
+  EXPECT_EQ(verdict.violation_count(ViolationKind::kStaleWrite), 0);
+  EXPECT_EQ(verdict.counts.late_writes, 0);
 }
 
 TEST(StaleWrite, WithoutServiceEventsOrTokensTheCheckIsSkipped) {
@@ -105,7 +258,70 @@ TEST(StaleWrite, WithoutServiceEventsOrTokensTheCheckIsSkipped) {
   EXPECT_TRUE(verdict.stale_write_mode.empty());
 }
 
-TEST(StaleWrite, RedlockWriteIsStaleOnlyOnceAnotherOwnerHasAQuorum) {
+TEST(StaleWrite, HistoryWithoutStorageReadEventsCountsTheReadersReadOkAsTheServe) {
+  HistoryBuilder history = superseded_history();
+  history.add(ms(46100), "worker-2", "read.ok", Fields{{"key", "qty"}, {"value", 5}}, "served")
+      .add(ms(47210), "storage", "write.accept", write("worker-1", 3, 6), "stale");
+  const auto found = violations_of(check(history), ViolationKind::kStaleWrite);
+  ASSERT_EQ(found.size(), 1U);
+  EXPECT_EQ(found[0].events, (std::vector<std::int64_t>{history.index_of("newer"), history.index_of("served"),
+                                                        history.index_of("stale")}));
+}
+
+TEST(StaleWrite, HistoryWithStorageReadEventsDoesNotCountReadOkAsAServe) {
+  // The read.accept events say which reads reached storage; worker-2's read.ok
+  // without one did not (e.g. a cache answered it).
+  HistoryBuilder history = superseded_history();
+  history.add(ms(46000), "storage", "read.accept", read("worker-1", 3))
+      .add(ms(46100), "worker-2", "read.ok", Fields{{"key", "qty"}, {"value", 5}})
+      .add(ms(47210), "storage", "write.accept", write("worker-1", 3, 6));
+  const HistoryVerdict verdict = check(history);
+  EXPECT_TRUE(violations_of(verdict, ViolationKind::kStaleWrite).empty());
+  EXPECT_EQ(verdict.counts.late_writes, 1);
+}
+
+TEST(StaleWrite, OpaqueStringTokensStillLetWhiteBoxFindAnOutOfOrderWrite) {
+  const auto uuid_lease = [](const char* owner, const char* token) {
+    return Fields{{"lock", "orders"}, {"owner", owner}, {"token", token}, {"lease_ns", seconds(10)}};
+  };
+  HistoryBuilder history;
+  history.add(ms(1000), "redis-0", "lease.grant", uuid_lease("worker-1", "a1b2c3d4-0000-4000-8000-000000000001"))
+      .add(ms(45002), "redis-0", "lease.grant", uuid_lease("worker-2", "a1b2c3d4-0000-4000-8000-000000000002"),
+           "newer")
+      .add(ms(46100), "storage", "read.accept",
+           Fields{{"key", "qty"}, {"reader", "worker-2"}, {"token", "a1b2c3d4-0000-4000-8000-000000000002"}}, "served")
+      .add(ms(47210), "storage", "write.accept",
+           Fields{{"key", "qty"}, {"value", 6}, {"writer", "worker-1"}, {"token", "a1b2c3d4-0000-4000-8000-000000000001"}},
+           "stale");
+  const HistoryVerdict verdict = check(history);
+  EXPECT_EQ(verdict.stale_write_mode, "white-box");
+  const auto found = violations_of(verdict, ViolationKind::kStaleWrite);
+  ASSERT_EQ(found.size(), 1U);
+  EXPECT_EQ(found[0].detail,
+            "stale_write at 47.210s: storage accepted qty=6 from worker-1 (token a1b2c3d4-0000-4000-8000-000000000001) "
+            "after it had served a read by worker-2 at 46.100s, who was granted lock orders later (token "
+            "a1b2c3d4-0000-4000-8000-000000000002)");
+}
+
+TEST(StaleWrite, OpaqueStringTokensWithoutServiceEventsSkipTheCheckAndSayWhy) {
+  HistoryBuilder history;
+  history.add(ms(1000), "worker-1", "acquire.ok", Fields{{"lock", "orders"}, {"token", "u-1"}})
+      .add(ms(2000), "worker-2", "acquire.ok", Fields{{"lock", "orders"}, {"token", "u-2"}})
+      .add(ms(3000), "worker-1", "write.invoke", Fields{{"key", "qty"}, {"value", 6}, {"token", "u-1"}})
+      .add(ms(3001), "worker-1", "write.ok");
+  const HistoryVerdict verdict = check(history);
+  EXPECT_FALSE(ran(verdict, ViolationKind::kStaleWrite));
+  EXPECT_TRUE(verdict.stale_write_mode.empty());
+  bool said_why = false;
+  for (const CheckSkip& skip : verdict.checks_skipped) {
+    if (skip.check == ViolationKind::kStaleWrite) {
+      said_why = skip.why == "the history's tokens are opaque strings (equality only), so token order is unknown";
+    }
+  }
+  EXPECT_TRUE(said_why);
+}
+
+TEST(StaleWrite, RedlockWriteIsStaleOnlyOnceAnotherOwnerHasAQuorumAndWasServed) {
   HistoryBuilder history;
   const auto grant = [](const char* owner) {
     return Fields{{"lock", "orders"}, {"owner", owner}, {"lease_ns", seconds(10)}};
@@ -114,12 +330,18 @@ TEST(StaleWrite, RedlockWriteIsStaleOnlyOnceAnotherOwnerHasAQuorum) {
       .add(ms(1), "redis-0", "lease.grant", grant("worker-1"))
       .add(ms(2), "redis-1", "lease.grant", grant("worker-1"))
       .add(ms(20000), "redis-2", "lease.grant", grant("worker-2"))
+      // worker-2 has a minority only: it holds nothing, so its read serves no holder.
+      .add(ms(20001), "storage", "read.accept", read("worker-2", 1))
       .add(ms(20001), "storage", "write.accept", write("worker-1", 1, 1))
       .add(ms(20002), "redis-0", "lease.grant", grant("worker-2"), "quorum")
-      .add(ms(20003), "storage", "write.accept", write("worker-1", 1, 2), "stale");
-  const auto found = violations_of(check(history), ViolationKind::kStaleWrite);
+      .add(ms(20003), "storage", "read.accept", read("worker-2", 1), "served")
+      .add(ms(20004), "storage", "write.accept", write("worker-1", 1, 2), "stale");
+  const HistoryVerdict verdict = check(history);
+  const auto found = violations_of(verdict, ViolationKind::kStaleWrite);
   ASSERT_EQ(found.size(), 1U);
-  EXPECT_EQ(found[0].events, (std::vector<std::int64_t>{history.index_of("quorum"), history.index_of("stale")}));
+  EXPECT_EQ(found[0].events, (std::vector<std::int64_t>{history.index_of("quorum"), history.index_of("served"),
+                                                        history.index_of("stale")}));
+  EXPECT_EQ(verdict.counts.late_writes, 0);
 }
 
 }  // namespace

@@ -42,7 +42,10 @@ TEST(VerdictReport, JsonFollowsTheCliContract) {
   EXPECT_EQ(history["violation_counts"]["lost_update"], 2);
   EXPECT_TRUE(history["violation_counts"]["stale_write"].is_null());
   EXPECT_EQ(history["violation_counts"].size(), 7U);
-  EXPECT_EQ(history["counts"], (nlohmann::json{{"acquisitions", 0}, {"accepted_writes", 3}, {"rejected_writes", 1}}));
+  EXPECT_EQ(history["counts"], (nlohmann::json{{"acquisitions", 0},
+                                               {"accepted_writes", 3},
+                                               {"rejected_writes", 1},
+                                               {"late_writes", 0}}));
   EXPECT_EQ(history["rejected_writes_by_reason"]["stale-token"], 1);
 }
 
