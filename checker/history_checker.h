@@ -50,6 +50,7 @@ struct Counts {
   std::int64_t acquisitions = 0;     // acquire.ok events
   std::int64_t accepted_writes = 0;  // write.accept events
   std::int64_t rejected_writes = 0;  // write.reject events
+  std::int64_t late_writes = 0;      // superseded writers' writes that still landed in lock order (not a violation)
   std::map<std::string, std::int64_t> rejected_writes_by_reason;
 };
 
