@@ -489,7 +489,7 @@ FaultSpec read_fault(const Reader& reader, const json& value, const std::string&
 Bound read_bound(const Reader& reader, const json& value, const std::string& path) {
   constexpr std::string_view kExpectation =
       "a comparison on the total like \"==0\", \">0\", \"<5\", \">=1\" or \"<=3\", "
-      "or on the share of runs like \"<=2%\" or \">50%\"";
+      "or on the share of runs like \"<=2%\" or \">50%\" (0 to 100, at most four decimals)";
   if (!value.is_string()) reader.expected(path, kExpectation, value);
   const std::optional<Bound> bound = parse_bound(value.get<std::string>());
   if (!bound) reader.expected(path, kExpectation, value);
