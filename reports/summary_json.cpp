@@ -178,7 +178,10 @@ ModeSummary mode_from_json(const Reader& reader, const ordered_json& json, model
 
 model::Fencing mode_from_name(const Reader& reader, const std::string& name, const std::string& path) {
   const std::optional<model::Fencing> fencing = scenarios::fencing_from_mode_name(name);
-  if (!fencing) reader.fail(path, "expected \"fencing-off\" or \"fencing-on\"");
+  if (!fencing) {
+    reader.fail(path, fmt::format("expected \"{}\" or \"{}\"", scenarios::fencing_mode_name(model::Fencing::kOff),
+                                  scenarios::fencing_mode_name(model::Fencing::kOn)));
+  }
   return *fencing;
 }
 
