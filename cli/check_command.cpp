@@ -77,15 +77,21 @@ ExitCode run_check(const CheckArguments& arguments) {
     violation = violation || !outcome.verdict.ok();
     verdicts.push_back(std::move(outcome.verdict));
   }
+  ExitCode code = violation ? ExitCode::kExpectationFailed : ExitCode::kOk;
   if (bad_input) {
     // No --json: a document without the bad histories would read as complete.
-    return ExitCode::kBadInput;
+    return more_severe(code, ExitCode::kBadInput);
   }
   if (!arguments.json_path.empty()) {
-    write_json(arguments.json_path, checker::verdicts_json(verdicts));
+    try {
+      write_json(arguments.json_path, checker::verdicts_json(verdicts));
+    } catch (const BadInput& error) {
+      fmt::print(stderr, "locksim: {}\n", error.what());
+      code = more_severe(code, ExitCode::kBadInput);
+    }
   }
   std::fflush(stdout);
-  return violation ? ExitCode::kExpectationFailed : ExitCode::kOk;
+  return code;
 }
 
 }  // namespace

@@ -1,5 +1,13 @@
 #pragma once
-// The process exit codes of every `locksim` command (spec/cli.md).
+// The process exit codes of every `locksim` command (spec/cli.md), and the
+// one precedence between them: when several apply, the more severe wins —
+// 3 (internal error, determinism self-check, oracle mismatch) over 2 (bad
+// usage or input) over 1 (an expectation failed) over 0.
+
+#include <algorithm>
+#include <vector>
+
+#include "runner/summary.h"
 
 namespace locksim::cli {
 
@@ -9,5 +17,30 @@ enum class ExitCode : int {
   kBadInput = 2,           // bad usage or bad input; the message says what and where
   kInternalError = 3,      // a bug, or a determinism self-check found two differing runs
 };
+
+// The more severe of two exit codes.
+[[nodiscard]] constexpr ExitCode more_severe(ExitCode first, ExitCode second) {
+  constexpr auto rank = [](ExitCode code) {
+    switch (code) {
+      case ExitCode::kOk: return 0;
+      case ExitCode::kExpectationFailed: return 1;
+      case ExitCode::kBadInput: return 2;
+      case ExitCode::kInternalError: return 3;
+    }
+    return 3;
+  };
+  return rank(first) >= rank(second) ? first : second;
+}
+
+// What summaries of `run` or `merge` say: 3 if a determinism self-check
+// failed, else 1 if an expectation failed or a scenario was inert, else 0.
+[[nodiscard]] inline ExitCode exit_code_of(const std::vector<runner::ScenarioSummary>& summaries) {
+  ExitCode code = ExitCode::kOk;
+  for (const runner::ScenarioSummary& summary : summaries) {
+    if (!summary.recheck_failed.empty()) code = more_severe(code, ExitCode::kInternalError);
+    if (!summary.ok) code = more_severe(code, ExitCode::kExpectationFailed);
+  }
+  return code;
+}
 
 }  // namespace locksim::cli

@@ -15,6 +15,7 @@
 #include "checker/violation.h"
 #include "runner/seed_run.h"
 #include "scenario_files.h"
+#include "scenarios/fencing_modes.h"
 #include "scenarios/plan.h"
 #include "scenarios/saved_plan.h"
 
@@ -51,7 +52,10 @@ ExitCode replay(const ReplayArguments& arguments) {
   const std::vector<scenarios::Scenario> loaded = load_scenarios({arguments.path});
   if (loaded.size() != 1) throw BadInput(fmt::format("{}: replay takes one scenario file", arguments.path));
   const scenarios::Scenario& scenario = loaded.front();
-  const bool fencing = arguments.fencing.empty() ? scenario.fencing == scenarios::FencingMode::kOn : arguments.fencing == "on";
+  // Without --fencing, the scenario's mode (compare: its first, off).
+  const model::Fencing fencing = arguments.fencing.empty()
+                                     ? scenario.fencing_modes.front()
+                                     : scenarios::fencing_modes_from_switch(arguments.fencing)->front();
   const scenarios::Plan plan = scenarios::make_plan(scenario, arguments.seed);
 
   std::ofstream history;
@@ -73,7 +77,8 @@ ExitCode replay(const ReplayArguments& arguments) {
     if (!output) throw BadInput(fmt::format("{}: cannot write the file", arguments.plan_file));
   }
 
-  fmt::print("{} — seed {}, fencing {}\n{}\n\n", scenario.name, arguments.seed, fencing ? "on" : "off", scenario.description);
+  fmt::print("{} — seed {}, fencing {}\n{}\n\n", scenario.name, arguments.seed, scenarios::fencing_switch_name(fencing),
+             scenario.description);
   std::map<std::int64_t, std::vector<std::string>> marks;
   for (const checker::Violation& violation : run.verdict.violations) {
     if (!violation.events.empty()) marks[violation.events.back()].emplace_back(checker::violation_kind_name(violation.kind));
@@ -83,6 +88,8 @@ ExitCode replay(const ReplayArguments& arguments) {
     fmt::print("{}{}\n", trace[index], mark == marks.end() ? "" : fmt::format("   <<< {}", fmt::join(mark->second, ", ")));
   }
   fmt::print("\n{} events, {} history lines, history hash {:016x}\n", run.events, run.history_events, run.history_hash);
+  fmt::print("{}\n", run.why_stopped);
+  for (const std::string& waiting : run.blocked) fmt::print("  still waiting: {}\n", waiting);
   if (run.verdict.violations.empty()) {
     fmt::print("no violation\n");
     return ExitCode::kOk;

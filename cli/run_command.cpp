@@ -17,6 +17,7 @@
 #include "reports/terminal_table.h"
 #include "runner/scenario_run.h"
 #include "scenario_files.h"
+#include "scenarios/fencing_modes.h"
 
 namespace locksim::cli {
 namespace {
@@ -44,9 +45,7 @@ runner::RunRequest request_from(const RunArguments& arguments) {
     request.first_seed = arguments.first_seed.value_or(1);
     request.seed_count = arguments.seeds;
   }
-  if (arguments.fencing == "on") request.modes = runner::ModeChoice::kOn;
-  if (arguments.fencing == "off") request.modes = runner::ModeChoice::kOff;
-  if (arguments.fencing == "compare") request.modes = runner::ModeChoice::kCompare;
+  if (!arguments.fencing.empty()) request.modes = scenarios::fencing_modes_from_switch(arguments.fencing);
   if (!arguments.shard.empty()) {
     unsigned long long index = 0;
     unsigned long long count = 0;
@@ -88,29 +87,20 @@ ExitCode run(const RunArguments& arguments) {
     summaries.push_back(runner::run_scenario(scenario, request, progress));
   }
   const double wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  const std::string table = reports::summary_to_table(summaries);
-  if (arguments.quiet) {
-    // Only what failed, and the closing count.
-    const std::size_t problems = table.find("\nFAIL ");
-    const std::size_t closing = table.rfind("\n\n");
-    fmt::print("{}", problems == std::string::npos ? table.substr(closing + 1) : table.substr(problems + 1));
-  } else {
-    fmt::print("{}", table);
-  }
+  const reports::TableDetail detail = arguments.quiet ? reports::TableDetail::kFailuresOnly : reports::TableDetail::kFull;
+  fmt::print("{}", reports::summary_to_table(summaries, detail));
   if (!arguments.quiet) fmt::print("{}", reports::speed_line(summaries, wall_seconds, request.threads));
-  if (!arguments.json_file.empty()) write_file(arguments.json_file, reports::summary_to_json(summaries));
-  if (!arguments.junit_file.empty()) write_file(arguments.junit_file, reports::summary_to_junit(summaries));
+  fmt::print(stderr, "{}", reports::determinism_failures(summaries));
 
-  bool all_ok = true;
-  for (const runner::ScenarioSummary& summary : summaries) {
-    if (!summary.recheck_failed.empty()) {
-      fmt::print(stderr, "locksim: determinism self-check failed for {} (seeds {})\n", summary.name,
-                 fmt::join(summary.recheck_failed, ", "));
-      return ExitCode::kInternalError;
-    }
-    all_ok = all_ok && summary.ok;
+  ExitCode code = exit_code_of(summaries);
+  try {
+    if (!arguments.json_file.empty()) write_file(arguments.json_file, reports::summary_to_json(summaries));
+    if (!arguments.junit_file.empty()) write_file(arguments.junit_file, reports::summary_to_junit(summaries));
+  } catch (const BadInput& error) {
+    fmt::print(stderr, "locksim: {}\n", error.what());
+    code = more_severe(code, ExitCode::kBadInput);
   }
-  return all_ok ? ExitCode::kOk : ExitCode::kExpectationFailed;
+  return code;
 }
 
 }  // namespace
@@ -124,7 +114,7 @@ void add_run_command(CLI::App& app, ExitCode& exit_code) {
   auto* first = command->add_option("--first-seed", arguments->first_seed, "The first seed (default 1)");
   command->add_option("--seed", arguments->seed, "Run this one seed")->excludes(seeds)->excludes(first);
   command->add_option("--fencing", arguments->fencing, "on, off or compare (default: the scenario's storage.fencing)")
-      ->check(CLI::IsMember({"on", "off", "compare"}));
+      ->check(CLI::IsMember(scenarios::fencing_switch_words()));
   command->add_option("--shard", arguments->shard, "K/N: run only the seeds with seed % N == K");
   command->add_option("--recheck", arguments->recheck, "Share of seeds run twice to compare histories (default 0.02)")
       ->check(CLI::Range(0.0, 1.0));

@@ -1,9 +1,18 @@
 #include "model/system.h"
 
+#include <algorithm>
+
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
+#include "model/redlock_service.h"
+
 namespace locksim::model {
+namespace {
+
+std::string worker_name(int number) { return fmt::format("worker-{}", number); }
+
+}  // namespace
 
 System::System(sim::Simulation& simulation, SystemOptions options)
     : simulation_{&simulation},
@@ -12,9 +21,19 @@ System::System(sim::Simulation& simulation, SystemOptions options)
       storage_{options_.storage, options_.lock.name, options_.service.request_timeout},
       storage_node_{simulation.add_node("storage", storage_.boot())} {
   storage_.set_validators([service = service_.get()] { return service->validators(); });
+  if (std::holds_alternative<BillingWorkload>(options_.workload)) {
+    // Storage's accepted charges, to know which customers were never charged.
+    simulation.observe([this](std::string_view proc, std::string_view event, std::span<const sim::Field> fields) {
+      if (proc != "storage" || event != "write.accept") return;
+      for (const sim::Field& field : fields) {
+        if (field.key != "job") continue;
+        if (const auto* customer = std::get_if<std::int64_t>(&field.value)) charged_customers_.insert(*customer);
+      }
+    });
+  }
   for (int number = 1; number <= options_.workers.count; ++number) {
     clients_.push_back(service_->make_client());
-    workers_.emplace_back(fmt::format("worker-{}", number), options_, *clients_.back(), storage_node_,
+    workers_.emplace_back(worker_name(number), options_, *clients_.back(), storage_node_,
                           [this] { on_worker_finished(); });
     worker_nodes_.push_back(simulation.add_node(workers_.back().name(), workers_.back().boot()));
   }
@@ -78,9 +97,31 @@ std::string System::final_values_json() const {
   return values.dump();
 }
 
-void System::record_run_end() {
-  const std::string final_values = final_values_json();
-  simulation_->record("run", "run.end", {{"final", sim::RawJson{final_values}}});
+std::int64_t System::unfinished_jobs() const {
+  if (const auto* billing = std::get_if<BillingWorkload>(&options_.workload)) {
+    const auto charged = std::count_if(charged_customers_.begin(), charged_customers_.end(),
+                                       [billing](std::int64_t customer) { return customer < billing->customers; });
+    return billing->customers - static_cast<std::int64_t>(charged);
+  }
+  const int jobs = std::get<CounterWorkload>(options_.workload).jobs;
+  std::int64_t left = 0;
+  for (const Worker& worker : workers_) left += std::max(0, jobs - worker.jobs_done());
+  return left;
+}
+
+std::vector<std::string> System::node_names(const SystemOptions& options) {
+  std::vector<std::string> names;
+  int instances = 0;
+  switch (options.service.kind) {
+    case ServiceKind::kRedis: instances = 1; break;
+    case ServiceKind::kRedisFailover: instances = 2; break;
+    case ServiceKind::kRedlock: instances = RedlockService::instance_count(options.service); break;
+    case ServiceKind::kConsensus: names.emplace_back("consensus"); break;
+  }
+  for (int index = 0; index < instances; ++index) names.push_back(fmt::format("redis-{}", index));
+  names.emplace_back("storage");
+  for (int number = 1; number <= options.workers.count; ++number) names.push_back(worker_name(number));
+  return names;
 }
 
 }  // namespace locksim::model

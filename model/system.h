@@ -4,12 +4,14 @@
 // (so NodeIds, and therefore runs, do not depend on anything else).
 //
 // It also carries out the faults that need model knowledge (a worker's crash
-// ends its hold; a failover is the service's business), records `run.end`
-// with storage's final values, and stops the simulation once every worker has
+// ends its hold; a failover is the service's business), offers storage's
+// final values for `run.end` (which the runner records, with run.begin), counts
+// the jobs left undone, and stops the simulation once every worker has
 // finished its jobs and no message is left in flight.
 
 #include <deque>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -33,7 +35,15 @@ class System {
   [[nodiscard]] sim::NodeId storage_node() const { return storage_node_; }
   [[nodiscard]] std::vector<sim::NodeId> worker_nodes() const { return worker_nodes_; }
   [[nodiscard]] sim::NodeId worker_node(int number) const { return worker_nodes_.at(static_cast<std::size_t>(number - 1)); }
+  [[nodiscard]] const Worker& worker(int number) const { return workers_.at(static_cast<std::size_t>(number - 1)); }
   [[nodiscard]] bool all_workers_finished() const;
+  // Jobs not done (so far): counter, jobs × workers − jobs done; billing,
+  // customers never charged. Jobs of a worker that crashed for good count.
+  [[nodiscard]] std::int64_t unfinished_jobs() const;
+
+  // The node names a system of `options` has, in the order it adds them:
+  // the service's instances, `storage`, then `worker-1` … `worker-N`.
+  [[nodiscard]] static std::vector<std::string> node_names(const SystemOptions& options);
 
   // Faults with history records. crash() ends a crashing worker's hold
   // (hold.end reason crash) and records `crash`; restart() records `restart`.
@@ -45,8 +55,6 @@ class System {
 
   // {"qty":4}: storage's values, for run.end's `final`.
   [[nodiscard]] std::string final_values_json() const;
-  // Records run.end (call once, after the run).
-  void record_run_end();
 
  private:
   Worker* worker_on(sim::NodeId node);
@@ -63,6 +71,7 @@ class System {
   std::vector<std::unique_ptr<LockClient>> clients_;
   std::deque<Worker> workers_;  // deque: boot functions hold their addresses
   std::vector<sim::NodeId> worker_nodes_;
+  std::set<std::int64_t> charged_customers_;  // billing: the `job`s of storage's write.accept events
 };
 
 }  // namespace locksim::model

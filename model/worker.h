@@ -33,6 +33,8 @@ class Worker {
   [[nodiscard]] sim::NodeBoot boot();
   [[nodiscard]] const std::string& name() const { return name_; }
   [[nodiscard]] bool finished() const { return finished_; }
+  // Jobs whose effect was accepted (counter workload) or customers it charged (billing).
+  [[nodiscard]] int jobs_done() const { return jobs_done_; }
   [[nodiscard]] bool holding() const { return held_.has_value(); }
 
   // Called just before this worker's node crashes: a hold ends with it.

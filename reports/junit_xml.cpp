@@ -2,6 +2,9 @@
 
 #include <fmt/core.h>
 
+#include "reports/expectation_text.h"
+#include "scenarios/fencing_modes.h"
+
 namespace locksim::reports {
 namespace {
 
@@ -25,14 +28,20 @@ std::string escaped(std::string_view text) {
 // What went wrong in one mode of one scenario, one line each.
 std::vector<std::string> failures_of(const runner::ScenarioSummary& scenario, const runner::ModeSummary& mode) {
   std::vector<std::string> lines;
+  const std::string mode_name{scenarios::fencing_mode_name(mode.mode)};
+  bool outcome_failed = false;
   for (const runner::ExpectationResult& result : scenario.expectations) {
     if (result.mode == mode.mode && !result.ok) {
-      lines.push_back(fmt::format("expected {} {}{} over all seeds, got {}", result.violation, result.op, result.value,
-                                  result.actual));
+      lines.push_back(expectation_words(result));
+      outcome_failed = outcome_failed || std::holds_alternative<scenarios::RunOutcomeKind>(result.measure);
     }
   }
+  if (outcome_failed && mode.stopped_short_example) {
+    lines.push_back("stopped short: " + stopped_short_words(*mode.stopped_short_example));
+    lines.push_back("replay (stopped short): " + mode.stopped_short_example->replay);
+  }
   for (const std::string& why : scenario.inert) {
-    if (why.rfind(mode.mode + ":", 0) == 0) lines.push_back("inert: " + why.substr(mode.mode.size() + 2));
+    if (why.rfind(mode_name + ":", 0) == 0) lines.push_back("inert: " + why.substr(mode_name.size() + 2));
   }
   for (const std::uint64_t seed : scenario.recheck_failed) {
     lines.push_back(fmt::format("determinism: two runs of seed {} gave different histories", seed));
@@ -54,7 +63,7 @@ std::string summary_to_junit(const std::vector<runner::ScenarioSummary>& scenari
       const std::vector<std::string> problems = failures_of(scenario, mode);
       suite_seconds += mode.wall_seconds;
       cases += fmt::format(R"(    <testcase classname="{}" name="{}" time="{:.3f}">)", escaped(scenario.name),
-                           escaped(mode.mode), mode.wall_seconds);
+                           escaped(scenarios::fencing_mode_name(mode.mode)), mode.wall_seconds);
       if (!problems.empty()) {
         ++suite_failures;
         std::string text;

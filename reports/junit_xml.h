@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "runner/scenario_run.h"
+#include "runner/summary.h"
 
 namespace locksim::reports {
 

@@ -1,11 +1,14 @@
 #include "reports/summary_json.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
 #include "locksim/version.h"
+#include "reports/expectation_text.h"
+#include "scenarios/fencing_modes.h"
 
 namespace locksim::reports {
 namespace {
@@ -14,15 +17,43 @@ using nlohmann::ordered_json;
 using runner::ExpectationResult;
 using runner::ModeSummary;
 using runner::ScenarioSummary;
+using runner::StoppedShortExample;
+
+// The violation kinds by name, through the one measure name table.
+std::optional<checker::ViolationKind> checker_kind(std::string_view name) {
+  const std::optional<scenarios::Measure> measure = scenarios::measure_from_name(name);
+  if (!measure || !std::holds_alternative<checker::ViolationKind>(*measure)) return std::nullopt;
+  return std::get<checker::ViolationKind>(*measure);
+}
+
+template <class Key, class Name>
+ordered_json counts_by_name(const std::map<Key, std::int64_t>& counts, Name name_of) {
+  ordered_json json = ordered_json::object();
+  for (const auto& [key, count] : counts) json[std::string{name_of(key)}] = count;
+  return json;
+}
 
 ordered_json mode_to_json(const ModeSummary& mode) {
   ordered_json json;
   json["runs"] = mode.runs;
   json["runs_with_violation"] = mode.runs_with_violation;
-  json["violations"] = mode.violations;
+  json["violations"] = counts_by_name(mode.violations, checker::violation_kind_name);
+  // Per violation kind and run outcome, the runs with at least one: what
+  // share-of-runs expectations ("<=2%") are judged on, also after a merge.
+  json["runs_with"] = counts_by_name(mode.runs_with, scenarios::measure_name);
   json["counts"] = {{"acquisitions", mode.acquisitions},
                     {"accepted_writes", mode.accepted_writes},
-                    {"rejected_writes", mode.rejected_writes}};
+                    {"rejected_writes", mode.rejected_writes},
+                    {"late_writes", mode.late_writes}};
+  json["stopped_short"] = mode.stopped_short;
+  json["unfinished_jobs"] = mode.unfinished_jobs;
+  if (mode.stopped_short_example) {
+    const StoppedShortExample& example = *mode.stopped_short_example;
+    json["stopped_short_example"] = {
+        {"seed", example.seed}, {"why", example.why}, {"blocked", example.blocked}, {"replay", example.replay}};
+  } else {
+    json["stopped_short_example"] = nullptr;
+  }
   json["first_failing_seed"] = mode.first_failing_seed ? ordered_json(*mode.first_failing_seed) : ordered_json(nullptr);
   // virtual_ns (an extension) keeps the exact sum for merging.
   json["stats"] = {{"events", mode.events},
@@ -35,22 +66,35 @@ ordered_json mode_to_json(const ModeSummary& mode) {
   return json;
 }
 
+ordered_json expectation_to_json(const ExpectationResult& result) {
+  const bool share = result.bound.scale == scenarios::Scale::kShareOfRuns;
+  ordered_json json = {{"mode", scenarios::fencing_mode_name(result.mode)},
+                       {"violation", scenarios::measure_name(result.measure)},
+                       {"op", scenarios::comparison_symbol(result.bound.comparison)}};
+  // A share's value is its percentage (2.5 for "<=2.5%"), its actual the runs with at least one.
+  if (share) {
+    json["value"] = static_cast<double>(result.bound.value) / static_cast<double>(scenarios::kPartsPerMillionPerPercent);
+  } else {
+    json["value"] = result.bound.value;
+  }
+  json["share_of_runs"] = share;
+  json["actual"] = result.actual;
+  json["runs"] = result.runs;
+  json["stated"] = result.stated;
+  json["text"] = expectation_words(result);
+  json["ok"] = result.ok;
+  return json;
+}
+
 ordered_json scenario_to_json(const ScenarioSummary& scenario) {
   ordered_json json;
   json["name"] = scenario.name;
   json["file"] = scenario.file;
   json["seeds"] = {{"first", scenario.first_seed}, {"count", scenario.seed_count}};
   json["modes"] = ordered_json::object();
-  for (const ModeSummary& mode : scenario.modes) json["modes"][mode.mode] = mode_to_json(mode);
+  for (const ModeSummary& mode : scenario.modes) json["modes"][std::string{scenarios::fencing_mode_name(mode.mode)}] = mode_to_json(mode);
   json["expectations"] = ordered_json::array();
-  for (const ExpectationResult& result : scenario.expectations) {
-    json["expectations"].push_back({{"mode", result.mode},
-                                    {"violation", result.violation},
-                                    {"op", result.op},
-                                    {"value", result.value},
-                                    {"actual", result.actual},
-                                    {"ok", result.ok}});
-  }
+  for (const ExpectationResult& result : scenario.expectations) json["expectations"].push_back(expectation_to_json(result));
   json["inert"] = scenario.inert;
   json["inert_rules"] = {{"allow_inert", scenario.allow_inert}, {"probes_required", scenario.probes_required}};
   json["recheck"] = {{"seeds", scenario.rechecked}, {"failed", scenario.recheck_failed}};
@@ -80,16 +124,45 @@ class Reader {
   std::string file_;
 };
 
-ModeSummary mode_from_json(const Reader& reader, const ordered_json& json, const std::string& name, const std::string& path) {
+// Counts keyed by name, every name known to `from_name`.
+template <class Key, class FromName>
+std::map<Key, std::int64_t> counts_from_json(const Reader& reader, const ordered_json& json, const std::string& path,
+                                             FromName from_name) {
+  std::map<Key, std::int64_t> counts;
+  if (!json.is_object()) reader.fail(path, "expected an object");
+  for (const auto& [name, value] : json.items()) {
+    const std::optional<Key> key = from_name(name);
+    if (!key) reader.fail(path + "/" + name, "unknown name");
+    counts[*key] = reader.integer(json, name, path);
+  }
+  return counts;
+}
+
+ModeSummary mode_from_json(const Reader& reader, const ordered_json& json, model::Fencing mode_fencing, const std::string& path) {
   ModeSummary mode;
-  mode.mode = name;
+  mode.mode = mode_fencing;
   mode.runs = reader.integer(json, "runs", path);
   mode.runs_with_violation = reader.integer(json, "runs_with_violation", path);
-  for (const auto& [key, value] : reader.at(json, "violations", path).items()) mode.violations[key] = value.get<std::int64_t>();
+  mode.violations = counts_from_json<checker::ViolationKind>(reader, reader.at(json, "violations", path), path + "/violations",
+                                                            [](std::string_view name) { return checker_kind(name); });
+  mode.runs_with = counts_from_json<scenarios::Measure>(reader, reader.at(json, "runs_with", path), path + "/runs_with",
+                                                        scenarios::measure_from_name);
   const ordered_json& counts = reader.at(json, "counts", path);
   mode.acquisitions = reader.integer(counts, "acquisitions", path + "/counts");
   mode.accepted_writes = reader.integer(counts, "accepted_writes", path + "/counts");
   mode.rejected_writes = reader.integer(counts, "rejected_writes", path + "/counts");
+  mode.late_writes = reader.integer(counts, "late_writes", path + "/counts");
+  mode.stopped_short = reader.integer(json, "stopped_short", path);
+  mode.unfinished_jobs = reader.integer(json, "unfinished_jobs", path);
+  const ordered_json& example = reader.at(json, "stopped_short_example", path);
+  if (!example.is_null()) {
+    const std::string example_path = path + "/stopped_short_example";
+    mode.stopped_short_example = StoppedShortExample{
+        static_cast<std::uint64_t>(reader.integer(example, "seed", example_path)),
+        reader.at(example, "why", example_path).get<std::string>(),
+        reader.at(example, "blocked", example_path).get<std::vector<std::string>>(),
+        reader.at(example, "replay", example_path).get<std::string>()};
+  }
   const ordered_json& first = reader.at(json, "first_failing_seed", path);
   if (!first.is_null()) mode.first_failing_seed = first.get<std::uint64_t>();
   const ordered_json& stats = reader.at(json, "stats", path);
@@ -101,6 +174,38 @@ ModeSummary mode_from_json(const Reader& reader, const ordered_json& json, const
   const ordered_json& replay = reader.at(json, "replay", path);
   if (!replay.is_null()) mode.replay = replay.get<std::string>();
   return mode;
+}
+
+model::Fencing mode_from_name(const Reader& reader, const std::string& name, const std::string& path) {
+  const std::optional<model::Fencing> fencing = scenarios::fencing_from_mode_name(name);
+  if (!fencing) {
+    reader.fail(path, fmt::format("expected \"{}\" or \"{}\"", scenarios::fencing_mode_name(model::Fencing::kOff),
+                                  scenarios::fencing_mode_name(model::Fencing::kOn)));
+  }
+  return *fencing;
+}
+
+ExpectationResult expectation_from_json(const Reader& reader, const ordered_json& json, const std::string& path) {
+  ExpectationResult result;
+  result.mode = mode_from_name(reader, reader.at(json, "mode", path).get<std::string>(), path + "/mode");
+  const std::optional<scenarios::Measure> measure =
+      scenarios::measure_from_name(reader.at(json, "violation", path).get<std::string>());
+  if (!measure) reader.fail(path + "/violation", "unknown name");
+  result.measure = *measure;
+  const std::optional<scenarios::Comparison> comparison =
+      scenarios::comparison_from_symbol(reader.at(json, "op", path).get<std::string>());
+  if (!comparison) reader.fail(path + "/op", "expected one of ==, >, <, >=, <=");
+  result.bound.comparison = *comparison;
+  const bool share = reader.at(json, "share_of_runs", path).get<bool>();
+  result.bound.scale = share ? scenarios::Scale::kShareOfRuns : scenarios::Scale::kTotal;
+  const ordered_json& value = reader.at(json, "value", path);
+  result.bound.value = share ? std::llround(value.get<double>() * static_cast<double>(scenarios::kPartsPerMillionPerPercent))
+                             : reader.integer(json, "value", path);
+  result.stated = reader.at(json, "stated", path).get<bool>();
+  result.actual = reader.integer(json, "actual", path);
+  result.runs = reader.integer(json, "runs", path);
+  result.ok = reader.at(json, "ok", path).get<bool>();
+  return result;
 }
 
 }  // namespace
@@ -139,11 +244,13 @@ std::vector<ScenarioSummary> summary_from_json(std::string_view text, const std:
       scenario.first_seed = static_cast<std::uint64_t>(reader.integer(reader.at(entry, "seeds", path), "first", path + "/seeds"));
       scenario.seed_count = static_cast<std::uint64_t>(reader.integer(reader.at(entry, "seeds", path), "count", path + "/seeds"));
       for (const auto& [mode, value] : reader.at(entry, "modes", path).items()) {
-        scenario.modes.push_back(mode_from_json(reader, value, mode, path + "/modes/" + mode));
+        const std::string mode_path = path + "/modes/" + mode;
+        scenario.modes.push_back(mode_from_json(reader, value, mode_from_name(reader, mode, mode_path), mode_path));
       }
-      for (const ordered_json& result : reader.at(entry, "expectations", path)) {
-        scenario.expectations.push_back(ExpectationResult{result.at("mode"), result.at("violation"), result.at("op"),
-                                                          result.at("value"), result.at("actual"), result.at("ok")});
+      const ordered_json& expectations = reader.at(entry, "expectations", path);
+      for (std::size_t position = 0; position < expectations.size(); ++position) {
+        scenario.expectations.push_back(
+            expectation_from_json(reader, expectations[position], fmt::format("{}/expectations/{}", path, position)));
       }
       for (const ordered_json& why : reader.at(entry, "inert", path)) scenario.inert.push_back(why.get<std::string>());
       const ordered_json& rules = reader.at(entry, "inert_rules", path);
@@ -161,49 +268,6 @@ std::vector<ScenarioSummary> summary_from_json(std::string_view text, const std:
     throw SummaryError(fmt::format("{}: not a locksim summary: {}", file, error.what()));
   }
   return scenarios;
-}
-
-void merge_summaries(std::vector<ScenarioSummary>& total, const std::vector<ScenarioSummary>& more) {
-  for (const ScenarioSummary& part : more) {
-    auto existing = std::find_if(total.begin(), total.end(), [&](const ScenarioSummary& s) { return s.name == part.name; });
-    if (existing == total.end()) {
-      total.push_back(part);
-      continue;
-    }
-    ScenarioSummary& sum = *existing;
-    sum.first_seed = std::min(sum.first_seed, part.first_seed);
-    sum.rechecked += part.rechecked;
-    sum.recheck_failed.insert(sum.recheck_failed.end(), part.recheck_failed.begin(), part.recheck_failed.end());
-    for (const ModeSummary& mode : part.modes) {
-      auto into = std::find_if(sum.modes.begin(), sum.modes.end(), [&](const ModeSummary& m) { return m.mode == mode.mode; });
-      if (into == sum.modes.end()) {
-        sum.modes.push_back(mode);
-        continue;
-      }
-      into->runs += mode.runs;
-      into->runs_with_violation += mode.runs_with_violation;
-      for (const auto& [name, count] : mode.violations) into->violations[name] += count;
-      into->acquisitions += mode.acquisitions;
-      into->accepted_writes += mode.accepted_writes;
-      into->rejected_writes += mode.rejected_writes;
-      if (mode.first_failing_seed && (!into->first_failing_seed || *mode.first_failing_seed < *into->first_failing_seed)) {
-        into->first_failing_seed = mode.first_failing_seed;
-        into->replay = mode.replay;
-      }
-      into->events += mode.events;
-      into->virtual_ns += mode.virtual_ns;
-      into->wall_seconds += mode.wall_seconds;
-      for (const auto& [name, count] : mode.faults_fired) into->faults_fired[name] += count;
-      for (const auto& [name, count] : mode.probes) into->probes[name] += count;
-    }
-  }
-  // Judge again on the totals: an expectation is about all seeds together.
-  for (ScenarioSummary& scenario : total) {
-    std::int64_t runs = 0;
-    for (const ModeSummary& mode : scenario.modes) runs = std::max(runs, mode.runs);
-    scenario.seed_count = static_cast<std::uint64_t>(runs);
-    runner::judge(scenario);
-  }
 }
 
 }  // namespace locksim::reports

@@ -1,15 +1,21 @@
 #pragma once
 // The run summary as JSON (spec/cli.md, `--json`), both ways: written by
-// `run`, read back by `merge` to add up shard summaries.
+// `run`, read back by `merge`, which adds shard summaries up with
+// runner::merge_summaries.
 //
 // Extensions to the spec's shape: per scenario `inert` (why it proved
-// nothing, if so) and `recheck` ({"seeds", "failed": [seed…]}).
+// nothing, if so), `inert_rules` and `recheck` ({"seeds", "failed": [seed…]});
+// per mode `runs_with` (per violation kind and run outcome, the runs with at
+// least one), `stopped_short_example` ({"seed", "why", "blocked", "replay"}
+// or null) and `stats.virtual_ns`; per expectation `share_of_runs` (then
+// `value` is a percentage and `actual` counts runs), `runs`, `stated` (false:
+// the implicit "stopped_short ==0") and `text`.
 
 #include <stdexcept>
 #include <string>
 #include <vector>
 
-#include "runner/scenario_run.h"
+#include "runner/summary.h"
 
 namespace locksim::reports {
 
@@ -23,9 +29,5 @@ class SummaryError : public std::runtime_error {
 
 // Reads a summary written by summary_to_json. Throws SummaryError.
 [[nodiscard]] std::vector<runner::ScenarioSummary> summary_from_json(std::string_view text, const std::string& file);
-
-// Adds `more` into `total`, scenario by scenario (matched by name) and mode by
-// mode, then judges the expectations and inertness again on the totals.
-void merge_summaries(std::vector<runner::ScenarioSummary>& total, const std::vector<runner::ScenarioSummary>& more);
 
 }  // namespace locksim::reports

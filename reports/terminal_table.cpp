@@ -2,23 +2,32 @@
 
 #include <algorithm>
 
-#include <fmt/core.h>
+#include <fmt/format.h>
 
-#include "scenarios/scenario_parser.h"
+#include "reports/expectation_text.h"
+#include "scenarios/fencing_modes.h"
 
 namespace locksim::reports {
 namespace {
 
-// Short column heads for the spec's violation names, in spec order.
-constexpr std::array<std::pair<std::string_view, std::string_view>, 7> kColumns{{
-    {"double_grant", "dgrant"},
-    {"double_holder", "dholder"},
-    {"stale_write", "stale"},
-    {"foreign_release", "foreign"},
-    {"stuck_lock", "stuck"},
-    {"lost_update", "lost"},
-    {"duplicate_effect", "dup"},
-}};
+// Short column heads for the violation kinds (the columns follow kAllViolationKinds).
+std::string_view column_head(checker::ViolationKind kind) {
+  switch (kind) {
+    case checker::ViolationKind::kDoubleGrant: return "dgrant";
+    case checker::ViolationKind::kDoubleHolder: return "dholder";
+    case checker::ViolationKind::kStaleWrite: return "stale";
+    case checker::ViolationKind::kForeignRelease: return "foreign";
+    case checker::ViolationKind::kStuckLock: return "stuck";
+    case checker::ViolationKind::kLostUpdate: return "lost";
+    case checker::ViolationKind::kDuplicateEffect: return "dup";
+  }
+  return "?";
+}
+
+// After the violations: late writes (not a violation) and the run outcomes.
+constexpr std::string_view kLateHead = "late";
+constexpr std::string_view kStoppedShortHead = "short";
+constexpr std::string_view kUnfinishedHead = "unfin";
 
 std::size_t name_width(const std::vector<runner::ScenarioSummary>& scenarios) {
   std::size_t width = 8;
@@ -26,54 +35,79 @@ std::size_t name_width(const std::vector<runner::ScenarioSummary>& scenarios) {
   return width;
 }
 
+std::string header(std::size_t width) {
+  std::string line = fmt::format("{:<{}}  {:<11} {:>5} {:>6}", "scenario", width, "mode", "runs", "failed");
+  for (const checker::ViolationKind kind : checker::kAllViolationKinds) line += fmt::format(" {}", column_head(kind));
+  line += fmt::format(" {} {} {}", kLateHead, kStoppedShortHead, kUnfinishedHead);
+  return line + fmt::format(" {:>6}\n", "faults");
+}
+
 std::string mode_row(const runner::ScenarioSummary& scenario, const runner::ModeSummary& mode, bool first,
                      std::size_t width) {
-  std::string row = fmt::format("{:<{}}  {:<11} {:>5} {:>6}", first ? scenario.name : "", width, mode.mode, mode.runs,
-                                mode.runs_with_violation);
-  for (const auto& [name, head] : kColumns) {
-    row += fmt::format(" {:>{}}", mode.violations.at(std::string{name}), head.size());
+  std::string row = fmt::format("{:<{}}  {:<11} {:>5} {:>6}", first ? scenario.name : "", width,
+                                scenarios::fencing_mode_name(mode.mode), mode.runs, mode.runs_with_violation);
+  for (const checker::ViolationKind kind : checker::kAllViolationKinds) {
+    row += fmt::format(" {:>{}}", mode.violations.at(kind), column_head(kind).size());
   }
+  row += fmt::format(" {:>{}} {:>{}} {:>{}}", mode.late_writes, kLateHead.size(), mode.stopped_short,
+                     kStoppedShortHead.size(), mode.unfinished_jobs, kUnfinishedHead.size());
   std::int64_t fired = 0;
   for (const auto& [fault, runs] : mode.faults_fired) fired += runs > 0 ? 1 : 0;
   row += fmt::format(" {:>6}", fmt::format("{}/{}", fired, mode.faults_fired.size()));
   return row + "\n";
 }
 
+bool outcome_failed(const runner::ScenarioSummary& scenario, const runner::ModeSummary& mode) {
+  return std::any_of(scenario.expectations.begin(), scenario.expectations.end(), [&](const runner::ExpectationResult& r) {
+    return r.mode == mode.mode && !r.ok && std::holds_alternative<scenarios::RunOutcomeKind>(r.measure);
+  });
+}
+
+std::string failure_lines(const runner::ScenarioSummary& scenario) {
+  std::string lines =
+      fmt::format("\nFAIL {}{}\n", scenario.name, scenario.file.empty() ? "" : " (" + scenario.file + ")");
+  for (const runner::ExpectationResult& result : scenario.expectations) {
+    if (!result.ok) lines += fmt::format("  {}: {}\n", scenarios::fencing_mode_name(result.mode), expectation_words(result));
+  }
+  for (const std::string& why : scenario.inert) lines += fmt::format("  inert: {}\n", why);
+  for (const std::uint64_t seed : scenario.recheck_failed) {
+    lines += fmt::format("  determinism: two runs of seed {} gave different histories\n", seed);
+  }
+  for (const runner::ModeSummary& mode : scenario.modes) {
+    const std::string_view name = scenarios::fencing_mode_name(mode.mode);
+    if (mode.stopped_short_example && outcome_failed(scenario, mode)) {
+      lines += fmt::format("  {}: stopped short: {}\n", name, stopped_short_words(*mode.stopped_short_example));
+      lines += fmt::format("  replay {} (stopped short): {}\n", name, mode.stopped_short_example->replay);
+    }
+    if (!mode.replay.empty()) lines += fmt::format("  replay {}: {}\n", name, mode.replay);
+  }
+  return lines;
+}
+
 }  // namespace
 
-std::string summary_to_table(const std::vector<runner::ScenarioSummary>& scenarios) {
+std::string summary_to_table(const std::vector<runner::ScenarioSummary>& scenarios, TableDetail detail) {
   const std::size_t width = name_width(scenarios);
-  std::string table = fmt::format("{:<{}}  {:<11} {:>5} {:>6}", "scenario", width, "mode", "runs", "failed");
-  for (const auto& [name, head] : kColumns) table += fmt::format(" {}", head);
-  table += fmt::format(" {:>6}\n", "faults");
-  for (const runner::ScenarioSummary& scenario : scenarios) {
-    for (std::size_t index = 0; index < scenario.modes.size(); ++index) {
-      table += mode_row(scenario, scenario.modes[index], index == 0, width);
+  std::string table;
+  if (detail == TableDetail::kFull) {
+    table = header(width);
+    for (const runner::ScenarioSummary& scenario : scenarios) {
+      for (std::size_t index = 0; index < scenario.modes.size(); ++index) {
+        table += mode_row(scenario, scenario.modes[index], index == 0, width);
+      }
     }
   }
   std::size_t passed = 0;
-  std::string problems;
   for (const runner::ScenarioSummary& scenario : scenarios) {
     if (scenario.ok) {
       ++passed;
-      continue;
-    }
-    problems += fmt::format("\nFAIL {}{}\n", scenario.name, scenario.file.empty() ? "" : " (" + scenario.file + ")");
-    for (const runner::ExpectationResult& result : scenario.expectations) {
-      if (result.ok) continue;
-      problems += fmt::format("  {}: expected {} {}{}, got {}\n", result.mode, result.violation, result.op, result.value,
-                              result.actual);
-    }
-    for (const std::string& why : scenario.inert) problems += fmt::format("  inert: {}\n", why);
-    for (const std::uint64_t seed : scenario.recheck_failed) {
-      problems += fmt::format("  determinism: two runs of seed {} gave different histories\n", seed);
-    }
-    for (const runner::ModeSummary& mode : scenario.modes) {
-      if (!mode.replay.empty()) problems += fmt::format("  replay {}: {}\n", mode.mode, mode.replay);
+    } else {
+      table += failure_lines(scenario);
     }
   }
-  table += problems;
   table += fmt::format("\n{} of {} scenarios passed\n", passed, scenarios.size());
+  // Quiet output starts with its first line of content, not a blank line.
+  if (detail == TableDetail::kFailuresOnly) table.erase(0, 1);
   return table;
 }
 
@@ -93,6 +127,16 @@ std::string speed_line(const std::vector<runner::ScenarioSummary>& scenarios, do
                      "virtual/wall {:.3g}\n",
                      runs, wall_seconds, threads, threads == 1 ? "" : "s", static_cast<double>(runs) / seconds,
                      static_cast<double>(events) / seconds / 1e6, static_cast<double>(virtual_ns) / 1e9 / seconds);
+}
+
+std::string determinism_failures(const std::vector<runner::ScenarioSummary>& scenarios) {
+  std::string lines;
+  for (const runner::ScenarioSummary& summary : scenarios) {
+    if (summary.recheck_failed.empty()) continue;
+    lines += fmt::format("locksim: determinism self-check failed for {} (seeds {})\n", summary.name,
+                         fmt::join(summary.recheck_failed, ", "));
+  }
+  return lines;
 }
 
 }  // namespace locksim::reports

@@ -1,19 +1,29 @@
 #pragma once
 // The run summary for people: one table row per scenario and fencing mode
-// with the violation totals, then for every scenario that failed what failed
-// and the exact command that replays its first failing seed.
+// with the violation totals, late writes and the run outcomes, then for
+// every scenario that failed what failed and the exact command that replays
+// its first failing seed (and its first run that stopped short).
 
 #include <string>
 #include <vector>
 
-#include "runner/scenario_run.h"
+#include "runner/summary.h"
 
 namespace locksim::reports {
 
-[[nodiscard]] std::string summary_to_table(const std::vector<runner::ScenarioSummary>& scenarios);
+enum class TableDetail {
+  kFull,          // the table, the failures and the closing count
+  kFailuresOnly,  // `--quiet`: only the failures and the closing count
+};
+
+[[nodiscard]] std::string summary_to_table(const std::vector<runner::ScenarioSummary>& scenarios,
+                                           TableDetail detail = TableDetail::kFull);
 
 // "speed: 4700 runs (seed × mode) in 0.52 s on 2 threads: 9000 runs/s, 6.1 M events/s, virtual/wall 1.2e6"
 [[nodiscard]] std::string speed_line(const std::vector<runner::ScenarioSummary>& scenarios, double wall_seconds,
                                      unsigned threads);
+
+// One line per scenario whose determinism self-check failed (for stderr); "" if none did.
+[[nodiscard]] std::string determinism_failures(const std::vector<runner::ScenarioSummary>& scenarios);
 
 }  // namespace locksim::reports

@@ -10,6 +10,8 @@
 #include "model/nemesis.h"
 #include "model/system.h"
 #include "runner/probes.h"
+#include "scenarios/fencing_modes.h"
+#include "sim/duration_text.h"
 
 namespace locksim::runner {
 namespace {
@@ -92,6 +94,54 @@ OracleSetup oracle_setup(const scenarios::Scenario& scenario, model::System& sys
   return setup;
 }
 
+std::string workload_json(const model::Workload& workload) {
+  // The checker reads the workload to know which keys are counters.
+  return std::visit(
+      [](const auto& kind) {
+        using Kind = std::decay_t<decltype(kind)>;
+        return fmt::format(R"({{"kind":"{}","key":"{}"}})",
+                           std::is_same_v<Kind, model::CounterWorkload> ? "counter" : "billing", kind.key);
+      },
+      workload);
+}
+
+std::string why_stopped(const sim::RunOutcome& outcome, const sim::SimulationOptions& options,
+                        std::int64_t unfinished_jobs) {
+  const std::string left = fmt::format("{} job{} left", unfinished_jobs, unfinished_jobs == 1 ? "" : "s");
+  switch (outcome.reason) {
+    case sim::StopReason::kTimeLimit:
+      return fmt::format("time limit {} reached with {}", sim::format_duration(options.time_limit), left);
+    case sim::StopReason::kEventLimit:
+      return fmt::format("event limit of {} events reached with {}", options.event_limit, left);
+    case sim::StopReason::kQuiescent: return fmt::format("nothing left to run, with {}", left);
+    case sim::StopReason::kStopped: return "every job done";
+  }
+  return "";
+}
+
+// What was still waiting when the run ended: the kernel's blocked processes
+// when nothing was left to run; otherwise (a limit stopped it while events
+// were pending) each worker with jobs left and the state of its node.
+std::vector<std::string> still_waiting(const sim::RunOutcome& outcome, const sim::Simulation& simulation,
+                                       const model::System& system) {
+  std::vector<std::string> waiting;
+  for (const sim::BlockedProcess& process : outcome.blocked) {
+    waiting.push_back(fmt::format("{}/{}: {}", process.node, process.process, process.waiting_for));
+  }
+  if (!waiting.empty()) return waiting;
+  const std::vector<sim::NodeId> workers = system.worker_nodes();
+  for (std::size_t index = 0; index < workers.size(); ++index) {
+    const model::Worker& worker = system.worker(static_cast<int>(index) + 1);
+    if (worker.finished()) continue;
+    const char* state = !simulation.is_up(workers[index])   ? "node down"
+                        : simulation.is_paused(workers[index]) ? "node paused"
+                        : worker.holding()                   ? "holding the lock"
+                                                             : "not holding the lock";
+    waiting.push_back(fmt::format("{}: {} jobs done, {}", worker.name(), worker.jobs_done(), state));
+  }
+  return waiting;
+}
+
 }  // namespace
 
 std::vector<OracleMismatch> compare_with_oracle(const checker::HistoryVerdict& verdict, const OracleCounts& counts) {
@@ -106,12 +156,12 @@ std::vector<OracleMismatch> compare_with_oracle(const checker::HistoryVerdict& v
   return mismatches;
 }
 
-SeedRun run_seed(const scenarios::Scenario& scenario, std::uint64_t seed, bool fencing, const LineWatcher& watch,
-                 OracleChoice oracle) {
+SeedRun run_seed(const scenarios::Scenario& scenario, std::uint64_t seed, model::Fencing fencing,
+                 const LineWatcher& watch, OracleChoice oracle) {
   return run_plan(scenario, scenarios::make_plan(scenario, seed), fencing, watch, oracle);
 }
 
-SeedRun run_plan(const scenarios::Scenario& scenario, const scenarios::Plan& plan, bool fencing,
+SeedRun run_plan(const scenarios::Scenario& scenario, const scenarios::Plan& plan, model::Fencing fencing,
                  const LineWatcher& watch, OracleChoice oracle_choice) {
   // Wall-clock time is read only here, outside the simulation, for the stats.
   const auto wall_start = std::chrono::steady_clock::now();
@@ -120,7 +170,7 @@ SeedRun run_plan(const scenarios::Scenario& scenario, const scenarios::Plan& pla
   result.fencing = fencing;
 
   model::SystemOptions options = scenario.system;
-  options.storage.fencing = fencing ? model::Fencing::kOn : model::Fencing::kOff;
+  options.storage.fencing = fencing;
   sim::SimulationOptions simulation_options;
   simulation_options.seed = plan.seed;
   simulation_options.time_limit = scenario.duration;
@@ -148,18 +198,12 @@ SeedRun run_plan(const scenarios::Scenario& scenario, const scenarios::Plan& pla
       oracle->observe(simulation.now(), proc, event, fields);
     });
   }
+  // run.begin and run.end are both recorded here: the run's frame is the runner's.
   const std::string service = system.service().describe_json();
-  // The checker reads the workload to know which keys are counters.
-  const std::string workload = std::visit(
-      [](const auto& kind) {
-        using Kind = std::decay_t<decltype(kind)>;
-        return fmt::format(R"({{"kind":"{}","key":"{}"}})",
-                           std::is_same_v<Kind, model::CounterWorkload> ? "counter" : "billing", kind.key);
-      },
-      scenario.system.workload);
+  const std::string workload = workload_json(scenario.system.workload);
   simulation.record("run", "run.begin", {{"scenario", scenario.name},
                                          {"seed", static_cast<std::int64_t>(plan.seed)},
-                                         {"fencing", fencing},
+                                         {"fencing", fencing == model::Fencing::kOn},
                                          {"version", kVersion},
                                          {"service", sim::RawJson{service}},
                                          {"workload", sim::RawJson{workload}},
@@ -183,12 +227,20 @@ SeedRun run_plan(const scenarios::Scenario& scenario, const scenarios::Plan& pla
   }
 
   const sim::RunOutcome outcome = simulation.run();
-  system.record_run_end();
+  const std::string final_values = system.final_values_json();
+  simulation.record("run", "run.end", {{"final", sim::RawJson{final_values}}});
+  result.stop_reason = outcome.reason;
+  result.unfinished_jobs = system.unfinished_jobs();
+  result.stopped_short = outcome.reason == sim::StopReason::kEventLimit ||
+                         (outcome.reason == sim::StopReason::kTimeLimit && result.unfinished_jobs > 0);
+  result.why_stopped = why_stopped(outcome, simulation_options, result.unfinished_jobs);
+  if (result.stopped_short || result.unfinished_jobs > 0) result.blocked = still_waiting(outcome, simulation, system);
 
   checker::CheckOptions check_options;
   check_options.stuck_after_ns = scenario.system.lock.stuck_after.count_ns();
   checker::HistoryChecker checker{check_options};
-  const std::string name = fmt::format("{} seed {} fencing {}", scenario.name, plan.seed, fencing ? "on" : "off");
+  const std::string name =
+      fmt::format("{} seed {} fencing {}", scenario.name, plan.seed, scenarios::fencing_switch_name(fencing));
   const checker::ReadOutcome read =
       checker::read_history_text(history, name, [&checker](const checker::Event& event) { checker.observe(event); });
   if (read.error) {

@@ -1,6 +1,7 @@
 #pragma once
 // One seed of one scenario in one fencing mode: build the system, lay out
-// the seed's plan of faults, run to the end, check the history.
+// the seed's plan of faults, record run.begin, run to the end, record
+// run.end, check the history, and say how the run ended.
 
 #include <cstdint>
 #include <functional>
@@ -10,6 +11,7 @@
 
 #include "checker/history_checker.h"
 #include "runner/oracle.h"
+#include "model/options.h"
 #include "scenarios/plan.h"
 #include "scenarios/scenario.h"
 #include "sim/history_recorder.h"
@@ -19,11 +21,17 @@ namespace locksim::runner {
 
 struct SeedRun {
   std::uint64_t seed = 0;
-  bool fencing = false;
+  model::Fencing fencing = model::Fencing::kOff;
   checker::HistoryVerdict verdict;
   std::vector<std::size_t> faults_fired;       // scenario fault indices that fired at least once
   std::map<std::string, std::int64_t> probes;  // every probe, with how often it was reached
-  std::uint64_t events = 0;                    // scheduler events processed
+  // How the run ended (the runner's outcomes, not the checker's violations).
+  sim::StopReason stop_reason = sim::StopReason::kQuiescent;
+  std::int64_t unfinished_jobs = 0;  // jobs not done when it ended
+  bool stopped_short = false;        // hit the event limit, or the time limit with jobs left
+  std::string why_stopped;           // for people: "time limit 5m reached with 7 jobs left"
+  std::vector<std::string> blocked;  // what was still waiting: "worker-2/jobs: a reply from redis-0"
+  std::uint64_t events = 0;          // scheduler events processed
   std::int64_t virtual_ns = 0;
   double wall_seconds = 0;
   std::uint64_t history_hash = 0;  // equal for byte-identical histories
@@ -42,11 +50,11 @@ enum class OracleChoice : std::uint8_t { kOn, kOff };
 using LineWatcher = std::function<void(std::string_view line, const sim::Simulation& simulation)>;
 
 // Runs `seed` of `scenario` with fencing on or off.
-[[nodiscard]] SeedRun run_seed(const scenarios::Scenario& scenario, std::uint64_t seed, bool fencing,
+[[nodiscard]] SeedRun run_seed(const scenarios::Scenario& scenario, std::uint64_t seed, model::Fencing fencing,
                                const LineWatcher& watch = {}, OracleChoice oracle = OracleChoice::kOn);
 
 // The same, on a plan given explicitly (a saved plan, or one shared by two modes).
-[[nodiscard]] SeedRun run_plan(const scenarios::Scenario& scenario, const scenarios::Plan& plan, bool fencing,
+[[nodiscard]] SeedRun run_plan(const scenarios::Scenario& scenario, const scenarios::Plan& plan, model::Fencing fencing,
                                const LineWatcher& watch = {}, OracleChoice oracle = OracleChoice::kOn);
 
 // The kinds on which `verdict` and the oracle's `counts` disagree (a kind the

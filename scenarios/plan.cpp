@@ -2,6 +2,7 @@
 
 #include <fmt/core.h>
 
+#include "model/system.h"
 #include "sim/random.h"
 
 namespace locksim::scenarios {
@@ -50,28 +51,7 @@ PlannedFault concrete(const Scenario& scenario, const FaultSpec& fault, std::siz
 }  // namespace
 
 std::vector<std::string> scenario_node_names(const Scenario& scenario) {
-  std::vector<std::string> names;
-  const model::ServiceOptions& service = scenario.system.service;
-  switch (service.kind) {
-    case model::ServiceKind::kRedis:
-      names.emplace_back("redis-0");
-      break;
-    case model::ServiceKind::kRedisFailover:
-      names.emplace_back("redis-0");
-      names.emplace_back("redis-1");
-      break;
-    case model::ServiceKind::kRedlock:
-      for (int index = 0; index < service.instances; ++index) names.push_back(fmt::format("redis-{}", index));
-      break;
-    case model::ServiceKind::kConsensus:
-      names.emplace_back("consensus");
-      break;
-  }
-  names.emplace_back("storage");
-  for (int number = 1; number <= scenario.system.workers.count; ++number) {
-    names.push_back(fmt::format("worker-{}", number));
-  }
-  return names;
+  return model::System::node_names(scenario.system);
 }
 
 Plan make_plan(const Scenario& scenario, std::uint64_t seed) {

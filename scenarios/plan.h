@@ -39,7 +39,8 @@ struct Plan {
   std::map<std::string, std::int64_t> drift_ppb;  // by node name; absent = no drift
 };
 
-// The scenario's node names: service instances, storage, workers.
+// The scenario's node names, as the model names them (model::System::node_names):
+// service instances, storage, workers.
 [[nodiscard]] std::vector<std::string> scenario_node_names(const Scenario& scenario);
 
 [[nodiscard]] Plan make_plan(const Scenario& scenario, std::uint64_t seed);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "model/options.h"
+#include "scenarios/expectation.h"
 #include "sim/distribution.h"
 #include "sim/network.h"
 #include "sim/time.h"
@@ -77,20 +78,12 @@ struct FaultSpec {
   Duration extra;                                                   // delay-spike
 };
 
-enum class FencingMode { kOff, kOn, kCompare };
-
-enum class ExpectMode { kFencingOff, kFencingOn, kAny };
-
-enum class Comparison { kEqual, kGreater, kLess, kGreaterOrEqual, kLessOrEqual };
-
-// "in mode M, the total of violation V over all seeds OP VALUE"
-struct Expectation {
-  ExpectMode mode = ExpectMode::kAny;
-  std::string violation;  // a spec violation name, e.g. "stale_write"
-  Comparison comparison = Comparison::kEqual;
-  std::int64_t value = 0;
-  std::string text;  // as written, e.g. ">0"
-};
+// The stuck_lock threshold when the file gives none: 10 × the lease, or one
+// minute without a lease. The one place this default is decided; the runner
+// passes it on to the checker through run.begin.
+[[nodiscard]] inline Duration default_stuck_after(std::optional<Duration> lease) {
+  return lease ? *lease * 10 : Duration::minutes(1);
+}
 
 struct Scenario {
   std::string name;
@@ -99,7 +92,7 @@ struct Scenario {
   Duration duration = Duration::minutes(10);  // virtual time limit of one run; default 10 min
   int seeds = 100;                      // default seed count for `run`; default 100
   model::SystemOptions system;
-  FencingMode fencing = FencingMode::kOff;  // storage.fencing; default off
+  std::vector<model::Fencing> fencing_modes{model::Fencing::kOff};  // storage.fencing (compare: off, on); default off
   sim::NetworkOptions network;          // default: 1 ms delay, no loss
   std::int64_t drift_ppm = 0;           // clocks: each node drifts in ±drift_ppm; default 0
   std::vector<FaultSpec> faults;

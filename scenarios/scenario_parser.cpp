@@ -11,7 +11,9 @@
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
+#include "scenarios/fencing_modes.h"
 #include "scenarios/plan.h"
+#include "model/redlock_service.h"
 #include "sim/duration_text.h"
 
 namespace locksim::scenarios {
@@ -217,7 +219,7 @@ void read_service(const Reader& reader, const json& value, Scenario& scenario) {
                                                       {"consensus", model::ServiceKind::kConsensus}});
   });
   if (service.kind == model::ServiceKind::kRedlock) {
-    service.instances = 5;  // Redlock's usual deployment; overridable below
+    service.instances = model::RedlockService::kDefaultInstances;  // the model's default; overridable below
   }
   with_member(value, "instances", [&](const json& v) {
     if (service.kind != model::ServiceKind::kRedlock) {
@@ -257,7 +259,7 @@ void read_lock(const Reader& reader, const json& value, Scenario& scenario) {
       if (*lock.lease == Duration::zero()) reader.expected(path + "/lease", "a positive duration or \"none\"", v);
     }
   });
-  lock.stuck_after = lock.lease ? *lock.lease * 10 : Duration::minutes(1);
+  lock.stuck_after = default_stuck_after(lock.lease);
   with_member(value, "stuck_after", [&](const json& v) { lock.stuck_after = reader.duration(v, path + "/stuck_after"); });
 }
 
@@ -318,8 +320,9 @@ void read_storage(const Reader& reader, const json& value, Scenario& scenario) {
   reader.require_object(value, path, {"fencing", "fence_reads", "validate", "idempotency_keys"});
   model::StorageOptions& storage = scenario.system.storage;
   with_member(value, "fencing", [&](const json& v) {
-    scenario.fencing = reader.choice<FencingMode>(
-        v, path + "/fencing", {{"off", FencingMode::kOff}, {"on", FencingMode::kOn}, {"compare", FencingMode::kCompare}});
+    std::vector<std::pair<std::string, std::vector<model::Fencing>>> options;
+    for (const std::string& word : fencing_switch_words()) options.emplace_back(word, *fencing_modes_from_switch(word));
+    scenario.fencing_modes = reader.choice<std::vector<model::Fencing>>(v, path + "/fencing", options);
   });
   with_member(value, "fence_reads", [&](const json& v) { storage.fence_reads = reader.boolean(v, path + "/fence_reads"); });
   with_member(value, "validate", [&](const json& v) {
@@ -483,42 +486,34 @@ FaultSpec read_fault(const Reader& reader, const json& value, const std::string&
   return fault;
 }
 
-Comparison read_comparison(const Reader& reader, const json& value, const std::string& path, std::int64_t& number) {
-  constexpr std::string_view kExpectation = "a comparison like \"==0\", \">0\", \"<5\", \">=1\" or \"<=3\"";
+Bound read_bound(const Reader& reader, const json& value, const std::string& path) {
+  constexpr std::string_view kExpectation =
+      "a comparison on the total like \"==0\", \">0\", \"<5\", \">=1\" or \"<=3\", "
+      "or on the share of runs like \"<=2%\" or \">50%\" (0 to 100, at most four decimals)";
   if (!value.is_string()) reader.expected(path, kExpectation, value);
-  const std::string text = value.get<std::string>();
-  const std::vector<std::pair<std::string, Comparison>> operators{{"==", Comparison::kEqual},
-                                                                  {">=", Comparison::kGreaterOrEqual},
-                                                                  {"<=", Comparison::kLessOrEqual},
-                                                                  {">", Comparison::kGreater},
-                                                                  {"<", Comparison::kLess}};
-  for (const auto& [symbol, comparison] : operators) {
-    if (text.rfind(symbol, 0) != 0) continue;
-    const std::string digits = text.substr(symbol.size());
-    if (digits.empty() || digits.size() > 15 || !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; })) {
-      reader.expected(path, kExpectation, value);
-    }
-    number = std::stoll(digits);
-    return comparison;
-  }
-  reader.expected(path, kExpectation, value);
+  const std::optional<Bound> bound = parse_bound(value.get<std::string>());
+  if (!bound) reader.expected(path, kExpectation, value);
+  return *bound;
 }
 
 void read_expect(const Reader& reader, const json& value, Scenario& scenario) {
   const std::string path = "/expect";
-  reader.require_object(value, path, {"fencing-off", "fencing-on", "any"});
+  std::vector<std::string> modes;
+  for (const model::Fencing fencing : {model::Fencing::kOff, model::Fencing::kOn}) {
+    modes.emplace_back(fencing_mode_name(fencing));
+  }
+  modes.emplace_back("any");
+  reader.require_object(value, path, modes);
+  std::vector<std::string> measures;
+  for (const Measure& measure : all_measures()) measures.emplace_back(measure_name(measure));
   for (const auto& [mode_name, checks] : value.items()) {
     const std::string mode_path = path + "/" + mode_name;
-    reader.require_object(checks, mode_path, violation_names());
-    const ExpectMode mode = mode_name == "fencing-off" ? ExpectMode::kFencingOff
-                            : mode_name == "fencing-on" ? ExpectMode::kFencingOn
-                                                        : ExpectMode::kAny;
-    for (const auto& [violation, comparison] : checks.items()) {
+    reader.require_object(checks, mode_path, measures);
+    for (const auto& [name, bound] : checks.items()) {
       Expectation expectation;
-      expectation.mode = mode;
-      expectation.violation = violation;
-      expectation.comparison = read_comparison(reader, comparison, mode_path + "/" + violation, expectation.value);
-      expectation.text = comparison.get<std::string>();
+      expectation.mode = fencing_from_mode_name(mode_name);  // nullopt for "any"
+      expectation.measure = *measure_from_name(name);       // require_object allowed only these names
+      expectation.bound = read_bound(reader, bound, mode_path + "/" + name);
       scenario.expect.push_back(expectation);
     }
   }
@@ -576,12 +571,6 @@ void check_nesting(std::string_view text, const std::string& file) {
 
 }  // namespace
 
-const std::vector<std::string>& violation_names() {
-  static const std::vector<std::string> names{"double_grant", "double_holder",  "stale_write",     "foreign_release",
-                                              "stuck_lock",   "lost_update",    "duplicate_effect"};
-  return names;
-}
-
 Scenario parse_scenario(std::string_view text, const std::string& file) {
   const Reader reader{file};
   if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
@@ -612,7 +601,7 @@ Scenario parse_scenario(std::string_view text, const std::string& file) {
   with_member(document, "service", [&](const json& v) { read_service(reader, v, scenario); });
   with_member(document, "lock", [&](const json& v) { read_lock(reader, v, scenario); });
   if (!document.contains("lock")) {
-    scenario.system.lock.stuck_after = *scenario.system.lock.lease * 10;
+    scenario.system.lock.stuck_after = default_stuck_after(scenario.system.lock.lease);
   }
   with_member(document, "workers", [&](const json& v) { read_workers(reader, v, scenario); });
   with_member(document, "workload", [&](const json& v) { read_workload(reader, v, scenario); });

@@ -25,7 +25,4 @@ class ScenarioError : public std::runtime_error {
 // Reads and parses the file at `path`. Throws ScenarioError (also when unreadable).
 [[nodiscard]] Scenario load_scenario_file(const std::string& path);
 
-// The spec's violation names, in report order.
-[[nodiscard]] const std::vector<std::string>& violation_names();
-
 }  // namespace locksim::scenarios

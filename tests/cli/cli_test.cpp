@@ -93,6 +93,37 @@ TEST(RunCommand, AFailedExpectationIsExitOneWithTheReplayCommand) {
   EXPECT_NE(result.output.find("locksim replay " + scenario + " --seed "), std::string::npos) << result.output;
 }
 
+TEST(RunCommand, ARunCutShortByItsTimeLimitFailsWithItsExampleAndReplayCommand) {
+  const std::string scenario = scratch("too-short.json");
+  std::ofstream{scenario} << R"({"name": "too-short", "duration": "5s", "workers": {"count": 2, "work": "1s"},
+      "workload": {"kind": "counter", "jobs": 10}})";
+  const std::string json = scratch("too-short-summary.json");
+  const Result result = run_locksim("run " + scenario + " --seeds 3 --json " + json);
+  EXPECT_EQ(result.exit_code, 1) << result.output;
+  EXPECT_NE(result.output.find("fencing-off: expected stopped_short ==0, got 3"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("stopped short: seed 1: time limit 5s reached with"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("replay fencing-off (stopped short): locksim replay " + scenario + " --seed 1 --fencing off"),
+            std::string::npos)
+      << result.output;
+  const nlohmann::json mode = nlohmann::json::parse(read_text(json))["scenarios"][0]["modes"]["fencing-off"];
+  EXPECT_EQ(mode["stopped_short"], 3);
+  EXPECT_GT(mode["unfinished_jobs"].get<int>(), 0);
+  EXPECT_EQ(mode["stopped_short_example"]["seed"], 1);
+  EXPECT_FALSE(mode["stopped_short_example"]["blocked"].empty());
+  EXPECT_EQ(mode["runs_with"]["stopped_short"], 3);
+  EXPECT_TRUE(mode["counts"].contains("late_writes"));
+}
+
+TEST(RunCommand, AnUnwritableJsonFileIsExitTwoEvenWhenAnExpectationFailed) {
+  const std::string scenario = scratch("expects-nothing-again.json");
+  std::ofstream{scenario} << R"({"name": "expects-nothing", "lock": {"lease": "1s"},
+      "workers": {"work": {"dist": "uniform", "min": "500ms", "max": "2s"}},
+      "expect": {"fencing-off": {"stale_write": "==0%"}}})";
+  const Result result = run_locksim("run " + scenario + " --seeds 3 --json /nonexistent/dir/summary.json");
+  EXPECT_EQ(result.exit_code, 2) << result.output;
+  EXPECT_NE(result.output.find("expected stale_write ==0% of runs, got "), std::string::npos) << result.output;
+}
+
 TEST(ReplayCommand, PrintsATraceWritesTheHistoryAndMarksViolations) {
   // The first failing seed, as `run` reports it.
   const std::string scenario = kScenarios + "/h01-gc-pause-past-lease.json";

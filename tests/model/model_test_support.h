@@ -160,7 +160,7 @@ inline History run_system(const SystemOptions& options, const Plan& plan = {}, R
   Nemesis nemesis{simulation, system};
   if (plan) plan(nemesis, system);
   simulation.run();
-  system.record_run_end();
+  simulation.record("run", "run.end", {{"final", sim::RawJson{system.final_values_json()}}});
   return history;
 }
 

@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "runner/seed_run.h"
+#include "scenarios/fencing_modes.h"
 #include "scenarios/scenario_parser.h"
 #include "sim/random.h"
 
@@ -192,13 +193,13 @@ TEST(OracleSwarm, CheckerAndOracleAgreeOnEveryRunOfThousandsOfRandomScenarios) {
     } catch (const scenarios::ScenarioError& error) {
       FAIL() << "the generator made a scenario the parser refuses: " << error.what() << "\n" << document.dump();
     }
-    for (const bool fencing : {false, true}) {
+    for (const model::Fencing fencing : {model::Fencing::kOff, model::Fencing::kOn}) {
       SeedRun run;
       try {
         run = run_seed(scenario, static_cast<std::uint64_t>(number) + 1, fencing);
       } catch (const std::exception& error) {
         if (++mismatched_runs_by_kind["internal error"] <= kShownPerKind) ADD_FAILURE() << "swarm seed " << seed << " scenario " << number << " (run seed " << number + 1 << ") fencing "
-               << (fencing ? "on" : "off") << ": " << error.what() << "\n"
+               << scenarios::fencing_switch_name(fencing) << ": " << error.what() << "\n"
                << document.dump();
         continue;
       }
@@ -213,7 +214,7 @@ TEST(OracleSwarm, CheckerAndOracleAgreeOnEveryRunOfThousandsOfRandomScenarios) {
       }
       if (first_of_its_kind) {
         ADD_FAILURE() << "swarm seed " << seed << " scenario " << number << " (run seed " << number + 1 << ") fencing "
-                      << (fencing ? "on" : "off") << ":" << describe(run.oracle_mismatches) << "\n"
+                      << scenarios::fencing_switch_name(fencing) << ":" << describe(run.oracle_mismatches) << "\n"
                       << document.dump();
       }
     }
@@ -238,8 +239,8 @@ TEST(OracleSwarm, ScenariosTheSwarmOnceFailedOnNowRunCleanlyAndAgree) {
   for (const SwarmRegression& regression : kSwarmRegressions) {
     const scenarios::Scenario scenario =
         scenarios::load_scenario_file(std::string{LOCKSIM_SWARM_REGRESSION_DIR} + "/" + regression.file);
-    for (const bool fencing : {false, true}) {
-      SCOPED_TRACE(fmt::format("{} seed {} fencing {}", regression.file, regression.seed, fencing ? "on" : "off"));
+    for (const model::Fencing fencing : {model::Fencing::kOff, model::Fencing::kOn}) {
+      SCOPED_TRACE(fmt::format("{} seed {} fencing {}", regression.file, regression.seed, scenarios::fencing_switch_name(fencing)));
       const SeedRun run = run_seed(scenario, regression.seed, fencing);
       EXPECT_EQ(describe(run.oracle_mismatches), "");
     }

@@ -11,9 +11,11 @@
 #include <nlohmann/json.hpp>
 #include <pugixml.hpp>
 
+#include "reports/expectation_text.h"
 #include "reports/junit_xml.h"
 #include "reports/summary_json.h"
 #include "runner/seed_run.h"
+#include "scenarios/fencing_modes.h"
 #include "scenarios/saved_plan.h"
 #include "scenarios/scenario_parser.h"
 
@@ -60,8 +62,8 @@ TEST_P(BuiltinScenario, MeetsItsExpectationsAtReducedSeeds) {
   const scenarios::Scenario scenario = scenarios::load_scenario_file(GetParam());
   const ScenarioSummary summary = run_scenario(scenario, seeds(std::min<std::uint64_t>(20, scenario.seeds)));
   for (const ExpectationResult& result : summary.expectations) {
-    EXPECT_TRUE(result.ok) << scenario.name << " " << result.mode << ": expected " << result.violation << " "
-                           << result.op << result.value << ", got " << result.actual;
+    EXPECT_TRUE(result.ok) << scenario.name << " " << scenarios::fencing_mode_name(result.mode) << ": "
+                           << reports::expectation_words(result);
   }
   for (const std::string& why : summary.inert) ADD_FAILURE() << scenario.name << " inert: " << why;
   EXPECT_TRUE(summary.ok);
@@ -126,7 +128,7 @@ TEST(ScenarioRun, ShardedRunsMergeIntoTheWholeRun) {
     request.shard_count = 3;
     // Through the JSON files, as `locksim merge` reads them.
     const std::string json = reports::summary_to_json({run_scenario(scenario, request)});
-    reports::merge_summaries(merged, reports::summary_from_json(json, "shard.json"));
+    merge_summaries(merged, reports::summary_from_json(json, "shard.json"));
   }
   EXPECT_EQ(comparable(merged), comparable(whole));
 }
@@ -141,11 +143,11 @@ TEST(ScenarioRun, ReplayingASeedGivesTheVerdictItHadInTheRun) {
   const ScenarioSummary summary = run_scenario(scenario, seeds(10));
   const ModeSummary& off = summary.modes.at(0);
   ASSERT_TRUE(off.first_failing_seed.has_value());
-  const SeedRun replayed = run_seed(scenario, *off.first_failing_seed, false);
+  const SeedRun replayed = run_seed(scenario, *off.first_failing_seed, model::Fencing::kOff);
   EXPECT_FALSE(replayed.verdict.ok());
   // Seeds before the first failing one replay clean.
   for (std::uint64_t seed = 1; seed < *off.first_failing_seed; ++seed) {
-    EXPECT_TRUE(run_seed(scenario, seed, false).verdict.ok()) << "seed " << seed;
+    EXPECT_TRUE(run_seed(scenario, seed, model::Fencing::kOff).verdict.ok()) << "seed " << seed;
   }
   EXPECT_EQ(off.replay, "locksim replay " + scenario.file + " --seed " + std::to_string(*off.first_failing_seed) +
                             " --fencing off");
@@ -155,11 +157,11 @@ TEST(ScenarioRun, BothFencingModesRunTheSamePlan) {
   const scenarios::Scenario scenario = scenarios::load_scenario_file(std::string{LOCKSIM_SCENARIO_DIR} + "/random-gc-pauses.json");
   for (std::uint64_t seed = 1; seed <= 5; ++seed) {
     std::vector<std::string> faults[2];
-    for (const bool fencing : {false, true}) {
+    for (const model::Fencing fencing : {model::Fencing::kOff, model::Fencing::kOn}) {
       (void)run_seed(scenario, seed, fencing, [&](std::string_view line, const sim::Simulation&) {
         const nlohmann::json event = nlohmann::json::parse(line);
         if (event["ev"] == "fault.begin") {
-          faults[fencing ? 1 : 0].push_back(event["t"].dump() + event["target"].dump() + std::to_string(event.value("for_ns", std::int64_t{0})));
+          faults[fencing == model::Fencing::kOn ? 1 : 0].push_back(event["t"].dump() + event["target"].dump() + std::to_string(event.value("for_ns", std::int64_t{0})));
         }
       });
     }
@@ -178,8 +180,8 @@ TEST(ScenarioRun, ASavedPlanReplaysToTheSameVerdict) {
     for (const scenarios::FaultSpec& fault : explicit_plan.faults) {
       EXPECT_FALSE(std::holds_alternative<scenarios::AtRate>(fault.trigger)) << "a saved plan draws no fault times";
     }
-    const SeedRun original = run_seed(scenario, seed, false);
-    const SeedRun again = run_seed(explicit_plan, seed, false);
+    const SeedRun original = run_seed(scenario, seed, model::Fencing::kOff);
+    const SeedRun again = run_seed(explicit_plan, seed, model::Fencing::kOff);
     for (const checker::ViolationKind kind : checker::kAllViolationKinds) {
       EXPECT_EQ(original.verdict.violation_count(kind), again.verdict.violation_count(kind))
           << "seed " << seed << " " << checker::violation_kind_name(kind);

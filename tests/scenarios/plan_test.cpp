@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include "model/system.h"
 #include "scenarios/scenario_parser.h"
 
 namespace locksim::scenarios {
@@ -82,6 +83,29 @@ RC_GTEST_PROP(Plan, ASwarmSeedEnablesANonEmptySubsetOfTheFaults, (std::uint64_t 
   RC_ASSERT(!plan.faults.empty());
   RC_ASSERT(plan.faults.size() <= 3u);
   RC_ASSERT(describe(plan) == describe(make_plan(scenario, seed)));
+}
+
+}  // namespace
+}  // namespace locksim::scenarios
+
+namespace locksim::scenarios {
+namespace {
+
+// The plan's node names are asked of the model, and the model's answer is
+// the nodes a System really adds, for every service kind.
+TEST(NodeNames, AreTheNodesTheModelsSystemAddsInOrder) {
+  for (const char* service : {R"({"kind": "redis"})", R"({"kind": "redis-failover"})", R"({"kind": "redlock"})",
+                              R"({"kind": "redlock", "instances": 3})", R"({"kind": "consensus"})"}) {
+    const Scenario scenario =
+        parse_scenario(fmt::format(R"({{"name": "x", "service": {}, "workers": {{"count": 3}}}})", service), "x.json");
+    sim::Simulation simulation{sim::SimulationOptions{}, [](std::string_view) {}};
+    const model::System system{simulation, scenario.system};
+    std::vector<std::string> added;
+    for (std::uint32_t index = 0; index < simulation.node_count(); ++index) {
+      added.push_back(simulation.node_name(sim::NodeId{index}));
+    }
+    EXPECT_EQ(scenario_node_names(scenario), added) << service;
+  }
 }
 
 }  // namespace

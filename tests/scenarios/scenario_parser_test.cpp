@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include "model/redlock_service.h"
+
 namespace locksim::scenarios {
 namespace {
 
@@ -30,7 +32,7 @@ TEST(ScenarioParser, ReadsTheSpecExampleWithEveryValue) {
   EXPECT_EQ(scenario.system.workers.count, 3);
   EXPECT_EQ(scenario.system.workers.retry, Distribution::uniform(50_ms, 500_ms));
   EXPECT_EQ(std::get<model::CounterWorkload>(scenario.system.workload).jobs, 50);
-  EXPECT_EQ(scenario.fencing, FencingMode::kCompare);
+  EXPECT_EQ(scenario.fencing_modes, (std::vector<model::Fencing>{model::Fencing::kOff, model::Fencing::kOn}));
   EXPECT_EQ(scenario.network.delay, Distribution::log_normal(1_ms, 20_ms));
   EXPECT_EQ(scenario.drift_ppm, 100);
   ASSERT_EQ(scenario.faults.size(), 1u);
@@ -40,7 +42,9 @@ TEST(ScenarioParser, ReadsTheSpecExampleWithEveryValue) {
   EXPECT_EQ(std::get<OnEvent>(scenario.faults[0].trigger).nth, 1);
   EXPECT_EQ(scenario.faults[0].length, Distribution::constant(60_s));
   ASSERT_EQ(scenario.expect.size(), 4u);
-  EXPECT_EQ(scenario.expect[0].mode, ExpectMode::kFencingOff);
+  EXPECT_EQ(scenario.expect[0].mode, model::Fencing::kOff);
+  EXPECT_EQ(scenario.expect[0].measure, Measure{checker::ViolationKind::kDoubleHolder});  // members in name order
+  EXPECT_EQ(scenario.expect[0].bound, (Bound{Comparison::kGreater, Scale::kTotal, 0}));
 }
 
 TEST(ScenarioParser, FillsEveryDefaultForAMinimalScenario) {
@@ -51,7 +55,7 @@ TEST(ScenarioParser, FillsEveryDefaultForAMinimalScenario) {
   EXPECT_EQ(scenario.system.lock.lease, defaults.lock.lease);
   EXPECT_EQ(scenario.system.lock.stuck_after, 100_s);
   EXPECT_EQ(scenario.system.workers.count, defaults.workers.count);
-  EXPECT_EQ(scenario.fencing, FencingMode::kOff);
+  EXPECT_EQ(scenario.fencing_modes, std::vector<model::Fencing>{model::Fencing::kOff});
   EXPECT_TRUE(scenario.faults.empty());
 }
 
@@ -69,7 +73,8 @@ TEST(ScenarioParser, RedlockDefaultsToFiveInstancesAndFaultsMayTargetThem) {
       R"({"name": "x", "service": {"kind": "redlock"},
           "faults": [{"kind": "clock-jump", "target": "redis-4", "at": "1s", "by": "-5s"}]})",
       "x.json");
-  EXPECT_EQ(scenario.system.service.instances, 5);
+  EXPECT_EQ(scenario.system.service.instances, model::RedlockService::kDefaultInstances);
+  EXPECT_EQ(model::RedlockService::kDefaultInstances, 5);
   EXPECT_EQ(scenario.faults[0].by, -(5_s));
 }
 
@@ -87,6 +92,57 @@ TEST(ScenarioParser, ReadsEveryTriggerKind) {
   EXPECT_EQ(scenario.faults[1].restart_after, 1_s);
   EXPECT_EQ(scenario.faults[2].side_a, std::vector<std::string>{"worker-1"});
   EXPECT_EQ(scenario.faults[2].side_b, std::vector<std::string>{"redis-0"});
+}
+
+TEST(ScenarioParser, ReadsExpectationsOnTotalsSharesOfRunsAndRunOutcomes) {
+  const Scenario scenario = parse_scenario(
+      R"({"name": "x", "expect": {
+           "any": {"stale_write": "<=2%", "double_grant": "==0"},
+           "fencing-on": {"lost_update": ">50%", "unfinished_jobs": ">0", "stopped_short": "<=2.5%"}}})",
+      "x.json");
+  ASSERT_EQ(scenario.expect.size(), 5u);
+  // nlohmann keeps object members in name order.
+  EXPECT_EQ(scenario.expect[0].mode, std::nullopt);
+  EXPECT_EQ(scenario.expect[0].measure, Measure{checker::ViolationKind::kDoubleGrant});
+  EXPECT_EQ(scenario.expect[0].bound, (Bound{Comparison::kEqual, Scale::kTotal, 0}));
+  EXPECT_EQ(scenario.expect[1].measure, Measure{checker::ViolationKind::kStaleWrite});
+  EXPECT_EQ(scenario.expect[1].bound, (Bound{Comparison::kLessOrEqual, Scale::kShareOfRuns, 20'000}));
+  EXPECT_EQ(scenario.expect[2].mode, model::Fencing::kOn);
+  EXPECT_EQ(scenario.expect[2].bound, (Bound{Comparison::kGreater, Scale::kShareOfRuns, 500'000}));
+  EXPECT_EQ(scenario.expect[3].measure, Measure{RunOutcomeKind::kStoppedShort});
+  EXPECT_EQ(scenario.expect[3].bound, (Bound{Comparison::kLessOrEqual, Scale::kShareOfRuns, 25'000}));
+  EXPECT_EQ(scenario.expect[4].measure, Measure{RunOutcomeKind::kUnfinishedJobs});
+  EXPECT_EQ(scenario.expect[4].bound, (Bound{Comparison::kGreater, Scale::kTotal, 0}));
+}
+
+TEST(Bound, ReadsEveryOperatorOnTotalsAndShares) {
+  EXPECT_EQ(parse_bound("==0%"), (Bound{Comparison::kEqual, Scale::kShareOfRuns, 0}));
+  EXPECT_EQ(parse_bound(">=1"), (Bound{Comparison::kGreaterOrEqual, Scale::kTotal, 1}));
+  EXPECT_EQ(parse_bound("<100%"), (Bound{Comparison::kLess, Scale::kShareOfRuns, 1'000'000}));
+  EXPECT_EQ(parse_bound("<=0.0001%"), (Bound{Comparison::kLessOrEqual, Scale::kShareOfRuns, 1}));
+  for (const char* bad : {"", "0", "=0", "==", "==-1", "== 0", "==1.5", "<=2%%", "<=101%", "<=100.0001%",
+                          "<=2.%", "<=.5%", "<=0.00001%", "<=2,5%", ">0x", "==1000000000000000"}) {
+    EXPECT_EQ(parse_bound(bad), std::nullopt) << bad;
+  }
+}
+
+TEST(Bound, TextRoundTripsThroughTheParser) {
+  for (const char* text : {"==0", ">3", "<=2%", "<=2.5%", ">50%", "==0%", "<0.0001%", ">=100%"}) {
+    const std::optional<Bound> bound = parse_bound(text);
+    ASSERT_TRUE(bound) << text;
+    EXPECT_EQ(bound_text(*bound), text);
+  }
+}
+
+TEST(Bound, JudgesSharesExactlyWithoutFloatingPoint) {
+  const Bound at_most_two_percent{Comparison::kLessOrEqual, Scale::kShareOfRuns, 20'000};
+  EXPECT_TRUE(bound_holds(at_most_two_percent, 99, 4, 200));   // 2 % exactly
+  EXPECT_FALSE(bound_holds(at_most_two_percent, 5, 5, 200));   // 2.5 %
+  const Bound some{Comparison::kGreater, Scale::kShareOfRuns, 0};
+  EXPECT_TRUE(bound_holds(some, 1, 1, 1'000'000));
+  EXPECT_FALSE(bound_holds(some, 0, 0, 0));  // no runs: a share of 0
+  EXPECT_TRUE(bound_holds(Bound{Comparison::kLess, Scale::kShareOfRuns, 50'000}, 0, 0, 0));
+  EXPECT_TRUE(bound_holds(Bound{Comparison::kEqual, Scale::kTotal, 7}, 7, 1, 10));
 }
 
 // Every file in tests/data/bad-scenarios/ fails with exactly the message in

@@ -1,0 +1,29 @@
+#include "reports/expectation_text.h"
+
+#include <fmt/format.h>
+
+namespace locksim::reports {
+
+std::string bound_words(const runner::ExpectationResult& result) {
+  const std::string text = scenarios::bound_text(result.bound);
+  return result.bound.scale == scenarios::Scale::kShareOfRuns ? text + " of runs" : text;
+}
+
+std::string actual_words(const runner::ExpectationResult& result) {
+  if (result.bound.scale == scenarios::Scale::kTotal) return std::to_string(result.actual);
+  const double percent = result.runs == 0 ? 0.0 : 100.0 * static_cast<double>(result.actual) / static_cast<double>(result.runs);
+  return fmt::format("{} of {} runs ({:.3g}%)", result.actual, result.runs, percent);
+}
+
+std::string expectation_words(const runner::ExpectationResult& result) {
+  return fmt::format("expected {} {}, got {}", scenarios::measure_name(result.measure), bound_words(result),
+                     actual_words(result));
+}
+
+std::string stopped_short_words(const runner::StoppedShortExample& example) {
+  std::string words = fmt::format("seed {}: {}", example.seed, example.why);
+  if (!example.blocked.empty()) words += fmt::format("; still waiting: {}", fmt::join(example.blocked, ", "));
+  return words;
+}
+
+}  // namespace locksim::reports

@@ -1,0 +1,195 @@
+#include "runner/summary.h"
+
+#include <algorithm>
+
+#include <fmt/core.h>
+
+#include "scenarios/fencing_modes.h"
+
+namespace locksim::runner {
+namespace {
+
+using scenarios::Measure;
+using scenarios::RunOutcomeKind;
+
+std::string fault_key(std::size_t index) { return fmt::format("faults[{}]", index); }
+
+template <class Key>
+void add_counts(std::map<Key, std::int64_t>& total, const std::map<Key, std::int64_t>& part) {
+  for (const auto& [key, count] : part) total[key] += count;
+}
+
+bool applies(const scenarios::Expectation& expectation, model::Fencing mode) {
+  return !expectation.mode || *expectation.mode == mode;
+}
+
+bool states_stopped_short(const scenarios::Scenario& scenario, model::Fencing mode) {
+  return std::any_of(scenario.expect.begin(), scenario.expect.end(), [mode](const scenarios::Expectation& expectation) {
+    return applies(expectation, mode) && expectation.measure == Measure{RunOutcomeKind::kStoppedShort};
+  });
+}
+
+}  // namespace
+
+std::int64_t ModeSummary::total(const Measure& measure) const {
+  if (const auto* violation = std::get_if<checker::ViolationKind>(&measure)) {
+    const auto found = violations.find(*violation);
+    return found == violations.end() ? 0 : found->second;
+  }
+  switch (std::get<RunOutcomeKind>(measure)) {
+    case RunOutcomeKind::kStoppedShort: return stopped_short;
+    case RunOutcomeKind::kUnfinishedJobs: return unfinished_jobs;
+  }
+  return 0;
+}
+
+std::int64_t ModeSummary::runs_with_any(const Measure& measure) const {
+  const auto found = runs_with.find(measure);
+  return found == runs_with.end() ? 0 : found->second;
+}
+
+ModeSummary empty_mode_summary(model::Fencing mode, std::size_t fault_count) {
+  ModeSummary summary;
+  summary.mode = mode;
+  for (const checker::ViolationKind kind : checker::kAllViolationKinds) summary.violations[kind] = 0;
+  for (const Measure& measure : scenarios::all_measures()) summary.runs_with[measure] = 0;
+  for (std::size_t index = 0; index < fault_count; ++index) summary.faults_fired[fault_key(index)] = 0;
+  return summary;
+}
+
+ModeSummary summarize_run(const SeedRun& run, std::size_t fault_count, const std::string& replay) {
+  ModeSummary summary = empty_mode_summary(run.fencing, fault_count);
+  summary.runs = 1;
+  if (!run.verdict.ok()) {
+    summary.runs_with_violation = 1;
+    summary.first_failing_seed = run.seed;
+    summary.replay = replay;
+  }
+  for (const checker::ViolationKind kind : checker::kAllViolationKinds) {
+    summary.violations[kind] = run.verdict.violation_count(kind).value_or(0);
+  }
+  summary.acquisitions = run.verdict.counts.acquisitions;
+  summary.accepted_writes = run.verdict.counts.accepted_writes;
+  summary.rejected_writes = run.verdict.counts.rejected_writes;
+  summary.late_writes = run.verdict.counts.late_writes;
+  summary.stopped_short = run.stopped_short ? 1 : 0;
+  summary.unfinished_jobs = run.unfinished_jobs;
+  if (run.stopped_short) summary.stopped_short_example = StoppedShortExample{run.seed, run.why_stopped, run.blocked, replay};
+  for (const Measure& measure : scenarios::all_measures()) summary.runs_with[measure] = summary.total(measure) > 0 ? 1 : 0;
+  summary.events = run.events;
+  summary.virtual_ns = run.virtual_ns;
+  summary.wall_seconds = run.wall_seconds;
+  for (const std::size_t index : run.faults_fired) summary.faults_fired[fault_key(index)] = 1;
+  summary.probes = run.probes;
+  return summary;
+}
+
+void add(ModeSummary& total, const ModeSummary& part) {
+  total.runs += part.runs;
+  total.runs_with_violation += part.runs_with_violation;
+  add_counts(total.violations, part.violations);
+  add_counts(total.runs_with, part.runs_with);
+  total.acquisitions += part.acquisitions;
+  total.accepted_writes += part.accepted_writes;
+  total.rejected_writes += part.rejected_writes;
+  total.late_writes += part.late_writes;
+  total.stopped_short += part.stopped_short;
+  total.unfinished_jobs += part.unfinished_jobs;
+  if (part.stopped_short_example &&
+      (!total.stopped_short_example || part.stopped_short_example->seed < total.stopped_short_example->seed)) {
+    total.stopped_short_example = part.stopped_short_example;
+  }
+  if (part.first_failing_seed && (!total.first_failing_seed || *part.first_failing_seed < *total.first_failing_seed)) {
+    total.first_failing_seed = part.first_failing_seed;
+    total.replay = part.replay;
+  }
+  total.events += part.events;
+  total.virtual_ns += part.virtual_ns;
+  total.wall_seconds += part.wall_seconds;
+  add_counts(total.faults_fired, part.faults_fired);
+  add_counts(total.probes, part.probes);
+}
+
+std::vector<ExpectationResult> expectations_for(const scenarios::Scenario& scenario,
+                                                const std::vector<ModeSummary>& modes) {
+  std::vector<ExpectationResult> results;
+  for (const scenarios::Expectation& expectation : scenario.expect) {
+    for (const ModeSummary& mode : modes) {
+      if (applies(expectation, mode.mode)) results.push_back(ExpectationResult{mode.mode, expectation.measure, expectation.bound});
+    }
+  }
+  // A run cut short proves less than it seems: unless the file says
+  // otherwise, every run must end by itself.
+  for (const ModeSummary& mode : modes) {
+    if (states_stopped_short(scenario, mode.mode)) continue;
+    ExpectationResult implicit{mode.mode, Measure{RunOutcomeKind::kStoppedShort},
+                               scenarios::Bound{scenarios::Comparison::kEqual, scenarios::Scale::kTotal, 0}};
+    implicit.stated = false;
+    results.push_back(implicit);
+  }
+  return results;
+}
+
+void judge(ScenarioSummary& summary) {
+  for (ExpectationResult& result : summary.expectations) {
+    const auto mode = std::find_if(summary.modes.begin(), summary.modes.end(),
+                                   [&](const ModeSummary& candidate) { return candidate.mode == result.mode; });
+    const ModeSummary empty;
+    const ModeSummary& counted = mode == summary.modes.end() ? empty : *mode;
+    const std::int64_t total = counted.total(result.measure);
+    const std::int64_t runs_with = counted.runs_with_any(result.measure);
+    result.runs = counted.runs;
+    result.actual = result.bound.scale == scenarios::Scale::kShareOfRuns ? runs_with : total;
+    result.ok = scenarios::bound_holds(result.bound, total, runs_with, counted.runs);
+  }
+  summary.inert.clear();
+  for (const ModeSummary& mode : summary.modes) {
+    if (mode.runs == 0) continue;
+    const std::string_view mode_name = scenarios::fencing_mode_name(mode.mode);
+    if (!summary.allow_inert) {
+      for (const auto& [fault, runs_fired] : mode.faults_fired) {
+        if (runs_fired == 0) summary.inert.push_back(fmt::format("{}: {} never fired", mode_name, fault));
+      }
+    }
+    for (const std::string& probe : summary.probes_required) {
+      const auto reached = mode.probes.find(probe);
+      if (reached == mode.probes.end() || reached->second == 0) {
+        summary.inert.push_back(fmt::format("{}: probe {} was never reached", mode_name, probe));
+      }
+    }
+  }
+  summary.ok = summary.inert.empty() && summary.recheck_failed.empty() &&
+               std::all_of(summary.expectations.begin(), summary.expectations.end(),
+                           [](const ExpectationResult& result) { return result.ok; });
+}
+
+void merge_summaries(std::vector<ScenarioSummary>& total, const std::vector<ScenarioSummary>& more) {
+  for (const ScenarioSummary& part : more) {
+    auto existing = std::find_if(total.begin(), total.end(), [&](const ScenarioSummary& s) { return s.name == part.name; });
+    if (existing == total.end()) {
+      total.push_back(part);
+      continue;
+    }
+    ScenarioSummary& sum = *existing;
+    sum.first_seed = std::min(sum.first_seed, part.first_seed);
+    sum.rechecked += part.rechecked;
+    sum.recheck_failed.insert(sum.recheck_failed.end(), part.recheck_failed.begin(), part.recheck_failed.end());
+    for (const ModeSummary& mode : part.modes) {
+      auto into = std::find_if(sum.modes.begin(), sum.modes.end(), [&](const ModeSummary& m) { return m.mode == mode.mode; });
+      if (into == sum.modes.end()) {
+        sum.modes.push_back(mode);
+      } else {
+        add(*into, mode);
+      }
+    }
+  }
+  // Judge again on the totals: an expectation is about all seeds together.
+  for (ScenarioSummary& scenario : total) {
+    std::int64_t runs = 0;
+    for (const ModeSummary& mode : scenario.modes) runs = std::max(runs, mode.runs);
+    scenario.seed_count = static_cast<std::uint64_t>(runs);
+    judge(scenario);
+  }
+}
+
+}  // namespace locksim::runner

@@ -1,0 +1,104 @@
+#pragma once
+// The summary of a scenario's runs, per fencing mode, and the one place it
+// is added up: run_scenario adds seed by seed, `locksim merge` adds shard
+// summaries with the same add(); judge() then evaluates the expectations and
+// the inert check on the totals.
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "checker/violation.h"
+#include "model/options.h"
+#include "runner/seed_run.h"
+#include "scenarios/expectation.h"
+#include "scenarios/scenario.h"
+
+namespace locksim::runner {
+
+// The first run (lowest seed) of a mode that stopped short, and why.
+struct StoppedShortExample {
+  std::uint64_t seed = 0;
+  std::string why;                   // "time limit 5m reached with 7 jobs left"
+  std::vector<std::string> blocked;  // what was still waiting
+  std::string replay;                // the command that replays it
+};
+
+struct ModeSummary {
+  model::Fencing mode = model::Fencing::kOff;
+  std::int64_t runs = 0;
+  std::int64_t runs_with_violation = 0;
+  std::map<checker::ViolationKind, std::int64_t> violations;  // every kind: totals over the runs
+  std::map<scenarios::Measure, std::int64_t> runs_with;       // every measure: runs with at least one
+  std::int64_t acquisitions = 0;
+  std::int64_t accepted_writes = 0;
+  std::int64_t rejected_writes = 0;
+  std::int64_t late_writes = 0;
+  std::int64_t stopped_short = 0;    // runs
+  std::int64_t unfinished_jobs = 0;  // jobs
+  std::optional<StoppedShortExample> stopped_short_example;
+  std::optional<std::uint64_t> first_failing_seed;
+  std::uint64_t events = 0;
+  std::int64_t virtual_ns = 0;  // summed in integers, so shard sums equal whole sums exactly
+  double wall_seconds = 0;
+  std::map<std::string, std::int64_t> faults_fired;  // "faults[i]" → runs it fired in
+  std::map<std::string, std::int64_t> probes;        // probe → times reached over all runs
+  std::string replay;                                // the command for the first failing seed
+
+  // The total of `measure` over the runs (stopped_short: runs; unfinished_jobs: jobs).
+  [[nodiscard]] std::int64_t total(const scenarios::Measure& measure) const;
+  // How many runs had at least one.
+  [[nodiscard]] std::int64_t runs_with_any(const scenarios::Measure& measure) const;
+};
+
+struct ExpectationResult {
+  model::Fencing mode = model::Fencing::kOff;
+  scenarios::Measure measure = checker::ViolationKind::kDoubleGrant;
+  scenarios::Bound bound;
+  bool stated = true;        // false: the implicit "stopped_short ==0" of a scenario that says nothing about it
+  std::int64_t actual = 0;   // the total (kTotal), or the runs with at least one (kShareOfRuns)
+  std::int64_t runs = 0;     // the mode's runs (the share's denominator)
+  bool ok = false;
+};
+
+struct ScenarioSummary {
+  std::string name;
+  std::string file;
+  std::uint64_t first_seed = 1;
+  std::uint64_t seed_count = 0;
+  std::vector<ModeSummary> modes;
+  std::vector<ExpectationResult> expectations;
+  std::vector<std::string> inert;            // why the scenario proved nothing, if it did not
+  bool allow_inert = false;                  // the scenario says a fault that never fires is fine
+  std::vector<std::string> probes_required;  // probes that must be reached in every mode
+  std::vector<std::uint64_t> recheck_failed;  // seeds whose two runs differed
+  std::uint64_t rechecked = 0;
+  bool ok = true;  // expectations held and the scenario was not inert
+};
+
+// A mode with no runs yet: every kind, measure and fault at zero.
+[[nodiscard]] ModeSummary empty_mode_summary(model::Fencing mode, std::size_t fault_count);
+
+// One run as a summary (runs = 1); `replay` replays it.
+[[nodiscard]] ModeSummary summarize_run(const SeedRun& run, std::size_t fault_count, const std::string& replay);
+
+// Adds `part` into `total` (the same mode): sums, and the lower seed's
+// first failure and stopped-short example.
+void add(ModeSummary& total, const ModeSummary& part);
+
+// The expectations `scenario` states for the modes of `summary`, plus the
+// implicit "stopped_short ==0" for every mode that states nothing about it.
+[[nodiscard]] std::vector<ExpectationResult> expectations_for(const scenarios::Scenario& scenario,
+                                                              const std::vector<ModeSummary>& modes);
+
+// Evaluates the expectations and inertness from the modes' totals (also
+// after merging shard summaries, which is why it needs only the summary).
+void judge(ScenarioSummary& summary);
+
+// Adds `more` into `total`, scenario by scenario (matched by name) and mode by
+// mode, then judges the expectations and inertness again on the totals.
+void merge_summaries(std::vector<ScenarioSummary>& total, const std::vector<ScenarioSummary>& more);
+
+}  // namespace locksim::runner
