@@ -41,11 +41,13 @@ void RedisInstance::on_boot(Context context) {
       }
     }
     // A lease the restart forgot vanished without expiring: the promise made
-    // to its owner is broken, and the history must say so.
+    // to its owner is broken, and the history must say so — also when its
+    // deadline passed while the instance was down, since no lease.expire
+    // ended it then (the promise then ends at once, at grant + lease).
     for (const auto& [lock, key] : data_.keys) {
       const auto kept = restored.keys.find(lock);
       const bool forgotten = kept == restored.keys.end() || kept->second.value != key.value;
-      if (forgotten && key.deadline > context.now() && options_.role == RedisRole::kPrimary) {
+      if (forgotten && options_.role == RedisRole::kPrimary) {
         context.record("lease.lost",
                        {{"lock", lock}, {"owner", key.owner}, {"token", key.token}, {"reason", "restart"}});
       }
@@ -95,7 +97,10 @@ void RedisInstance::handle(Context context, const sim::Message& request) {
     const auto key = data_.keys.find(validate->lock);
     context.reply(request, ValidateReply{key != data_.keys.end() && key->second.token == validate->token});
   } else if (const auto* change = request.body.get_if<ReplicateCommand>()) {
-    apply_replicated(context, *change);
+    // Only a replica follows a replication stream: a change the old primary
+    // shipped before the failover and that arrives after the promotion belongs
+    // to a history this instance has left (Redis: a new replication ID).
+    if (replica) apply_replicated(context, *change);
   }
 }
 

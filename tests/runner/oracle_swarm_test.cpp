@@ -233,6 +233,8 @@ struct SwarmRegression {
 };
 constexpr SwarmRegression kSwarmRegressions[] = {
     {"consensus-waiters-expire-together.json", 118},
+    {"redlock-restart-after-deadline.json", 685},
+    {"failover-replication-in-flight.json", 476},
 };
 
 TEST(OracleSwarm, ScenariosTheSwarmOnceFailedOnNowRunCleanlyAndAgree) {
