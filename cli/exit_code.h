@@ -15,7 +15,7 @@ enum class ExitCode : int {
   kOk = 0,                 // every expectation held (check: no violation)
   kExpectationFailed = 1,  // an expectation failed (check: a violation was found)
   kBadInput = 2,           // bad usage or bad input; the message says what and where
-  kInternalError = 3,      // a bug, or a determinism self-check found two differing runs
+  kInternalError = 3,      // a bug, a determinism self-check found two differing runs, or the oracle disagreed
 };
 
 // The more severe of two exit codes.
@@ -33,11 +33,15 @@ enum class ExitCode : int {
 }
 
 // What summaries of `run` or `merge` say: 3 if a determinism self-check
-// failed, else 1 if an expectation failed or a scenario was inert, else 0.
+// failed or the checker and the oracle disagreed on a run, else 1 if an
+// expectation failed or a scenario was inert, else 0.
 [[nodiscard]] inline ExitCode exit_code_of(const std::vector<runner::ScenarioSummary>& summaries) {
   ExitCode code = ExitCode::kOk;
   for (const runner::ScenarioSummary& summary : summaries) {
     if (!summary.recheck_failed.empty()) code = more_severe(code, ExitCode::kInternalError);
+    for (const runner::ModeSummary& mode : summary.modes) {
+      if (mode.oracle_disagreeing_runs > 0) code = more_severe(code, ExitCode::kInternalError);
+    }
     if (!summary.ok) code = more_severe(code, ExitCode::kExpectationFailed);
   }
   return code;

@@ -32,7 +32,7 @@ ExitCode merge(const MergeArguments& arguments) {
     }
   }
   fmt::print("{}", reports::summary_to_table(total));
-  fmt::print(stderr, "{}", reports::determinism_failures(total));
+  fmt::print(stderr, "{}", reports::internal_failures(total));
   ExitCode code = exit_code_of(total);
   std::ofstream output{arguments.json_file, std::ios::binary};
   output << reports::summary_to_json(total);

@@ -30,6 +30,7 @@ struct RunArguments {
   std::string fencing;
   std::string shard;
   double recheck = 0.02;
+  std::string oracle = "on";
   std::string json_file;
   std::string junit_file;
   bool quiet = false;
@@ -60,6 +61,7 @@ runner::RunRequest request_from(const RunArguments& arguments) {
   }
   request.threads = arguments.threads;
   request.recheck_fraction = arguments.recheck;
+  request.oracle = arguments.oracle == "off" ? runner::OracleChoice::kOff : runner::OracleChoice::kOn;
   return request;
 }
 
@@ -90,7 +92,7 @@ ExitCode run(const RunArguments& arguments) {
   const reports::TableDetail detail = arguments.quiet ? reports::TableDetail::kFailuresOnly : reports::TableDetail::kFull;
   fmt::print("{}", reports::summary_to_table(summaries, detail));
   if (!arguments.quiet) fmt::print("{}", reports::speed_line(summaries, wall_seconds, request.threads));
-  fmt::print(stderr, "{}", reports::determinism_failures(summaries));
+  fmt::print(stderr, "{}", reports::internal_failures(summaries));
 
   ExitCode code = exit_code_of(summaries);
   try {
@@ -118,6 +120,9 @@ void add_run_command(CLI::App& app, ExitCode& exit_code) {
   command->add_option("--shard", arguments->shard, "K/N: run only the seeds with seed % N == K");
   command->add_option("--recheck", arguments->recheck, "Share of seeds run twice to compare histories (default 0.02)")
       ->check(CLI::Range(0.0, 1.0));
+  command->add_option("--oracle", arguments->oracle,
+                      "on (default): compare every run's checker verdict with the in-simulation oracle; off: skip it")
+      ->check(CLI::IsMember({"on", "off"}));
   command->add_option("--json", arguments->json_file, "Write the summary JSON here");
   command->add_option("--junit", arguments->junit_file, "Write JUnit XML here");
   command->add_flag("--quiet", arguments->quiet, "No progress; print only failures and the count");

@@ -46,6 +46,10 @@ std::vector<std::string> failures_of(const runner::ScenarioSummary& scenario, co
   for (const std::uint64_t seed : scenario.recheck_failed) {
     lines.push_back(fmt::format("determinism: two runs of seed {} gave different histories", seed));
   }
+  for (const runner::OracleDisagreement& disagreement : mode.oracle_disagreements) {
+    lines.push_back(fmt::format("oracle: seed {}: {}: checker {}, oracle {}; replay: {}", disagreement.seed,
+                                disagreement.kind, disagreement.checker, disagreement.oracle, disagreement.replay));
+  }
   return lines;
 }
 

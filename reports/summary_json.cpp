@@ -17,6 +17,7 @@ using nlohmann::ordered_json;
 using runner::ExpectationResult;
 using runner::ModeSummary;
 using runner::ScenarioSummary;
+using runner::OracleDisagreement;
 using runner::StoppedShortExample;
 
 // The violation kinds by name, through the one measure name table.
@@ -63,6 +64,17 @@ ordered_json mode_to_json(const ModeSummary& mode) {
   json["faults_fired"] = mode.faults_fired;
   json["probes"] = mode.probes;
   json["replay"] = mode.replay.empty() ? ordered_json(nullptr) : ordered_json(mode.replay);
+  ordered_json disagreements = ordered_json::array();
+  for (const OracleDisagreement& disagreement : mode.oracle_disagreements) {
+    disagreements.push_back({{"seed", disagreement.seed},
+                             {"kind", disagreement.kind},
+                             {"checker", disagreement.checker},
+                             {"oracle", disagreement.oracle},
+                             {"replay", disagreement.replay}});
+  }
+  json["oracle"] = {{"runs_checked", mode.oracle_runs},
+                    {"runs_disagreeing", mode.oracle_disagreeing_runs},
+                    {"disagreements", disagreements}};
   return json;
 }
 
@@ -173,6 +185,19 @@ ModeSummary mode_from_json(const Reader& reader, const ordered_json& json, model
   for (const auto& [key, value] : reader.at(json, "probes", path).items()) mode.probes[key] = value.get<std::int64_t>();
   const ordered_json& replay = reader.at(json, "replay", path);
   if (!replay.is_null()) mode.replay = replay.get<std::string>();
+  const ordered_json& oracle = reader.at(json, "oracle", path);
+  mode.oracle_runs = reader.integer(oracle, "runs_checked", path + "/oracle");
+  mode.oracle_disagreeing_runs = reader.integer(oracle, "runs_disagreeing", path + "/oracle");
+  const ordered_json& disagreements = reader.at(oracle, "disagreements", path + "/oracle");
+  for (std::size_t index = 0; index < disagreements.size(); ++index) {
+    const std::string entry_path = fmt::format("{}/oracle/disagreements/{}", path, index);
+    const ordered_json& entry = disagreements[index];
+    mode.oracle_disagreements.push_back({static_cast<std::uint64_t>(reader.integer(entry, "seed", entry_path)),
+                                         reader.at(entry, "kind", entry_path).get<std::string>(),
+                                         reader.integer(entry, "checker", entry_path),
+                                         reader.integer(entry, "oracle", entry_path),
+                                         reader.at(entry, "replay", entry_path).get<std::string>()});
+  }
   return mode;
 }
 

@@ -129,12 +129,24 @@ std::string speed_line(const std::vector<runner::ScenarioSummary>& scenarios, do
                      static_cast<double>(events) / seconds / 1e6, static_cast<double>(virtual_ns) / 1e9 / seconds);
 }
 
-std::string determinism_failures(const std::vector<runner::ScenarioSummary>& scenarios) {
+std::string internal_failures(const std::vector<runner::ScenarioSummary>& scenarios) {
   std::string lines;
   for (const runner::ScenarioSummary& summary : scenarios) {
-    if (summary.recheck_failed.empty()) continue;
-    lines += fmt::format("locksim: determinism self-check failed for {} (seeds {})\n", summary.name,
-                         fmt::join(summary.recheck_failed, ", "));
+    if (!summary.recheck_failed.empty()) {
+      lines += fmt::format("locksim: determinism self-check failed for {} (seeds {})\n", summary.name,
+                           fmt::join(summary.recheck_failed, ", "));
+    }
+    for (const runner::ModeSummary& mode : summary.modes) {
+      if (mode.oracle_disagreeing_runs == 0) continue;
+      lines += fmt::format("locksim: the checker and the oracle disagree on {} of {} runs of {} {} (a bug in one of "
+                           "them, or a model that records something other than what happened):\n",
+                           mode.oracle_disagreeing_runs, mode.oracle_runs, summary.name,
+                           scenarios::fencing_mode_name(mode.mode));
+      for (const runner::OracleDisagreement& disagreement : mode.oracle_disagreements) {
+        lines += fmt::format("  seed {}: {}: checker {}, oracle {}; replay: {}\n", disagreement.seed,
+                             disagreement.kind, disagreement.checker, disagreement.oracle, disagreement.replay);
+      }
+    }
   }
   return lines;
 }

@@ -23,7 +23,8 @@ enum class TableDetail {
 [[nodiscard]] std::string speed_line(const std::vector<runner::ScenarioSummary>& scenarios, double wall_seconds,
                                      unsigned threads);
 
-// One line per scenario whose determinism self-check failed (for stderr); "" if none did.
-[[nodiscard]] std::string determinism_failures(const std::vector<runner::ScenarioSummary>& scenarios);
+// For stderr: a line per scenario whose determinism self-check failed, and
+// per mode whose checker and oracle disagreed (with the first seeds); "" if none.
+[[nodiscard]] std::string internal_failures(const std::vector<runner::ScenarioSummary>& scenarios);
 
 }  // namespace locksim::reports

@@ -1,29 +1,8 @@
 #include "runner/probes.h"
 
-#include <variant>
+#include "runner/record_fields.h"
 
 namespace locksim::runner {
-namespace {
-
-std::string_view text_field(std::span<const sim::Field> fields, std::string_view key) {
-  for (const sim::Field& field : fields) {
-    if (field.key == key) {
-      if (const auto* text = std::get_if<std::string_view>(&field.value)) return *text;
-    }
-  }
-  return {};
-}
-
-std::int64_t number_field(std::span<const sim::Field> fields, std::string_view key) {
-  for (const sim::Field& field : fields) {
-    if (field.key == key) {
-      if (const auto* number = std::get_if<std::int64_t>(&field.value)) return *number;
-    }
-  }
-  return 0;
-}
-
-}  // namespace
 
 void ProbeCounter::observe(std::string_view proc, std::string_view event, std::span<const sim::Field> fields) {
   if (event == "fault.begin" || event == "fault.end") {
@@ -36,7 +15,7 @@ void ProbeCounter::observe(std::string_view proc, std::string_view event, std::s
         paused_.erase(found);
       }
     } else if (kind == "clock-jump" && event == "fault.begin") {
-      const std::int64_t by = number_field(fields, "by_ns");
+      const std::int64_t by = integer_field(fields, "by_ns").value_or(0);
       if ((by < 0 ? -by : by) > drift_allowance_.count_ns()) ++counts_["clock_jump_beyond_drift"];
     }
   } else if (event == "lease.expire") {
@@ -47,6 +26,10 @@ void ProbeCounter::observe(std::string_view proc, std::string_view event, std::s
     current_owner_ = latest_owner_;
     granted_before_.emplace(latest_owner_);
   } else if (event == "write.accept" || event == "write.reject" || event == "read.accept" || event == "read.reject") {
+    // Storage records every read, but only a fenced one (it carries a token)
+    // can be turned away: an unfenced late read is no late operation here.
+    const bool fenced_or_write = event.starts_with("write") || integer_field(fields, "token").has_value();
+    if (!fenced_or_write) return;
     const std::string_view worker = text_field(fields, event.starts_with("write") ? "writer" : "reader");
     if (granted_before_.contains(worker) && latest_owner_ != worker) ++counts_["late_op_at_storage"];
   } else if (event == "lease.lost") {

@@ -55,7 +55,7 @@ ScenarioSummary run_scenario(const scenarios::Scenario& scenario, const RunReque
       try {
         const scenarios::Plan plan = scenarios::make_plan(scenario, seeds[position]);
         for (std::size_t mode = 0; mode < modes.size(); ++mode) {
-          runs[position][mode] = run_plan(scenario, plan, modes[mode]);
+          runs[position][mode] = run_plan(scenario, plan, modes[mode], {}, request.oracle);
         }
       } catch (...) {
         const std::lock_guard lock{failure_mutex};
@@ -90,7 +90,7 @@ ScenarioSummary run_scenario(const scenarios::Scenario& scenario, const RunReque
     const scenarios::Plan plan = scenarios::make_plan(scenario, seeds[position]);
     for (std::size_t mode = 0; mode < modes.size(); ++mode) {
       ++summary.rechecked;
-      if (run_plan(scenario, plan, modes[mode]).history_hash != runs[position][mode].history_hash) {
+      if (run_plan(scenario, plan, modes[mode], {}, OracleChoice::kOff).history_hash != runs[position][mode].history_hash) {
         summary.recheck_failed.push_back(seeds[position]);
       }
     }

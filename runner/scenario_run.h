@@ -28,6 +28,7 @@ struct RunRequest {
   std::optional<std::vector<model::Fencing>> modes;  // default: the scenario's storage.fencing
   unsigned threads = 1;
   double recheck_fraction = 0.0;  // share of seeds run twice to compare histories (0: none)
+  OracleChoice oracle = OracleChoice::kOn;  // compare every run's checker verdict with the oracle
 };
 
 // Called after each finished seed: (seeds done, seeds in all).

@@ -81,6 +81,15 @@ ModeSummary summarize_run(const SeedRun& run, std::size_t fault_count, const std
   summary.wall_seconds = run.wall_seconds;
   for (const std::size_t index : run.faults_fired) summary.faults_fired[fault_key(index)] = 1;
   summary.probes = run.probes;
+  if (run.oracle) {
+    summary.oracle_runs = 1;
+    summary.oracle_disagreeing_runs = run.oracle_mismatches.empty() ? 0 : 1;
+    for (const OracleMismatch& mismatch : run.oracle_mismatches) {
+      summary.oracle_disagreements.push_back(
+          {run.seed, std::string{mismatch.kind ? checker::violation_kind_name(*mismatch.kind) : "late_writes"},
+           mismatch.checker_count, mismatch.oracle_count, replay});
+    }
+  }
   return summary;
 }
 
@@ -108,6 +117,15 @@ void add(ModeSummary& total, const ModeSummary& part) {
   total.wall_seconds += part.wall_seconds;
   add_counts(total.faults_fired, part.faults_fired);
   add_counts(total.probes, part.probes);
+  total.oracle_runs += part.oracle_runs;
+  total.oracle_disagreeing_runs += part.oracle_disagreeing_runs;
+  total.oracle_disagreements.insert(total.oracle_disagreements.end(), part.oracle_disagreements.begin(),
+                                    part.oracle_disagreements.end());
+  std::stable_sort(total.oracle_disagreements.begin(), total.oracle_disagreements.end(),
+                   [](const OracleDisagreement& a, const OracleDisagreement& b) { return a.seed < b.seed; });
+  if (total.oracle_disagreements.size() > kOracleDisagreementsKept) {
+    total.oracle_disagreements.resize(kOracleDisagreementsKept);
+  }
 }
 
 std::vector<ExpectationResult> expectations_for(const scenarios::Scenario& scenario,

@@ -26,6 +26,15 @@ struct StoppedShortExample {
   std::string replay;                // the command that replays it
 };
 
+// A run on which the checker and the in-simulation oracle disagreed.
+struct OracleDisagreement {
+  std::uint64_t seed = 0;
+  std::string kind;  // a violation kind's name, or "late_writes"
+  std::int64_t checker = 0;
+  std::int64_t oracle = 0;
+  std::string replay;
+};
+
 struct ModeSummary {
   model::Fencing mode = model::Fencing::kOff;
   std::int64_t runs = 0;
@@ -46,6 +55,11 @@ struct ModeSummary {
   std::map<std::string, std::int64_t> faults_fired;  // "faults[i]" → runs it fired in
   std::map<std::string, std::int64_t> probes;        // probe → times reached over all runs
   std::string replay;                                // the command for the first failing seed
+  // The oracle: runs it checked (0 with --oracle off), runs on which it
+  // disagreed with the checker, and the first disagreements by seed.
+  std::int64_t oracle_runs = 0;
+  std::int64_t oracle_disagreeing_runs = 0;
+  std::vector<OracleDisagreement> oracle_disagreements;
 
   // The total of `measure` over the runs (stopped_short: runs; unfinished_jobs: jobs).
   [[nodiscard]] std::int64_t total(const scenarios::Measure& measure) const;
@@ -84,8 +98,11 @@ struct ScenarioSummary {
 // One run as a summary (runs = 1); `replay` replays it.
 [[nodiscard]] ModeSummary summarize_run(const SeedRun& run, std::size_t fault_count, const std::string& replay);
 
+// How many disagreements a mode summary keeps (the lowest seeds).
+inline constexpr std::size_t kOracleDisagreementsKept = 10;
+
 // Adds `part` into `total` (the same mode): sums, and the lower seed's
-// first failure and stopped-short example.
+// first failure, stopped-short example and oracle disagreements.
 void add(ModeSummary& total, const ModeSummary& part);
 
 // The expectations `scenario` states for the modes of `summary`, plus the

@@ -11,4 +11,5 @@ ctest --test-dir build --output-on-failure --parallel "$jobs"
 
 LOCKSIM_BUILD_DIR=build-sanitize bash scripts/build.sh \
   -DLOCKSIM_SANITIZE=address,undefined -DLOCKSIM_BUILD_BENCHMARKS=OFF -DCMAKE_BUILD_TYPE=Debug
-ctest --test-dir build-sanitize --output-on-failure --parallel "$jobs"
+# The oracle swarm (label "swarm") runs in the normal build only.
+ctest --test-dir build-sanitize --output-on-failure --parallel "$jobs" --label-exclude swarm

@@ -42,5 +42,16 @@ TEST(ExitCodeOfSummaries, IsOneForAFailedScenarioAndThreeForADeterminismFailureA
   EXPECT_EQ(exit_code_of({summary(false, false), summary(false, true)}), ExitCode::kInternalError);
 }
 
+TEST(ExitCodeOfSummaries, IsThreeWhenTheCheckerAndTheOracleDisagreedOnAnyRun) {
+  runner::ScenarioSummary passing = summary(true, false);
+  runner::ModeSummary mode;
+  mode.oracle_runs = 20;
+  passing.modes.push_back(mode);
+  EXPECT_EQ(exit_code_of({passing}), ExitCode::kOk);
+  mode.oracle_disagreeing_runs = 1;
+  passing.modes.push_back(mode);
+  EXPECT_EQ(exit_code_of({passing, summary(false, false)}), ExitCode::kInternalError);
+}
+
 }  // namespace
 }  // namespace locksim::cli

@@ -3,7 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include "reports/summary_json.h"
 #include "runner/oracle.h"
+#include "runner/scenario_run.h"
+#include "scenarios/scenario_parser.h"
 
 namespace locksim::runner {
 namespace {
@@ -121,6 +124,53 @@ TEST(OracleBilling, EveryExtraAcceptedChargeOfAJobIsADuplicateEffect) {
     oracle.observe(at_ms(time), "storage", "write.accept", std::span{charge.begin(), charge.size()});
   }
   EXPECT_EQ(oracle.finish({}).of(ViolationKind::kDuplicateEffect), 2);
+}
+
+ScenarioSummary run_h01(OracleChoice oracle) {
+  const scenarios::Scenario scenario =
+      scenarios::load_scenario_file(std::string{LOCKSIM_SCENARIO_DIR} + "/h01-gc-pause-past-lease.json");
+  RunRequest request;
+  request.seed_count = 6;
+  request.oracle = oracle;
+  return run_scenario(scenario, request);
+}
+
+TEST(OracleInRuns, ChecksEveryRunByDefaultAndAgreesOnABuiltInScenario) {
+  const ScenarioSummary summary = run_h01(OracleChoice::kOn);
+  ASSERT_EQ(summary.modes.size(), 2u);
+  for (const ModeSummary& mode : summary.modes) {
+    EXPECT_EQ(mode.oracle_runs, mode.runs);
+    EXPECT_EQ(mode.oracle_disagreeing_runs, 0);
+    EXPECT_TRUE(mode.oracle_disagreements.empty());
+  }
+}
+
+TEST(OracleInRuns, OffChecksNothingAndChangesNoVerdict) {
+  const ScenarioSummary on = run_h01(OracleChoice::kOn);
+  const ScenarioSummary off = run_h01(OracleChoice::kOff);
+  for (std::size_t mode = 0; mode < on.modes.size(); ++mode) {
+    EXPECT_EQ(off.modes[mode].oracle_runs, 0);
+    EXPECT_EQ(off.modes[mode].violations, on.modes[mode].violations);
+  }
+}
+
+TEST(OracleInRuns, DisagreementsSurviveTheSummaryJsonAndAMerge) {
+  ScenarioSummary summary = run_h01(OracleChoice::kOn);
+  summary.modes[0].oracle_disagreeing_runs = 1;
+  summary.modes[0].oracle_disagreements.push_back({5, "stale_write", 2, 1, "locksim replay x --seed 5 --fencing off"});
+  const std::vector<ScenarioSummary> read =
+      reports::summary_from_json(reports::summary_to_json({summary}), "summary.json");
+  ASSERT_EQ(read.size(), 1u);
+  EXPECT_EQ(read[0].modes[0].oracle_runs, summary.modes[0].oracle_runs);
+  EXPECT_EQ(read[0].modes[0].oracle_disagreeing_runs, 1);
+  ASSERT_EQ(read[0].modes[0].oracle_disagreements.size(), 1u);
+  EXPECT_EQ(read[0].modes[0].oracle_disagreements[0].seed, 5u);
+  EXPECT_EQ(read[0].modes[0].oracle_disagreements[0].kind, "stale_write");
+  std::vector<ScenarioSummary> merged;
+  merge_summaries(merged, read);
+  merge_summaries(merged, read);
+  EXPECT_EQ(merged[0].modes[0].oracle_disagreeing_runs, 2);
+  EXPECT_EQ(merged[0].modes[0].oracle_runs, 2 * summary.modes[0].oracle_runs);
 }
 
 }  // namespace
