@@ -110,7 +110,8 @@ TEST(ReplayCommand, PrintsATraceWritesTheHistoryAndMarksViolations) {
   const Result result = run_locksim("replay " + scenario + " --seed " + seed + " --fencing off --history " + history);
   EXPECT_EQ(result.exit_code, 1) << result.output;
   EXPECT_NE(result.output.find("<<< "), std::string::npos);
-  EXPECT_NE(result.output.find("(local "), std::string::npos);
+  EXPECT_NE(result.output.find("  true  "), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("  local  proc  "), std::string::npos) << result.output;
   // The written history passes through `check` to the same verdict.
   const Result checked = run_locksim("check " + history);
   EXPECT_EQ(checked.exit_code, 1) << checked.output;
