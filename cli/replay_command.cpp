@@ -81,10 +81,13 @@ void add_replay_command(CLI::App& app, ExitCode& exit_code) {
       ->check(CLI::IsMember({"on", "off"}));
   command->add_option("--history", arguments->history_file, "Write the JSONL history here");
   command->add_option("--save-plan", arguments->plan_file, "Write this seed's plan as a scenario file here");
-  command->add_option("--procs", arguments->trace.procs, "Show only these procs' lines (comma-separated or repeated)");
+  command->add_option("--procs", arguments->trace.procs, "Show only these procs' lines (comma-separated or repeated)")
+      ->type_name("PROC,...");
   command->add_option("--around", arguments->trace.around,
-                      "Show only lines within SECONDS (default 5) of true time of each such violation: stale_write:2");
-  command->add_option("--hide", arguments->trace.hide, "Leave out these events and count them (comma-separated or repeated)");
+                      "Show only lines within SECONDS (default 5) of true time of each violation of KIND: stale_write:2")
+      ->type_name("KIND[:SECONDS]");
+  command->add_option("--hide", arguments->trace.hide, "Leave out these events and count them (comma-separated or repeated)")
+      ->type_name("EVENT,...");
   command->add_flag("--raw", arguments->trace.raw, "Exact numbers: *_ns fields in nanoseconds, times to the nanosecond");
   command->callback([arguments, &exit_code] { exit_code = replay(*arguments); });
 }
