@@ -1,18 +1,17 @@
 // `locksim replay SCENARIO --seed S [--fencing on|off] [--history FILE.jsonl]
-//   [--save-plan FILE.json]`: one seed, as a readable trace — true time, the
-// proc's own clock, proc, event and its fields, one line each — with the
-// checker's violations marked at the events that show them.
+//   [--save-plan FILE.json] [--procs P,...] [--around VIOLATION[:SECONDS]]
+//   [--hide EVENT,...] [--raw]`: one seed, as a readable trace (printed by
+// reports/trace.h) with the checker's violations marked.
 
 #include <fstream>
-#include <map>
-#include <set>
 #include <sstream>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "command.h"
-#include "checker/violation.h"
+#include "reports/trace.h"
+#include "reports/trace_view.h"
 #include "runner/seed_run.h"
 #include "scenario_files.h"
 #include "scenarios/fencing_modes.h"
@@ -28,25 +27,8 @@ struct ReplayArguments {
   std::string fencing;
   std::string history_file;
   std::string plan_file;
+  reports::TraceFlags trace;
 };
-
-// "    12.345678901s  (local 12.340000000s)  worker-1      acquire.ok      lock=billing token=3"
-std::string trace_line(std::string_view line, const sim::Simulation& simulation) {
-  const nlohmann::ordered_json event = nlohmann::ordered_json::parse(line);
-  const std::string proc = event["proc"];
-  std::string local = "                    ";
-  if (const std::optional<sim::NodeId> node = simulation.find_node(proc)) {
-    local = fmt::format("(local {:>14})", checker::format_seconds(simulation.local_time(*node).ns()));
-  }
-  std::string fields;
-  for (const auto& [key, value] : event.items()) {
-    if (key == "i" || key == "t" || key == "proc" || key == "ev") continue;
-    fields += fmt::format(" {}={}", key, value.is_string() ? value.get<std::string>() : value.dump());
-  }
-  return fmt::format("{:>6} {:>15} {}  {:<10} {:<16}{}", event["i"].get<std::int64_t>(),
-                     checker::format_seconds(event["t"].get<std::int64_t>()), local, proc, event["ev"].get<std::string>(),
-                     fields);
-}
 
 ExitCode replay(const ReplayArguments& arguments) {
   const std::vector<scenarios::Scenario> loaded = load_scenarios({arguments.path});
@@ -56,6 +38,9 @@ ExitCode replay(const ReplayArguments& arguments) {
   const model::Fencing fencing = arguments.fencing.empty()
                                      ? scenario.fencing_modes.front()
                                      : scenarios::fencing_modes_from_switch(arguments.fencing)->front();
+  reports::TraceViewParse view =
+      reports::parse_trace_view(arguments.trace, reports::trace_proc_names(scenarios::scenario_node_names(scenario)));
+  if (!view.view) throw BadInput(view.error);
   const scenarios::Plan plan = scenarios::make_plan(scenario, arguments.seed);
 
   std::ofstream history;
@@ -63,9 +48,13 @@ ExitCode replay(const ReplayArguments& arguments) {
     history.open(arguments.history_file, std::ios::binary);
     if (!history) throw BadInput(fmt::format("{}: cannot write the file", arguments.history_file));
   }
-  std::vector<std::string> trace;
+  std::vector<reports::TraceEntry> trace;
   const runner::SeedRun run = runner::run_plan(scenario, plan, fencing, [&](std::string_view line, const sim::Simulation& simulation) {
-    trace.push_back(trace_line(line, simulation));
+    reports::TraceEntry entry = reports::trace_entry(line);
+    if (const std::optional<sim::NodeId> node = simulation.find_node(entry.proc)) {
+      entry.local_time_ns = simulation.local_time(*node).ns();
+    }
+    trace.push_back(std::move(entry));
     if (history.is_open()) history << line << '\n';
   });
   if (!arguments.plan_file.empty()) {
@@ -77,25 +66,8 @@ ExitCode replay(const ReplayArguments& arguments) {
     if (!output) throw BadInput(fmt::format("{}: cannot write the file", arguments.plan_file));
   }
 
-  fmt::print("{} — seed {}, fencing {}\n{}\n\n", scenario.name, arguments.seed, scenarios::fencing_switch_name(fencing),
-             scenario.description);
-  std::map<std::int64_t, std::vector<std::string>> marks;
-  for (const checker::Violation& violation : run.verdict.violations) {
-    if (!violation.events.empty()) marks[violation.events.back()].emplace_back(checker::violation_kind_name(violation.kind));
-  }
-  for (std::size_t index = 0; index < trace.size(); ++index) {
-    const auto mark = marks.find(static_cast<std::int64_t>(index));
-    fmt::print("{}{}\n", trace[index], mark == marks.end() ? "" : fmt::format("   <<< {}", fmt::join(mark->second, ", ")));
-  }
-  fmt::print("\n{} events, {} history lines, history hash {:016x}\n", run.events, run.history_events, run.history_hash);
-  fmt::print("{}\n", run.why_stopped);
-  for (const std::string& waiting : run.blocked) fmt::print("  still waiting: {}\n", waiting);
-  if (run.verdict.violations.empty()) {
-    fmt::print("no violation\n");
-    return ExitCode::kOk;
-  }
-  for (const checker::Violation& violation : run.verdict.violations) fmt::print("{}\n", violation.detail);
-  return ExitCode::kExpectationFailed;
+  fmt::print("{}", reports::replay_text(scenario, run, trace, *view.view));
+  return run.verdict.violations.empty() ? ExitCode::kOk : ExitCode::kExpectationFailed;
 }
 
 }  // namespace
@@ -109,6 +81,14 @@ void add_replay_command(CLI::App& app, ExitCode& exit_code) {
       ->check(CLI::IsMember({"on", "off"}));
   command->add_option("--history", arguments->history_file, "Write the JSONL history here");
   command->add_option("--save-plan", arguments->plan_file, "Write this seed's plan as a scenario file here");
+  command->add_option("--procs", arguments->trace.procs, "Show only these procs' lines (comma-separated or repeated)")
+      ->type_name("PROC,...");
+  command->add_option("--around", arguments->trace.around,
+                      "Show only lines within SECONDS (default 5) of true time of each violation of KIND: stale_write:2")
+      ->type_name("KIND[:SECONDS]");
+  command->add_option("--hide", arguments->trace.hide, "Leave out these events and count them (comma-separated or repeated)")
+      ->type_name("EVENT,...");
+  command->add_flag("--raw", arguments->trace.raw, "Exact numbers: *_ns fields in nanoseconds, times to the nanosecond");
   command->callback([arguments, &exit_code] { exit_code = replay(*arguments); });
 }
 

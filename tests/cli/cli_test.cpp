@@ -1,46 +1,18 @@
 // The `locksim` binary as a user runs it: exit codes, messages, files written.
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "locksim_process.h"
+
 namespace {
 
-struct Result {
-  int exit_code = -1;
-  std::string output;  // stdout and stderr together
-};
-
-Result run_locksim(const std::string& arguments) {
-  const std::string command = std::string{LOCKSIM_BINARY} + " " + arguments + " 2>&1";
-  Result result;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) return result;
-  char buffer[4096];
-  while (const std::size_t read = fread(buffer, 1, sizeof buffer, pipe)) result.output.append(buffer, read);
-  const int status = pclose(pipe);
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return result;
-}
-
-std::string scratch(const std::string& name) {
-  const std::filesystem::path directory =
-      std::filesystem::temp_directory_path() / ("locksim-cli-test-" + std::to_string(getpid()));
-  std::filesystem::create_directories(directory);
-  return (directory / name).string();
-}
-
-std::string read_text(const std::string& path) {
-  std::ifstream input{path, std::ios::binary};
-  std::ostringstream contents;
-  contents << input.rdbuf();
-  return contents.str();
-}
+using locksim::cli_test::read_text;
+using locksim::cli_test::Result;
+using locksim::cli_test::run_locksim;
+using locksim::cli_test::scratch;
 
 const std::string kScenarios = LOCKSIM_SCENARIO_DIR;
 const std::string kBadScenarios = std::string{LOCKSIM_TEST_DATA_DIR} + "/bad-scenarios";
@@ -138,7 +110,8 @@ TEST(ReplayCommand, PrintsATraceWritesTheHistoryAndMarksViolations) {
   const Result result = run_locksim("replay " + scenario + " --seed " + seed + " --fencing off --history " + history);
   EXPECT_EQ(result.exit_code, 1) << result.output;
   EXPECT_NE(result.output.find("<<< "), std::string::npos);
-  EXPECT_NE(result.output.find("(local "), std::string::npos);
+  EXPECT_NE(result.output.find("  true  "), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("  local  proc  "), std::string::npos) << result.output;
   // The written history passes through `check` to the same verdict.
   const Result checked = run_locksim("check " + history);
   EXPECT_EQ(checked.exit_code, 1) << checked.output;

@@ -1,0 +1,68 @@
+#pragma once
+// The replay trace: one seed's history as lines a person can read — history
+// index, true time, the proc's own clock, proc, event and its fields — with
+// the checker's violations marked at the events that show them, narrowed by
+// a TraceView (some procs, a window around each violation of one kind,
+// hidden events), then how the run ended and the verdict.
+//
+// Deterministic: the text depends only on the entries, the verdict and the
+// view. Reading for people, not machines: `--history` writes the exact JSONL.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "checker/event.h"
+#include "checker/violation.h"
+#include "reports/trace_view.h"
+#include "runner/seed_run.h"
+#include "scenarios/scenario.h"
+
+namespace locksim::reports {
+
+// One field of a history line besides i, t, proc and ev.
+struct TraceField {
+  std::string key;
+  std::string text;                    // a string's contents, any other JSON value as JSON text
+  std::optional<std::int64_t> integer;  // set iff the value is a JSON integer
+};
+
+// One history line, kept for printing.
+struct TraceEntry {
+  std::int64_t index = 0;    // `i`
+  std::int64_t time_ns = 0;  // `t`, true time
+  std::optional<std::int64_t> local_time_ns;  // the proc's clock then; nullopt for a proc that is not a node
+  std::string proc;
+  std::string event;                      // `ev` as written
+  std::optional<checker::EventKind> kind;  // nullopt for an `ev` the contract lacks
+  std::vector<TraceField> fields;          // in the line's order
+};
+
+// Reads one history line (a JSON object with i, t, proc, ev, as the recorder
+// writes it). Throws nlohmann::json's exceptions on anything else: the lines
+// come from the simulation, so a bad one is a bug.
+// Its local time is left unset, for the caller who knows the clocks.
+[[nodiscard]] TraceEntry trace_entry(std::string_view history_line);
+
+// The trace lines the view lets through, in history order:
+//   a header row, then "  i  true  local  proc  event  fields   <<< kind";
+//   "…" lines where a window of `around` left lines out;
+//   with hidden events, a last line "hidden lines: acquire.fail 39926, ...".
+// A line marked with a violation is never left out by `procs` or `hidden`.
+// Fields ending in `_ns` print without the suffix as readable durations
+// ("for=24.84s"), and `local_t` (a node's clock reading) like the time
+// columns, unless the view asks for raw numbers. Both time columns use
+// one precision: milliseconds, or the finest of microseconds / nanoseconds
+// that the shown lines need so that two lines at different true times never
+// read the same (raw: nanoseconds).
+[[nodiscard]] std::string trace_text(const std::vector<TraceEntry>& entries,
+                                     const std::vector<checker::Violation>& violations, const TraceView& view);
+
+// The whole replay page: the scenario, seed and mode; trace_text; the run's
+// counts, why it stopped and what still waited; the verdict.
+[[nodiscard]] std::string replay_text(const scenarios::Scenario& scenario, const runner::SeedRun& run,
+                                      const std::vector<TraceEntry>& entries, const TraceView& view);
+
+}  // namespace locksim::reports

@@ -1,0 +1,47 @@
+#pragma once
+// Runs the real `locksim` binary (LOCKSIM_BINARY) as a user would, for the
+// tests that check exit codes, messages and files written.
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace locksim::cli_test {
+
+struct Result {
+  int exit_code = -1;
+  std::string output;  // stdout and stderr together
+};
+
+inline Result run_locksim(const std::string& arguments) {
+  const std::string command = std::string{LOCKSIM_BINARY} + " " + arguments + " 2>&1";
+  Result result;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) return result;
+  char buffer[4096];
+  while (const std::size_t read = fread(buffer, 1, sizeof buffer, pipe)) result.output.append(buffer, read);
+  const int status = pclose(pipe);
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return result;
+}
+
+// A path in this test process's own scratch directory.
+inline std::string scratch(const std::string& name) {
+  const std::filesystem::path directory =
+      std::filesystem::temp_directory_path() / ("locksim-cli-test-" + std::to_string(getpid()));
+  std::filesystem::create_directories(directory);
+  return (directory / name).string();
+}
+
+inline std::string read_text(const std::string& path) {
+  std::ifstream input{path, std::ios::binary};
+  std::ostringstream contents;
+  contents << input.rdbuf();
+  return contents.str();
+}
+
+}  // namespace locksim::cli_test
