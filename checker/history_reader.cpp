@@ -399,7 +399,7 @@ Problem LineDecoder::require_fields() {
   }
   const auto kind = event_kind_from_name(event_name_);
   if (!kind) {
-    return invalid(fmt::format("expected a known `ev` (see spec/history.md), got \"{}\"", event_name_));
+    return invalid(fmt::format("expected a known `ev` (see docs/history-format.md), got \"{}\"", event_name_));
   }
   event_.kind = *kind;
 
@@ -444,6 +444,40 @@ Problem LineDecoder::require_fields() {
   return std::nullopt;
 }
 
+// What a file that fails on its first line looks like, when it is clearly not
+// a history at all — a scenario file, an EDN (Jepsen) history, a JSON array
+// of events — with what to do instead; nullopt when it looks like nothing in
+// particular (then the line's own problem is the better message).
+std::optional<std::string> not_a_history(std::string_view beginning) {
+  const std::size_t start = beginning.find_first_not_of(" \t\r\n");
+  if (start == std::string_view::npos) return std::nullopt;
+  const std::string_view text = beginning.substr(start);
+  const auto after_bracket = [&] {
+    const std::size_t next = text.find_first_not_of(" \t\r\n", 1);
+    return next == std::string_view::npos ? std::string_view{} : text.substr(next);
+  };
+  if (text.starts_with("{:") || (text.starts_with('[') && after_bracket().starts_with("{:"))) {
+    return "this looks like an EDN file (Clojure data, e.g. a Jepsen history), not a locksim history: a history is "
+           "JSON Lines, one JSON object per line with `i`, `t`, `proc` and `ev` (docs/history-format.md); convert "
+           "the events to that form first";
+  }
+  if (text.starts_with('[')) {
+    return "this looks like a JSON array, not a history: a history is JSON Lines, one event object per line with no "
+           "enclosing [ ] (e.g. `jq -c '.[]' FILE > FILE.jsonl`; docs/history-format.md)";
+  }
+  if (!text.starts_with('{')) return std::nullopt;
+  dom::parser parser;
+  dom::object object;
+  if (parser.parse(text.data(), text.size()).get_object().get(object)) return std::nullopt;
+  const auto has = [&](std::string_view key) { return !object.at_key(key).error(); };
+  if (has("name") && (has("workers") || has("service")) && !has("ev")) {
+    return "this looks like a locksim scenario file (a JSON object with \"name\", \"workers\", \"service\"), not "
+           "a history: run it with `locksim run FILE`, or write one run's history with `locksim replay FILE --seed S "
+           "--history H.jsonl` and check that";
+  }
+  return std::nullopt;
+}
+
 // Feeds lines to the decoder, enforces the order rules that span lines (`i`
 // in sequence, `t` never decreasing) and tells the visitor.
 class HistoryStream {
@@ -457,6 +491,9 @@ class HistoryStream {
   // Fails on the line that has not been handed over yet (it is being buffered).
   void fail_unfinished_line(std::string what) { fail(line_number_ + 1, std::move(what)); }
   ReadOutcome finish(bool file_was_empty);
+  // When the first line failed (or was cut off) and `beginning`, the start of
+  // the file, is clearly something else than a history, says what it is instead.
+  void explain_first_line(std::string_view beginning);
 
  private:
   std::string name_;
@@ -524,6 +561,15 @@ bool HistoryStream::line(const char* data, std::size_t length, std::size_t capac
   return true;
 }
 
+void HistoryStream::explain_first_line(std::string_view beginning) {
+  const bool first_line_failed = (outcome_.error && outcome_.error->line == 1) || outcome_.summary.cut_off_line == 1;
+  if (!first_line_failed || outcome_.summary.events > 0) return;
+  if (std::optional<std::string> what_it_is = not_a_history(beginning)) {
+    fail(1, std::move(*what_it_is));
+    outcome_.summary.cut_off_line.reset();
+  }
+}
+
 ReadOutcome HistoryStream::finish(bool file_was_empty) {
   if (file_was_empty && !outcome_.error) {
     fail(1, "expected a history (one JSON object per line), got an empty file");
@@ -550,6 +596,7 @@ ReadOutcome read_lines(std::string_view name, const ByteSource& source, const Ev
     if (newline != nullptr) {
       const auto length = static_cast<std::size_t>(newline - (buffer.data() + begin));
       if (!stream.line(buffer.data() + begin, length, buffer.size() - begin, true)) {
+        stream.explain_first_line(std::string_view{buffer.data(), end});
         return stream.finish(false);
       }
       begin += length + 1;
@@ -560,6 +607,7 @@ ReadOutcome read_lines(std::string_view name, const ByteSource& source, const Ev
     if (at_end_of_input) {
       if (begin < end) {
         stream.line(buffer.data() + begin, end - begin, buffer.size() - begin, false);
+        stream.explain_first_line(std::string_view{buffer.data(), end});
       }
       return stream.finish(!read_anything);
     }

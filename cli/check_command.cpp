@@ -99,7 +99,7 @@ ExitCode run_check(const CheckArguments& arguments) {
 void add_check_command(CLI::App& app, ExitCode& exit_code) {
   auto arguments = std::make_shared<CheckArguments>();
   CLI::App* command = app.add_subcommand("check", "Check histories (JSON Lines) for lock violations");
-  command->add_option("histories", arguments->histories, "History files (spec/history.md)")->required();
+  command->add_option("histories", arguments->histories, "History files (JSON Lines, docs/history-format.md)")->required();
   command->add_option("--json", arguments->json_path, "Write the verdicts as JSON to FILE");
   command->add_option("--stuck-after", arguments->stuck_after_text,
                       "stuck_lock threshold, e.g. 45s, 1.5s, 250ms, 2m (plain number: ms); "

@@ -25,6 +25,7 @@ int main(int argc, char** argv) {
   locksim::cli::add_replay_command(app, exit_code);
   locksim::cli::add_list_command(app, exit_code);
   locksim::cli::add_merge_command(app, exit_code);
+  locksim::cli::add_explain_command(app, exit_code);
 
   try {
     app.parse(argc, argv);

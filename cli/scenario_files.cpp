@@ -1,6 +1,7 @@
 #include "scenario_files.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 
 #include <fmt/core.h>
@@ -32,11 +33,18 @@ std::vector<scenarios::Scenario> load_scenarios(const std::vector<std::string>& 
   for (const std::string& file : files) {
     try {
       loaded.push_back(scenarios::load_scenario_file(file));
+      print_setting_warnings(loaded.back());
     } catch (const scenarios::ScenarioError& error) {
       throw BadInput(error.what());
     }
   }
   return loaded;
+}
+
+void print_setting_warnings(const scenarios::Scenario& scenario) {
+  for (const scenarios::SettingWarning& warning : scenario.warnings) {
+    fmt::print(stderr, "{}: warning: {}: {}\n", scenario.file, warning.pointer, warning.message);
+  }
 }
 
 std::string builtin_scenario_directory() { return LOCKSIM_SCENARIO_DIR; }

@@ -85,7 +85,22 @@ struct FaultSpec {
   return lease ? *lease * 10 : Duration::minutes(1);
 }
 
+// The scenario format version this binary reads and documents: 2 (locksim
+// 0.2.0); 1 = before 0.2.0. A file's `format_version` above this is refused.
+inline constexpr int kCurrentFormatVersion = 2;
+
+// A setting that is allowed but cannot work as the file probably intends
+// (a renewal slower than the lease, a lease shorter than a round trip): the
+// CLI prints these as "FILE: warning: POINTER: message" (see setting_warnings.h).
+struct SettingWarning {
+  std::string pointer;  // the JSON pointer of the setting, e.g. "/workers/renew_every"
+  std::string message;  // what is wrong and what follows from it
+
+  friend bool operator==(const SettingWarning&, const SettingWarning&) = default;
+};
+
 struct Scenario {
+  int format_version = kCurrentFormatVersion;  // the scenario format the file was written for
   std::string name;
   std::string description;
   std::string file;                     // where it was read from ("" if built in memory)
@@ -100,6 +115,7 @@ struct Scenario {
   bool allow_inert = false;             // extension: a fault that never fires is intended
   std::vector<std::string> probes_required;  // extension: hazard probes that must be reached
   std::vector<Expectation> expect;
+  std::vector<SettingWarning> warnings;  // filled by the parser from setting_warnings(); printed by the CLI
 };
 
 }  // namespace locksim::scenarios

@@ -11,8 +11,11 @@
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
+#include "scenarios/did_you_mean.h"
 #include "scenarios/fencing_modes.h"
 #include "scenarios/plan.h"
+#include "scenarios/scenario_reference.h"
+#include "scenarios/setting_warnings.h"
 #include "model/redlock_service.h"
 #include "sim/duration_text.h"
 
@@ -21,32 +24,8 @@ namespace {
 
 using nlohmann::json;
 
-// Edit distance, for "did you mean" on unknown keys and names.
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> previous(b.size() + 1);
-  std::vector<std::size_t> current(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) previous[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    current[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1);
-      current[j] = std::min({previous[j] + 1, current[j - 1] + 1, substitution});
-    }
-    std::swap(previous, current);
-  }
-  return previous[b.size()];
-}
-
 std::string did_you_mean(std::string_view wrong, const std::vector<std::string>& candidates) {
-  std::string best;
-  std::size_t best_distance = 3;  // suggest only near misses
-  for (const std::string& candidate : candidates) {
-    const std::size_t distance = edit_distance(wrong, candidate);
-    if (distance < best_distance) {
-      best_distance = distance;
-      best = candidate;
-    }
-  }
+  const std::string best = nearest_candidate(wrong, candidates);
   return best.empty() ? "" : fmt::format(" (did you mean \"{}\"?)", best);
 }
 
@@ -285,7 +264,11 @@ void read_workers(const Reader& reader, const json& value, Scenario& scenario) {
     workers.renew = reader.choice<model::RenewMethod>(v, path + "/renew", {{"none", model::RenewMethod::kNone},
                                                                            {"watchdog", model::RenewMethod::kWatchdog}});
   });
-  with_member(value, "renew_every", [&](const json& v) { workers.renew_every = reader.duration(v, path + "/renew_every"); });
+  with_member(value, "renew_every", [&](const json& v) {
+    workers.renew_every = reader.duration(v, path + "/renew_every");
+    // A watchdog that renews every 0 s would renew forever at one instant: the run could not advance.
+    if (*workers.renew_every == Duration::zero()) reader.expected(path + "/renew_every", "a positive duration", v);
+  });
   with_member(value, "check_before_write",
               [&](const json& v) { workers.check_before_write = reader.boolean(v, path + "/check_before_write"); });
   with_member(value, "retry", [&](const json& v) { workers.retry = reader.distribution(v, path + "/retry"); });
@@ -519,6 +502,23 @@ void read_expect(const Reader& reader, const json& value, Scenario& scenario) {
   }
 }
 
+// `format_version`: 1 (before 0.2.0) up to the current one; a newer file is
+// refused, since its keys or its verdicts may mean what this binary does not know.
+int read_format_version(const Reader& reader, const json& value) {
+  const std::string path = "/format_version";
+  const std::string expectation = fmt::format("a format version: a whole number from 1 to {}", kCurrentFormatVersion);
+  if (!value.is_number_integer()) reader.expected(path, expectation, value);
+  const bool above = value.is_number_unsigned() ? value.get<std::uint64_t>() > kCurrentFormatVersion
+                                                : value.get<std::int64_t>() > kCurrentFormatVersion;
+  if (above) {
+    reader.fail(path, fmt::format("written for format version {}, but this locksim reads versions 1 to {}; "
+                                  "use a newer locksim (CHANGELOG.md says what changed)",
+                                  value.dump(), kCurrentFormatVersion));
+  }
+  if (value.get<std::int64_t>() < 1) reader.expected(path, expectation, value);
+  return static_cast<int>(value.get<std::int64_t>());
+}
+
 // "file:LINE:COLUMN: not valid JSON (…)" from nlohmann's byte offset.
 std::string line_and_column(std::string_view text, std::size_t offset);
 
@@ -583,11 +583,17 @@ Scenario parse_scenario(std::string_view text, const std::string& file) {
   } catch (const json::parse_error& error) {
     fail_syntax(text, file, error);
   }
+  // The version first: a file from a newer locksim may use keys this one does not know.
+  int format_version = kCurrentFormatVersion;
+  if (document.is_object() && document.contains("format_version")) {
+    format_version = read_format_version(reader, document["format_version"]);
+  }
   reader.require_object(document, "",
-                        {"name", "description", "duration", "seeds", "service", "lock", "workers", "workload", "storage",
+                        {"format_version", "name", "description", "duration", "seeds", "service", "lock", "workers", "workload", "storage",
                          "network", "clocks", "faults", "swarm", "expect", "allow_inert", "probes_required"});
   Scenario scenario;
   scenario.file = file;
+  scenario.format_version = format_version;
   if (!document.contains("name")) reader.fail("/name", "a scenario needs a \"name\"");
   scenario.name = reader.string(document["name"], "/name");
   if (scenario.name.empty()) reader.expected("/name", "a non-empty name", document["name"]);
@@ -626,6 +632,7 @@ Scenario parse_scenario(std::string_view text, const std::string& file) {
     }
   });
   with_member(document, "expect", [&](const json& v) { read_expect(reader, v, scenario); });
+  scenario.warnings = setting_warnings(scenario);
   return scenario;
 }
 

@@ -118,6 +118,34 @@ TEST(HistoryReader, StringTokenIsReadAsAnOpaqueLockIdAndReadsNameTheirReader) {
   EXPECT_EQ(seen, (std::vector<std::string>{"lease.adopt", "read.accept"}));
 }
 
+// A one-line EDN file without a newline would otherwise pass as a history
+// cut off mid-write (no events, no error): it is said to be what it is.
+TEST(HistoryReader, AnEdnFileWithoutANewlineIsNotMistakenForACutOffHistory) {
+  const Read result = read("{:type :invoke, :f :acquire, :process 0}");
+  ASSERT_TRUE(result.outcome.error.has_value());
+  EXPECT_EQ(result.outcome.error->line, 1);
+  EXPECT_NE(result.outcome.error->what.find("looks like an EDN file"), std::string::npos);
+  EXPECT_FALSE(result.outcome.summary.cut_off_line.has_value());
+}
+
+// The hint is for files that are something else altogether: a history whose
+// first line is broken keeps that line's own message.
+TEST(HistoryReader, AHistoryWithABrokenFirstLineKeepsItsOwnMessage) {
+  EXPECT_EQ(error_of("{\"t\": 0, \"proc\": \"run\", \"ev\": \"run.begin\"}\n"
+                     "{\"i\": 1, \"t\": 0, \"proc\": \"run\", \"ev\": \"run.end\"}\n"),
+            "h.jsonl:1: expected field `i` (the event's position in the history, an integer)");
+  // An object with a name but no scenario keys is no scenario.
+  EXPECT_EQ(error_of("{\"name\": \"x\"}\n"),
+            "h.jsonl:1: expected field `i` (the event's position in the history, an integer)");
+}
+
+// Only the first line is judged by what the file looks like: a later bad line
+// in a history gets its own message even if it is an array.
+TEST(HistoryReader, ALaterArrayLineIsJustABadLine) {
+  EXPECT_EQ(error_of("{\"i\": 0, \"t\": 0, \"proc\": \"run\", \"ev\": \"run.begin\"}\n[1, 2]\n"),
+            "h.jsonl:2: expected a JSON object (one event per line), got an array");
+}
+
 TEST(HistoryReader, UnknownFieldsAreIgnoredEvenWhenNested) {
   const Read result = read(R"({"i":0,"extra":{"deep":[1,{"x":null}]},"t":3,"proc":"w","ev":"crash","z":"\"q\""})"
                            "\n");

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "model/redlock_service.h"
+#include "scenarios/scenario_reference.h"
 
 namespace locksim::scenarios {
 namespace {
@@ -164,6 +165,25 @@ TEST(ScenarioParser, EveryBadScenarioGetsItsExactMessage) {
     ++checked;
   }
   EXPECT_GE(checked, 20);
+}
+
+TEST(ScenarioParser, AcceptsTheFormatVersionsItKnowsAndDefaultsToTheCurrentOne) {
+  EXPECT_EQ(parse_scenario(R"({"name": "x"})", "x.json").format_version, kCurrentFormatVersion);
+  EXPECT_EQ(parse_scenario(R"({"name": "x", "format_version": 1})", "x.json").format_version, 1);
+  EXPECT_EQ(parse_scenario(R"({"name": "x", "format_version": 2})", "x.json").format_version, 2);
+  EXPECT_EQ(kCurrentFormatVersion, 2);
+}
+
+TEST(ScenarioParser, RefusesAFormatVersionNewerThanItKnowsBeforeLookingAtOtherKeys) {
+  // A newer file may use keys this binary does not know: the version is the message, not the key.
+  try {
+    (void)parse_scenario(R"({"teleport": true, "format_version": 18446744073709551615})", "new.json");
+    FAIL() << "parsed";
+  } catch (const ScenarioError& error) {
+    EXPECT_EQ(std::string{error.what()},
+              "new.json: /format_version: written for format version 18446744073709551615, but this locksim reads "
+              "versions 1 to 2; use a newer locksim (CHANGELOG.md says what changed)");
+  }
 }
 
 TEST(ScenarioParser, AnUnreadableFileIsBadInputToo) {

@@ -1,0 +1,270 @@
+#include "scenarios/scenario_reference.h"
+
+#include <algorithm>
+#include <array>
+
+#include <fmt/core.h>
+
+#include "scenarios/did_you_mean.h"
+#include "scenarios/expectation.h"
+#include "scenarios/fencing_modes.h"
+
+namespace locksim::scenarios {
+namespace {
+
+// Keep in step with scenario_parser.cpp (tests/scenarios/scenario_reference_test.cpp
+// asks the parser for every key it accepts) and with the defaults in
+// scenarios/scenario.h and model/options.h.
+constexpr std::array kReference = std::to_array<KeyReference>({
+    {"/format_version", "integer", "", "2", "1 to 2; a newer version is refused",
+     "the format version the file was written for: 1 = before locksim 0.2.0, 2 = 0.2.0 (see CHANGELOG.md for what "
+     "changed verdicts)"},
+    {"/name", "string", "", "required", "not empty", "the scenario's name in reports and replay commands"},
+    {"/description", "string", "", "\"\"", "", "one sentence for people; shown by `locksim list`"},
+    {"/duration", "duration", "time", "10m", "> 0",
+     "virtual time limit of one run; a run also ends when every job is done"},
+    {"/seeds", "integer", "runs", "100", "1 to 10,000,000", "how many seeds `run` uses when --seeds is not given"},
+    {"/service", "object", "", "{\"kind\": \"redis\"}", "", "the lock service"},
+    {"/service/kind", "\"redis\" | \"redis-failover\" | \"redlock\" | \"consensus\"", "", "\"redis\"", "",
+     "redis: one instance, SET NX PX, Lua compare-and-delete, token from INCR; redis-failover: primary redis-0 + "
+     "asynchronous replica redis-1, Sentinel-style promotion; redlock: N independent instances, majority quorum; "
+     "consensus: etcd/ZooKeeper-like, linearizable, session keep-alive, the revision is the token"},
+    {"/service/instances", "integer", "instances", "5", "2 to 99; only with kind redlock",
+     "how many Redlock instances (redis-0 … redis-(N-1))"},
+    {"/service/persistence", "\"none\" | \"everysec\" | \"always\"", "", "\"none\"", "",
+     "what a restarted Redis instance keeps: nothing, what it had at the last whole second of its own clock, or "
+     "everything"},
+    {"/service/replication_lag", "distribution", "time", "100ms", "",
+     "redis-failover: how long a write takes to reach the replica"},
+    {"/service/drift_factor", "number", "fraction", "0.01", "0 to 1",
+     "redlock: the client subtracts lease × drift_factor + 2 ms from the validity"},
+    {"/service/recheck_elapsed", "boolean", "", "true", "",
+     "redlock: the client re-checks the elapsed time after the replies arrive"},
+    {"/service/delayed_restart", "duration", "time", "0", ">= 0",
+     "redlock: a crashed instance refuses to start until this long after its crash"},
+    {"/service/lock_delay", "duration", "time", "0", ">= 0",
+     "consensus: no grant for this long after a holder's session failed"},
+    {"/service/request_timeout", "duration", "time", "500ms", ">= 0",
+     "a client's timeout for one request to the service or storage"},
+    {"/lock", "object", "", "{}", "", "the lock"},
+    {"/lock/name", "string", "", "\"lock\"", "", "the lock's key"},
+    {"/lock/lease", "duration or \"none\"", "time", "10s", "> 0",
+     "the lease (TTL) a grant carries; \"none\": no expiry (the stuck-lock hazard)"},
+    {"/lock/stuck_after", "duration", "time", "10 × lease; 1m without a lease", ">= 0",
+     "the stuck_lock check's threshold: a lease still valid this long after its owner stopped being a useful "
+     "holder"},
+    {"/workers", "object", "", "{}", "", "the workers worker-1 … worker-N and their client strategy"},
+    {"/workers/count", "integer", "workers", "2", "1 to 1000", "how many workers"},
+    {"/workers/acquire", "\"set-nx-px\" | \"get-then-set\"", "", "\"set-nx-px\"", "",
+     "set-nx-px: one atomic SET NX PX; get-then-set: GET, then SET PX if empty (two round trips: the classic race)"},
+    {"/workers/release", "\"compare-and-delete\" | \"plain-del\" | \"none\"", "", "\"compare-and-delete\"", "",
+     "compare-and-delete: delete only if the value is still mine; plain-del: DEL whoever holds it; none: let it "
+     "expire"},
+    {"/workers/renew", "\"none\" | \"watchdog\"", "", "\"none\"", "",
+     "watchdog: a separate process on the worker extends the lease every renew_every (Redisson-style)"},
+    {"/workers/renew_every", "duration", "time", "lease / 3", "> 0",
+     "the watchdog's period; a warning when it is not shorter than the lease"},
+    {"/workers/check_before_write", "boolean", "", "false", "",
+     "re-check the lease on the worker's own clock just before writing"},
+    {"/workers/retry", "distribution", "time", "uniform 50ms to 500ms", "", "the wait before retrying a failed acquire"},
+    {"/workers/work", "distribution", "time", "uniform 100ms to 2s", "", "how long a holder works before writing"},
+    {"/workers/between", "distribution", "time", "0", "",
+     "idle time between one job's release and the next acquire"},
+    {"/workload", "object", "", "{\"kind\": \"counter\"}", "", "what the workers do with storage while holding"},
+    {"/workload/kind", "\"counter\" | \"billing\"", "", "\"counter\"", "",
+     "counter: each job reads key, works, writes read+1 (stale writes, lost updates); billing: a holder charges the "
+     "next unbilled customer (duplicate effects)"},
+    {"/workload/key", "string", "", "\"qty\" (counter), \"billed\" (billing)", "",
+     "the storage key: the counter, or the billing cursor"},
+    {"/workload/jobs", "integer", "jobs per worker", "10", "1 to 1,000,000; counter only",
+     "how many jobs each worker does"},
+    {"/workload/customers", "integer", "customers", "20", "1 to 1,000,000; billing only",
+     "customers shared by all workers, each to be charged once"},
+    {"/storage", "object", "", "{}", "", "the protected resource"},
+    {"/storage/fencing", "\"off\" | \"on\" | \"compare\"", "", "\"off\"", "",
+     "on: clients send their token and storage rejects one lower than the highest seen; compare: every seed runs "
+     "both ways on the same plan"},
+    {"/storage/fence_reads", "boolean", "", "false", "", "reads carry the token too (closes hazard H22's window)"},
+    {"/storage/validate", "\"max-seen\" | \"service\"", "", "\"max-seen\"", "",
+     "how a fenced write is judged: the highest token seen, or asking the lock service whether the token is current"},
+    {"/storage/idempotency_keys", "boolean", "", "false", "",
+     "storage drops a repeated request_id (a retried write reuses its id)"},
+    {"/network", "object", "", "{}", "", "every message between nodes"},
+    {"/network/delay", "distribution", "time", "1ms", "", "one-way delay of each message"},
+    {"/network/drop", "number", "probability", "0", "0 to 1", "chance a message is lost"},
+    {"/network/duplicate", "number", "probability", "0", "0 to 1",
+     "chance a message arrives twice (the copy has its own delay)"},
+    {"/clocks", "object", "", "{}", "", "the nodes' own clocks"},
+    {"/clocks/drift_ppm", "integer", "ppm", "0", "0 to 400,000",
+     "each node draws a drift in ±drift_ppm from the seed"},
+    {"/faults", "list of faults", "", "[]", "", "what the nemesis does; each entry draws from its own stream"},
+    {"/faults/N", "object", "", "", "exactly one trigger: at, when or rate",
+     "one fault: kind, target, a trigger and the kind's parameters"},
+    {"/faults/N/kind",
+     "\"pause\" | \"crash\" | \"clock-jump\" | \"clock-drift\" | \"partition\" | \"failover\" | \"delay-spike\" | "
+     "\"starve-renewal\"",
+     "", "required", "failover needs service kind redis-failover",
+     "pause (for): nothing the node does is processed; crash (restart_after); clock-jump (by); clock-drift (ppm); "
+     "partition (between, for); failover: promote the replica; delay-spike (extra, for); starve-renewal (for): the "
+     "worker's renewal process alone is frozen"},
+    {"/faults/N/target", "string", "", "required but for partition and failover", "a node of this scenario, or a group",
+     "a node name (worker-1, redis-0, consensus, storage), or workers / service / any: one node of the group, drawn "
+     "from the seed for each occurrence; on a partition or failover with when: whose event triggers it"},
+    {"/faults/N/at", "duration", "true time", "", ">= 0", "trigger: fire at this true time"},
+    {"/faults/N/when", "\"after-acquire\" | \"before-write\" | \"after-grant\" | \"before-reply\"", "", "", "",
+     "trigger: fire on the target's nth acquire.ok / write.invoke (the write not yet sent) / lease.grant / "
+     "acquire.invoke"},
+    {"/faults/N/nth", "integer", "events", "1", "1 to 1,000,000; only with when", "which matching event triggers it"},
+    {"/faults/N/delay", "duration", "time", "0", ">= 0; only with when", "fire this long after the event"},
+    {"/faults/N/rate", "string \"COUNT/UNIT\"", "per s, min or h", "", "COUNT > 0",
+     "trigger: a Poisson process over the whole run at this rate IN TOTAL for the fault entry (not per target); each "
+     "occurrence draws its own target when target is a group"},
+    {"/faults/N/for", "distribution", "time", "required", "",
+     "how long a pause, partition, delay-spike or starve-renewal lasts; drawn per occurrence"},
+    {"/faults/N/restart_after", "duration", "time", "never restart", ">= 0",
+     "crash: restart this long after the crash (empty, or what persistence kept)"},
+    {"/faults/N/by", "duration", "time", "required", "may be negative", "clock-jump: how far the target's clock jumps"},
+    {"/faults/N/ppm", "integer", "ppm", "required", "-400,000 to 400,000", "clock-drift: the target's new drift"},
+    {"/faults/N/between", "two lists of node names", "", "required", "both lists non-empty",
+     "partition: messages between the two sides are dropped (checked at send and at arrival)"},
+    {"/faults/N/between/N", "list of node names", "", "", "not empty", "one side of the partition"},
+    {"/faults/N/between/N/N", "string", "", "", "a node of this scenario", "a node on that side"},
+    {"/faults/N/extra", "duration", "time", "required", ">= 0", "delay-spike: extra delay on the target's messages"},
+    {"/swarm", "boolean", "", "false", "", "each seed enables a random non-empty subset of the faults"},
+    {"/allow_inert", "boolean", "", "false", "", "a fault that fires in no run is intended (else the scenario fails)"},
+    {"/probes_required", "list of probe names", "", "[]", "",
+     "hazard probes that must be reached in every mode, else the scenario is inert"},
+    {"/probes_required/N", "string", "", "", "", "a probe: pause_past_lease, late_op_at_storage, "
+     "clock_jump_beyond_drift, failover_lost_lease, foreign_key_release"},
+    {"/expect", "object", "", "{}", "", "what must hold; a failed expectation is exit 1"},
+    {"/expect/MODE", "object", "", "", "MODE: fencing-off, fencing-on or any",
+     "expectations for runs with fencing off, on, or every mode that runs"},
+    {"/expect/MODE/MEASURE", "string", "", "stopped_short: \"==0\"; others: none",
+     "\"==N\" \">N\" \"<N\" \">=N\" \"<=N\", or a share \"<=P%\" (0 to 100, at most four decimals)",
+     "MEASURE is a violation kind (double_grant, double_holder, stale_write, foreign_release, stuck_lock, "
+     "lost_update, duplicate_effect) or a run outcome (stopped_short: runs; unfinished_jobs: jobs); N bounds the "
+     "total over all seeds, P% the share of runs with at least one"},
+    {"DISTRIBUTION", "duration or object", "time", "", "",
+     "a constant duration, or {\"dist\": …} with the members below"},
+    {"DISTRIBUTION/dist", "\"uniform\" | \"exponential\" | \"lognormal\" | \"pareto\"", "", "required in an object",
+     "", "the shape: uniform (min, max), exponential (mean), lognormal (median, p99), pareto (min, alpha)"},
+    {"DISTRIBUTION/min", "duration", "time", "required", "uniform: <= max; pareto: > 0",
+     "uniform: the smallest value; pareto: the scale (the smallest value)"},
+    {"DISTRIBUTION/max", "duration", "time", "required", ">= min", "uniform: the largest value"},
+    {"DISTRIBUTION/mean", "duration", "time", "required", "> 0", "exponential: the mean"},
+    {"DISTRIBUTION/median", "duration", "time", "required", "> 0", "lognormal: the median"},
+    {"DISTRIBUTION/p99", "duration", "time", "required", ">= median", "lognormal: the 99th percentile"},
+    {"DISTRIBUTION/alpha", "number", "", "required", "finite, > 0",
+     "pareto: the tail index; P(X > x) = (min / x)^alpha"},
+});
+
+std::vector<std::string_view> segments(std::string_view pointer) {
+  std::vector<std::string_view> parts;
+  if (pointer.starts_with('/')) pointer.remove_prefix(1);
+  while (true) {
+    const std::size_t slash = pointer.find('/');
+    parts.push_back(pointer.substr(0, slash));
+    if (slash == std::string_view::npos) break;
+    pointer.remove_prefix(slash + 1);
+  }
+  return parts;
+}
+
+bool is_index(std::string_view segment) {
+  return !segment.empty() && std::all_of(segment.begin(), segment.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+bool is_mode(std::string_view segment) {
+  return segment == "any" || fencing_from_mode_name(segment).has_value();
+}
+
+bool segment_matches(std::string_view pattern, std::string_view segment) {
+  if (pattern == "N") return is_index(segment);
+  if (pattern == "MODE") return is_mode(segment);
+  if (pattern == "MEASURE") return measure_from_name(segment).has_value();
+  return pattern == segment;
+}
+
+std::optional<KeyReference> entry_matching(std::string_view pointer) {
+  const std::vector<std::string_view> wanted = segments(pointer);
+  for (const KeyReference& entry : kReference) {
+    if (entry.pattern.starts_with("DISTRIBUTION")) continue;
+    const std::vector<std::string_view> pattern = segments(entry.pattern);
+    if (pattern.size() != wanted.size()) continue;
+    if (std::equal(pattern.begin(), pattern.end(), wanted.begin(), segment_matches)) return entry;
+  }
+  return std::nullopt;
+}
+
+std::optional<KeyReference> entry_for_pattern(std::string_view pattern) {
+  for (const KeyReference& entry : kReference) {
+    if (entry.pattern == pattern) return entry;
+  }
+  return std::nullopt;
+}
+
+// "|" inside a Markdown table cell must be escaped.
+std::string cell(std::string_view text) {
+  std::string escaped;
+  for (const char c : text) {
+    if (c == '|') escaped += '\\';
+    escaped += c;
+  }
+  return escaped;
+}
+
+}  // namespace
+
+std::span<const KeyReference> scenario_key_reference() { return kReference; }
+
+std::optional<KeyReference> find_key_reference(std::string_view pointer) {
+  if (!pointer.starts_with('/') || pointer.size() < 2) return std::nullopt;
+  if (std::optional<KeyReference> entry = entry_matching(pointer)) return entry;
+  // A member of a distribution: the parent is a distribution-typed key.
+  const std::size_t slash = pointer.rfind('/');
+  if (slash == 0) return std::nullopt;
+  const std::optional<KeyReference> parent = entry_matching(pointer.substr(0, slash));
+  if (!parent || parent->type != "distribution") return std::nullopt;
+  return entry_for_pattern(fmt::format("DISTRIBUTION{}", pointer.substr(slash)));
+}
+
+std::vector<std::string> similar_key_patterns(std::string_view pointer) {
+  // Compare with indices written as the pattern writes them.
+  std::string normalised;
+  for (const std::string_view segment : segments(pointer)) {
+    normalised += '/';
+    normalised += is_index(segment) ? std::string_view{"N"} : is_mode(segment) ? std::string_view{"MODE"} : segment;
+  }
+  std::vector<std::pair<std::size_t, std::string>> scored;
+  for (const KeyReference& entry : kReference) {
+    if (entry.pattern.starts_with("DISTRIBUTION")) continue;
+    const std::size_t distance = edit_distance(normalised, entry.pattern);
+    if (distance <= 3) scored.emplace_back(distance, std::string{entry.pattern});
+  }
+  std::stable_sort(scored.begin(), scored.end(),
+                   [](const auto& left, const auto& right) { return left.first < right.first; });
+  std::vector<std::string> patterns;
+  for (auto& [distance, pattern] : scored) patterns.push_back(std::move(pattern));
+  return patterns;
+}
+
+std::string key_reference_text(std::string_view pointer, const KeyReference& entry) {
+  std::string text = fmt::format("{}  ({})\n", pointer, entry.pattern);
+  text += fmt::format("  type:     {}\n", entry.type);
+  if (!entry.unit.empty()) text += fmt::format("  unit:     {}\n", entry.unit);
+  if (!entry.default_value.empty()) text += fmt::format("  default:  {}\n", entry.default_value);
+  if (!entry.limits.empty()) text += fmt::format("  limits:   {}\n", entry.limits);
+  text += fmt::format("  meaning:  {}\n", entry.meaning);
+  return text;
+}
+
+std::string key_reference_markdown_table() {
+  std::string table = "| key | type | unit | default | limits | meaning |\n|---|---|---|---|---|---|\n";
+  for (const KeyReference& entry : kReference) {
+    table += fmt::format("| `{}` | {} | {} | {} | {} | {} |\n", entry.pattern, cell(entry.type), cell(entry.unit),
+                         cell(entry.default_value), cell(entry.limits), cell(entry.meaning));
+  }
+  return table;
+}
+
+}  // namespace locksim::scenarios

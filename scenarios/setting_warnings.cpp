@@ -1,0 +1,100 @@
+#include "scenarios/setting_warnings.h"
+
+#include <algorithm>
+#include <cmath>
+#include <type_traits>
+#include <variant>
+
+#include <fmt/core.h>
+
+#include "sim/duration_text.h"
+
+namespace locksim::scenarios {
+namespace {
+
+using sim::Distribution;
+using sim::Duration;
+
+// Computed lengths are shown to the microsecond: "21.544ms", not "21.544347ms".
+std::string shown(Duration duration) {
+  const std::int64_t micro = (duration.count_ns() + 500) / 1000;
+  return sim::format_duration(duration.count_ns() % 1000 == 0 ? duration : Duration::microseconds(micro));
+}
+
+Duration clamped(double nanoseconds) {
+  const double longest = static_cast<double>(Distribution::kLongestSample.count_ns());
+  return Duration::nanoseconds(std::llround(std::clamp(nanoseconds, 0.0, longest)));
+}
+
+void check_renewal(const Scenario& scenario, std::vector<SettingWarning>& warnings) {
+  const model::WorkerOptions& workers = scenario.system.workers;
+  if (!workers.renew_every) return;
+  if (workers.renew != model::RenewMethod::kWatchdog) {
+    warnings.push_back({"/workers/renew_every", "has no effect: workers.renew is \"none\" (set \"renew\": "
+                                                "\"watchdog\" to renew)"});
+    return;
+  }
+  const std::optional<Duration> lease = scenario.system.lock.lease;
+  if (lease && *workers.renew_every >= *lease) {
+    warnings.push_back({"/workers/renew_every",
+                        fmt::format("the watchdog renews every {}, but the lease is {}: the lease runs out before the "
+                                    "first renewal, so a hold longer than the lease is never kept (renew at most "
+                                    "every lease / 3, the default)",
+                                    sim::format_duration(*workers.renew_every), sim::format_duration(*lease))});
+  }
+}
+
+void check_lease_against_round_trip(const Scenario& scenario, std::vector<SettingWarning>& warnings) {
+  const std::optional<Duration> lease = scenario.system.lock.lease;
+  if (!lease) return;
+  const Duration round_trip = percentile_99(scenario.network.delay) * 2;
+  if (*lease < round_trip) {
+    warnings.push_back({"/lock/lease",
+                        fmt::format("the lease ({}) is shorter than the network's p99 round trip ({}: 2 × the p99 "
+                                    "of /network/delay, {}): many grants are over before the client hears of them",
+                                    sim::format_duration(*lease), shown(round_trip), scenario.network.delay.describe())});
+  }
+}
+
+void check_stuck_after(const Scenario& scenario, std::vector<SettingWarning>& warnings) {
+  const std::optional<Duration> lease = scenario.system.lock.lease;
+  const Duration stuck_after = scenario.system.lock.stuck_after;
+  if (lease && stuck_after < *lease) {
+    warnings.push_back({"/lock/stuck_after",
+                        fmt::format("{} is shorter than the lease ({}): a crashed holder's lease that simply runs "
+                                    "out already counts as a stuck lock",
+                                    sim::format_duration(stuck_after), sim::format_duration(*lease))});
+  }
+}
+
+}  // namespace
+
+Duration percentile_99(const Distribution& distribution) {
+  const auto nanoseconds = [](Duration duration) { return static_cast<double>(duration.count_ns()); };
+  return std::visit(
+      [&](const auto& shape) -> Duration {
+        using Shape = std::decay_t<decltype(shape)>;
+        if constexpr (std::is_same_v<Shape, Distribution::Constant>) {
+          return clamped(nanoseconds(shape.value));
+        } else if constexpr (std::is_same_v<Shape, Distribution::Uniform>) {
+          return clamped(nanoseconds(shape.min) + 0.99 * (nanoseconds(shape.max) - nanoseconds(shape.min)));
+        } else if constexpr (std::is_same_v<Shape, Distribution::Exponential>) {
+          return clamped(nanoseconds(shape.mean) * std::log(100.0));  // P(X > x) = e^(-x/mean) = 1 %
+        } else if constexpr (std::is_same_v<Shape, Distribution::LogNormal>) {
+          return clamped(nanoseconds(shape.p99));
+        } else {
+          return clamped(nanoseconds(shape.min) * std::pow(100.0, 1.0 / shape.alpha));  // (min / x)^alpha = 1 %
+        }
+      },
+      distribution.shape());
+}
+
+std::vector<SettingWarning> setting_warnings(const Scenario& scenario) {
+  std::vector<SettingWarning> warnings;
+  check_renewal(scenario, warnings);
+  check_lease_against_round_trip(scenario, warnings);
+  check_stuck_after(scenario, warnings);
+  return warnings;
+}
+
+}  // namespace locksim::scenarios

@@ -1,0 +1,130 @@
+// `locksim explain` and the setting warnings as a user sees them: exit codes
+// and the exact lines printed.
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+namespace {
+
+struct Result {
+  int exit_code = -1;
+  std::string output;  // stdout and stderr together
+};
+
+Result run_locksim(const std::string& arguments) {
+  const std::string command = std::string{LOCKSIM_BINARY} + " " + arguments + " 2>&1";
+  Result result;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) return result;
+  char buffer[4096];
+  while (const std::size_t read = fread(buffer, 1, sizeof buffer, pipe)) result.output.append(buffer, read);
+  const int status = pclose(pipe);
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return result;
+}
+
+std::string write_scenario(const std::string& name, const std::string& text) {
+  const std::filesystem::path directory =
+      std::filesystem::temp_directory_path() / ("locksim-explain-test-" + std::to_string(getpid()));
+  std::filesystem::create_directories(directory);
+  const std::string path = (directory / name).string();
+  std::ofstream{path} << text;
+  return path;
+}
+
+std::size_t occurrences(const std::string& text, const std::string& part) {
+  std::size_t count = 0;
+  for (std::size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++count;
+  return count;
+}
+
+TEST(ExplainCommand, PrintsAKeysReferenceForAnIndexedPointer) {
+  const Result result = run_locksim("explain /faults/0/for");
+  EXPECT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_EQ(result.output.rfind("/faults/0/for  (/faults/N/for)\n  type:     distribution\n", 0), 0u) << result.output;
+  EXPECT_NE(result.output.find("  default:  required\n"), std::string::npos) << result.output;
+}
+
+TEST(ExplainCommand, PrintsTheDefaultTheParserFillsIn) {
+  const Result result = run_locksim("explain /workers/retry");
+  EXPECT_EQ(result.exit_code, 0);
+  EXPECT_NE(result.output.find("  default:  uniform 50ms to 500ms\n"), std::string::npos) << result.output;
+}
+
+TEST(ExplainCommand, AnUnknownPointerIsExitTwoWithTheNearestKey) {
+  const Result result = run_locksim("explain /workers/retyr");
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_EQ(result.output,
+            "locksim: explain: /workers/retyr: no such scenario key (did you mean /workers/retry?); "
+            "`locksim explain --markdown` lists every key\n");
+}
+
+TEST(ExplainCommand, AKeyWithoutASlashIsExitTwoAndSaysHowPointersLook) {
+  const Result result = run_locksim("explain lease");
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_NE(result.output.find("a key is named by its JSON pointer"), std::string::npos) << result.output;
+}
+
+TEST(ExplainCommand, NoPointerIsExitTwo) { EXPECT_EQ(run_locksim("explain").exit_code, 2); }
+
+TEST(ExplainCommand, MarkdownPrintsTheWholeTable) {
+  const Result result = run_locksim("explain --markdown");
+  EXPECT_EQ(result.exit_code, 0);
+  EXPECT_EQ(result.output.rfind("| key | type | unit | default | limits | meaning |\n", 0), 0u);
+  EXPECT_NE(result.output.find("| `/workers/renew_every` |"), std::string::npos);
+}
+
+TEST(SettingWarnings, RunPrintsEachWarningOnceWithFileAndPointer) {
+  const std::string path = write_scenario(
+      "slow-watchdog.json",
+      R"({"name": "slow-watchdog", "duration": "1m", "lock": {"lease": "2s"},
+          "workers": {"renew": "watchdog", "renew_every": "5s", "work": "10ms"},
+          "workload": {"jobs": 1}})");
+  const Result result = run_locksim("run " + path + " --seeds 3 --quiet");
+  const std::string warning = path + ": warning: /workers/renew_every: the watchdog renews every 5s, but the lease is 2s";
+  EXPECT_EQ(occurrences(result.output, warning), 1u) << result.output;
+  EXPECT_EQ(result.exit_code, 0) << result.output;  // a warning is no failure
+}
+
+TEST(SettingWarnings, ReplayPrintsTheWarningToo) {
+  const std::string path = write_scenario(
+      "short-lease.json", R"({"name": "short-lease", "duration": "10s", "lock": {"lease": "1ms"}, "network": {"delay": "5ms"},
+                             "workload": {"jobs": 1}, "expect": {"any": {"stopped_short": ">=0"}}})");
+  const Result result = run_locksim("replay " + path + " --seed 1");
+  EXPECT_EQ(occurrences(result.output, path + ": warning: /lock/lease: the lease (1ms) is shorter than the network's "
+                                                 "p99 round trip (10ms"),
+            1u)
+      << result.output;
+}
+
+TEST(SettingWarnings, RenewEveryZeroIsExitTwo) {
+  const std::string path =
+      write_scenario("zero-renewal.json", R"({"name": "z", "workers": {"renew": "watchdog", "renew_every": 0}})");
+  const Result result = run_locksim("run " + path + " --seeds 1");
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_NE(result.output.find(path + ": /workers/renew_every: expected a positive duration, got 0"), std::string::npos)
+      << result.output;
+}
+
+TEST(FormatVersion, AFileFromANewerLocksimIsExitTwoWithTheReason) {
+  const std::string path = write_scenario("future.json", R"({"format_version": 3, "name": "future"})");
+  const Result result = run_locksim("run " + path + " --seeds 1");
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_NE(result.output.find(path + ": /format_version: written for format version 3, but this locksim reads "
+                                      "versions 1 to 2"),
+            std::string::npos)
+      << result.output;
+}
+
+TEST(FormatVersion, AVersionOneFileRuns) {
+  const std::string path = write_scenario(
+      "old.json", R"({"format_version": 1, "name": "old", "duration": "1m", "workload": {"jobs": 1}})");
+  EXPECT_EQ(run_locksim("run " + path + " --seeds 2 --quiet").exit_code, 0);
+}
+
+}  // namespace
