@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Hunting with fresh seeds: for MINUTES (default 10), again and again, runs
 # the rapidcheck properties (the ctest label "property") with a fresh random
-# RC_PARAMS seed, and the built-in scenario suite from a fresh random first
-# seed; prints every failure with the command that reproduces it. CI runs
+# RC_PARAMS seed, the built-in scenario suite from a fresh random first seed,
+# and the oracle swarm (2,000 generated scenarios, checker vs oracle) from a
+# fresh swarm seed; prints every failure with the command that reproduces it. CI runs
 # the properties from one fixed seed and the suite from seed 1; this looks
 # where they do not. Builds first if needed (ninja: quick when nothing changed).
 #
@@ -54,7 +55,20 @@ while (( $(date +%s) < deadline )); do
     # What failed, with the replay command of each failing seed.
     sed 's/^/  /' "$log"
   fi
-  echo "round $rounds: properties (seed=$rc_seed) $properties, suite (--first-seed $first_seed) $suite"
+  swarm_seed="$(random_u32)"
+  if LOCKSIM_SWARM_SEED="$swarm_seed" "$build_dir/tests/runner/oracle_swarm_test" \
+       --gtest_filter='*Thousands*' >"$log" 2>&1; then
+    swarm="ok"
+  else
+    swarm="FAILED"
+    failures=$(( failures + 1 ))
+    echo "FAIL oracle swarm with LOCKSIM_SWARM_SEED=$swarm_seed; reproduce with:"
+    echo "  LOCKSIM_SWARM_SEED=$swarm_seed $build_dir/tests/runner/oracle_swarm_test"
+    # The disagreeing runs, each with its generated scenario.
+    grep -vE "^\[|^$|Running main" "$log" | sed 's/^/  /' | head -40
+  fi
+  echo "round $rounds: properties (seed=$rc_seed) $properties, suite (--first-seed $first_seed) $suite," \
+       "swarm (seed $swarm_seed) $swarm"
 done
 
 echo "soak: $rounds rounds in $minutes min, $failures failure(s)"
