@@ -52,7 +52,7 @@ void Oracle::observe(sim::Time now, std::string_view proc, std::string_view even
   } else if (event == "lease.adopt") {
     adopt(now, proc, Promise{std::string{text_field(fields, "owner")}, token_of(fields), now, lease_length(fields)});
   } else if (event == "hold.begin") {
-    begin_work(now, proc);
+    begin_work(proc);
   } else if (event == "hold.end" || (event == "crash" && is_worker(proc))) {
     stop_work(now, proc);
   } else if (event == "acquire.fail") {
@@ -161,7 +161,7 @@ void Oracle::count_promise(std::string_view instance, const std::string& owner_n
 
 // --- Workers -----------------------------------------------------------------
 
-void Oracle::begin_work(sim::Time /*now*/, std::string_view worker) {
+void Oracle::begin_work(std::string_view worker) {
   for (const auto& [other_name, other] : owners_) {
     if (other_name != worker && other.working) {
       ++counts_.violations[static_cast<std::size_t>(ViolationKind::kDoubleHolder)];

@@ -108,7 +108,7 @@ class Oracle {
   // One more (+1) or one fewer (-1) promise of `owner` by `instance`.
   void count_promise(std::string_view instance, const std::string& owner, int delta);
 
-  void begin_work(sim::Time now, std::string_view worker);
+  void begin_work(std::string_view worker);
   void stop_work(sim::Time now, std::string_view worker);
   void failed_acquire(sim::Time now, std::string_view worker);
   void served(std::string_view worker);

@@ -1,38 +1,19 @@
 // `locksim explain` and the setting warnings as a user sees them: exit codes
 // and the exact lines printed.
-#include <cstdio>
-#include <filesystem>
 #include <fstream>
 #include <string>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <gtest/gtest.h>
 
+#include "locksim_process.h"
+
 namespace {
 
-struct Result {
-  int exit_code = -1;
-  std::string output;  // stdout and stderr together
-};
-
-Result run_locksim(const std::string& arguments) {
-  const std::string command = std::string{LOCKSIM_BINARY} + " " + arguments + " 2>&1";
-  Result result;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) return result;
-  char buffer[4096];
-  while (const std::size_t read = fread(buffer, 1, sizeof buffer, pipe)) result.output.append(buffer, read);
-  const int status = pclose(pipe);
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return result;
-}
+using locksim::cli_test::Result;
+using locksim::cli_test::run_locksim;
 
 std::string write_scenario(const std::string& name, const std::string& text) {
-  const std::filesystem::path directory =
-      std::filesystem::temp_directory_path() / ("locksim-explain-test-" + std::to_string(getpid()));
-  std::filesystem::create_directories(directory);
-  const std::string path = (directory / name).string();
+  const std::string path = locksim::cli_test::scratch(name);
   std::ofstream{path} << text;
   return path;
 }
