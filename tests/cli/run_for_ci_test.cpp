@@ -74,10 +74,10 @@ TEST(NotJudged, AModeNoExpectationAppliesToIsNotJudgedInTheTableAndJsonWithItsVi
   const nlohmann::json summary = nlohmann::json::parse(read_text(summary_file))["scenarios"][0];
   EXPECT_FALSE(summary["judged"].get<bool>());
   EXPECT_FALSE(summary["modes"]["fencing-off"]["judged"].get<bool>());
-  if (summary["modes"]["fencing-off"]["runs_with_violation"].get<int>() > 0) {
-    EXPECT_NE(result.output.find("runs had violations: stale_write"), std::string::npos) << result.output;
-    EXPECT_NE(result.output.find("replay fencing-off: " + kLocksim + " replay "), std::string::npos) << result.output;
-  }
+  // Its violations are listed anyway (h22's hazard shows without fencing in every seed).
+  EXPECT_NE(result.output.find("fencing-off: 10 of 10 runs had violations: "), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("stale_write 10"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("replay fencing-off: " + kLocksim + " replay "), std::string::npos) << result.output;
 }
 
 TEST(NotJudged, AScenarioWithoutExpectationsIsNotJudgedAndRequireExpectationsMakesItExitOne) {
@@ -161,8 +161,9 @@ TEST(ReplayCommands, StartWithThePathLocksimWasInvokedBy) {
   std::filesystem::create_directories(directory);
   std::filesystem::remove(directory + "/my-locksim");
   std::filesystem::create_symlink(kLocksim, directory + "/my-locksim");
+  // Not judged, so its replay command is printed although nothing failed.
   const Result result = run_shell("cd " + directory + " && ./my-locksim run " + kScenarios +
-                                  "/h01-gc-pause-past-lease.json --seeds 10 --fencing off");
+                                  "/h22-fencing-window.json --seeds 10 --fencing off");
   EXPECT_NE(result.output.find("replay fencing-off: ./my-locksim replay "), std::string::npos) << result.output;
 }
 
