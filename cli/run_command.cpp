@@ -89,6 +89,15 @@ void check_writable(const std::string& option, const std::string& path) {
   if (std::filesystem::is_directory(path, error)) {
     throw BadInput(fmt::format("{} {}: cannot write the file: {}", option, path, std::strerror(EISDIR)));
   }
+  if (std::filesystem::exists(path, error)) {
+    // Appending nothing leaves an existing report as it is but fails as writing would.
+    FILE* existing = std::fopen(path.c_str(), "ab");
+    if (existing == nullptr) {
+      throw BadInput(fmt::format("{} {}: cannot write the file: {}", option, path, std::strerror(errno)));
+    }
+    std::fclose(existing);
+    return;
+  }
   const std::filesystem::path target{path};
   const std::filesystem::path directory = target.has_parent_path() ? target.parent_path() : ".";
   const std::filesystem::path probe =
