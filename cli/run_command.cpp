@@ -150,7 +150,8 @@ ExitCode run(const RunArguments& arguments) {
   ExitCode code = exit_code_of(summaries);
   if (arguments.require_expectations &&
       std::any_of(summaries.begin(), summaries.end(), [](const runner::ScenarioSummary& s) { return !s.judged; })) {
-    fmt::print(stderr, "locksim: --require-expectations: a scenario was not judged (no expectation applies to a mode)\n");
+    fmt::print(stderr,
+               "locksim: --require-expectations: a scenario was not judged (no expectation applies to a mode)\n");
     code = more_severe(code, ExitCode::kExpectationFailed);
   }
   if (!loaded.bad_files.empty()) {

@@ -36,7 +36,8 @@ std::size_t name_width(const std::vector<runner::ScenarioSummary>& scenarios) {
 }
 
 std::string header(std::size_t width) {
-  std::string line = fmt::format("{:<{}}  {:<11} {:<10} {:>5} {:>6}", "scenario", width, "mode", "status", "runs", "failed");
+  std::string line =
+      fmt::format("{:<{}}  {:<11} {:<10} {:>5} {:>6}", "scenario", width, "mode", "status", "runs", "failed");
   for (const checker::ViolationKind kind : checker::kAllViolationKinds) line += fmt::format(" {}", column_head(kind));
   line += fmt::format(" {} {} {}", kLateHead, kStoppedShortHead, kUnfinishedHead);
   return line + fmt::format(" {:>6}\n", "faults");

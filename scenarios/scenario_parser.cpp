@@ -604,7 +604,8 @@ Scenario parse_scenario(std::string_view text, const std::string& file) {
   });
   with_member(document, "seeds", [&](const json& v) { scenario.seeds = static_cast<int>(reader.integer(v, "/seeds", 1, 10'000'000)); });
   with_member(document, "first_seed", [&](const json& v) {
-    scenario.first_seed = static_cast<std::uint64_t>(reader.integer(v, "/first_seed", 0, std::numeric_limits<std::int64_t>::max()));
+    scenario.first_seed =
+        static_cast<std::uint64_t>(reader.integer(v, "/first_seed", 0, std::numeric_limits<std::int64_t>::max()));
   });
   // The service first: it decides the node names that faults may target.
   with_member(document, "service", [&](const json& v) { read_service(reader, v, scenario); });

@@ -12,7 +12,8 @@ namespace {
 
 // A summary of `runs` runs per mode with `stale_writes` stale writes in each,
 // judged against the expectations `expect` states (a JSON object or "").
-ScenarioSummary judged_summary(const std::string& expect, std::int64_t stale_writes, const std::string& fencing = "compare") {
+ScenarioSummary judged_summary(const std::string& expect, std::int64_t stale_writes,
+                               const std::string& fencing = "compare") {
   const std::string text = R"({"name": "s", "storage": {"fencing": ")" + fencing + "\"}" +
                            (expect.empty() ? std::string{} : ", \"expect\": " + expect) + "}";
   const scenarios::Scenario scenario = scenarios::parse_scenario(text, "s.json");
