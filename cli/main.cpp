@@ -9,6 +9,7 @@
 
 #include "command.h"
 #include "locksim/version.h"
+#include "runner/scenario_run.h"
 
 int main(int argc, char** argv) {
   using locksim::cli::ExitCode;
@@ -27,6 +28,7 @@ int main(int argc, char** argv) {
   locksim::cli::add_merge_command(app, exit_code);
   locksim::cli::add_explain_command(app, exit_code);
 
+  if (argc > 0) locksim::runner::set_replay_program(argv[0]);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& help) {

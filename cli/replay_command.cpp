@@ -1,7 +1,9 @@
-// `locksim replay SCENARIO --seed S [--fencing on|off] [--history FILE.jsonl]
+// `locksim replay SCENARIO [--seed S] [--fencing on|off] [--history FILE.jsonl]
 //   [--save-plan FILE.json] [--procs P,...] [--around VIOLATION[:SECONDS]]
 //   [--hide EVENT,...] [--raw]`: one seed, as a readable trace (printed by
-// reports/trace.h) with the checker's violations marked.
+// reports/trace.h) with the checker's violations marked. SCENARIO may be a
+// built-in scenario's name; --seed may be left out for a file that records
+// its seed (`first_seed`, as a saved plan does).
 
 #include <fstream>
 #include <sstream>
@@ -23,7 +25,7 @@ namespace {
 
 struct ReplayArguments {
   std::string path;
-  std::uint64_t seed = 1;
+  std::optional<std::uint64_t> seed;
   std::string fencing;
   std::string history_file;
   std::string plan_file;
@@ -41,7 +43,11 @@ ExitCode replay(const ReplayArguments& arguments) {
   reports::TraceViewParse view =
       reports::parse_trace_view(arguments.trace, reports::trace_proc_names(scenarios::scenario_node_names(scenario)));
   if (!view.view) throw BadInput(view.error);
-  const scenarios::Plan plan = scenarios::make_plan(scenario, arguments.seed);
+  const std::optional<std::uint64_t> seed = arguments.seed ? arguments.seed : scenario.first_seed;
+  if (!seed) {
+    throw BadInput(fmt::format("{}: replay needs --seed S (the file records no first_seed)", arguments.path));
+  }
+  const scenarios::Plan plan = scenarios::make_plan(scenario, *seed);
 
   std::ofstream history;
   if (!arguments.history_file.empty()) {
@@ -75,8 +81,9 @@ ExitCode replay(const ReplayArguments& arguments) {
 void add_replay_command(CLI::App& app, ExitCode& exit_code) {
   auto arguments = std::make_shared<ReplayArguments>();
   CLI::App* command = app.add_subcommand("replay", "Run one seed and print a readable trace");
-  command->add_option("scenario", arguments->path, "The scenario file")->required();
-  command->add_option("--seed", arguments->seed, "The seed")->required();
+  command->add_option("scenario", arguments->path, "The scenario file, or a built-in scenario's name (locksim list)")
+      ->required();
+  command->add_option("--seed", arguments->seed, "The seed (required unless the file records first_seed)");
   command->add_option("--fencing", arguments->fencing, "on or off (default: the scenario's; compare means off)")
       ->check(CLI::IsMember({"on", "off"}));
   command->add_option("--history", arguments->history_file, "Write the JSONL history here");

@@ -1,11 +1,17 @@
 // `locksim run SCENARIO|DIR... [--seeds N] [--first-seed S] [--seed S]
 //   [--fencing on|off|compare] [--shard K/N] [--recheck P] [--json FILE]
-//   [--junit FILE] [--quiet] [--threads N]` (spec/cli.md; --threads is an extension).
+//   [--junit FILE] [--quiet] [--threads N] [--require-expectations]` (spec/cli.md;
+//   --threads and --require-expectations are extensions). SCENARIO may also be
+//   a built-in scenario's name from `locksim list`.
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <thread>
 
@@ -34,6 +40,7 @@ struct RunArguments {
   std::string json_file;
   std::string junit_file;
   bool quiet = false;
+  bool require_expectations = false;
   unsigned threads = std::max(1u, std::thread::hardware_concurrency());
 };
 
@@ -65,15 +72,61 @@ runner::RunRequest request_from(const RunArguments& arguments) {
   return request;
 }
 
+// A scenario's own first seed (a saved plan's `first_seed`) unless the
+// command line gave one.
+runner::RunRequest request_for(const scenarios::Scenario& scenario, const RunArguments& arguments,
+                               runner::RunRequest request) {
+  if (!arguments.seed && !arguments.first_seed && scenario.first_seed) request.first_seed = *scenario.first_seed;
+  return request;
+}
+
+// Fails before the run, not after it: opens a scratch file in the output's
+// directory (the output itself is not touched, so a failed run leaves an
+// older report in place) and says why it cannot be written.
+void check_writable(const std::string& option, const std::string& path) {
+  if (path.empty()) return;
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error)) {
+    throw BadInput(fmt::format("{} {}: cannot write the file: {}", option, path, std::strerror(EISDIR)));
+  }
+  if (std::filesystem::exists(path, error)) {
+    // Appending nothing leaves an existing report as it is but fails as writing would.
+    FILE* existing = std::fopen(path.c_str(), "ab");
+    if (existing == nullptr) {
+      throw BadInput(fmt::format("{} {}: cannot write the file: {}", option, path, std::strerror(errno)));
+    }
+    std::fclose(existing);
+    return;
+  }
+  const std::filesystem::path target{path};
+  const std::filesystem::path directory = target.has_parent_path() ? target.parent_path() : ".";
+  const std::filesystem::path probe =
+      directory / fmt::format(".{}.locksim-write-check-{}", target.filename().string(), getpid());
+  FILE* file = std::fopen(probe.c_str(), "wb");
+  if (file == nullptr) {
+    throw BadInput(fmt::format("{} {}: cannot write the file: {}", option, path, std::strerror(errno)));
+  }
+  std::fclose(file);
+  std::filesystem::remove(probe, error);
+}
+
 void write_file(const std::string& path, const std::string& contents) {
+  errno = 0;
   std::ofstream output{path, std::ios::binary};
   output << contents;
-  if (!output) throw BadInput(fmt::format("{}: cannot write the file", path));
+  output.close();
+  if (!output) {
+    throw BadInput(fmt::format("{}: cannot write the file: {}", path, std::strerror(errno != 0 ? errno : EIO)));
+  }
 }
 
 ExitCode run(const RunArguments& arguments) {
-  const std::vector<scenarios::Scenario> scenarios = load_scenarios(arguments.paths);
   const runner::RunRequest request = request_from(arguments);
+  check_writable("--json", arguments.json_file);
+  check_writable("--junit", arguments.junit_file);
+  const LoadedScenarios loaded = load_scenarios_keeping_going(arguments.paths);
+  for (const reports::BadScenarioFile& bad : loaded.bad_files) fmt::print(stderr, "locksim: {}\n", bad.message);
+  const std::vector<scenarios::Scenario>& scenarios = loaded.scenarios;
   const bool show_progress = !arguments.quiet && isatty(STDERR_FILENO) == 1;
   std::vector<runner::ScenarioSummary> summaries;
   // The wall clock is read here, outside every simulation, only to report speed.
@@ -86,7 +139,7 @@ ExitCode run(const RunArguments& arguments) {
         if (done == total) fmt::print(stderr, "\r\033[K");
       };
     }
-    summaries.push_back(runner::run_scenario(scenario, request, progress));
+    summaries.push_back(runner::run_scenario(scenario, request_for(scenario, arguments, request), progress));
   }
   const double wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   const reports::TableDetail detail = arguments.quiet ? reports::TableDetail::kFailuresOnly : reports::TableDetail::kFull;
@@ -95,9 +148,23 @@ ExitCode run(const RunArguments& arguments) {
   fmt::print(stderr, "{}", reports::internal_failures(summaries));
 
   ExitCode code = exit_code_of(summaries);
+  if (arguments.require_expectations &&
+      std::any_of(summaries.begin(), summaries.end(), [](const runner::ScenarioSummary& s) { return !s.judged; })) {
+    fmt::print(stderr,
+               "locksim: --require-expectations: a scenario was not judged (no expectation applies to a mode)\n");
+    code = more_severe(code, ExitCode::kExpectationFailed);
+  }
+  if (!loaded.bad_files.empty()) {
+    fmt::print(stderr, "locksim: {} scenario file{} could not be loaded (see above)\n", loaded.bad_files.size(),
+               loaded.bad_files.size() == 1 ? "" : "s");
+    code = more_severe(code, ExitCode::kBadInput);
+  }
   try {
     if (!arguments.json_file.empty()) write_file(arguments.json_file, reports::summary_to_json(summaries));
-    if (!arguments.junit_file.empty()) write_file(arguments.junit_file, reports::summary_to_junit(summaries));
+    if (!arguments.junit_file.empty()) {
+      write_file(arguments.junit_file,
+                 reports::summary_to_junit(summaries, {loaded.bad_files, arguments.require_expectations}));
+    }
   } catch (const BadInput& error) {
     fmt::print(stderr, "locksim: {}\n", error.what());
     code = more_severe(code, ExitCode::kBadInput);
@@ -110,7 +177,9 @@ ExitCode run(const RunArguments& arguments) {
 void add_run_command(CLI::App& app, ExitCode& exit_code) {
   auto arguments = std::make_shared<RunArguments>();
   CLI::App* command = app.add_subcommand("run", "Run scenarios over many seeds and check their expectations");
-  command->add_option("scenarios", arguments->paths, "Scenario files or directories of them")->required();
+  command->add_option("scenarios", arguments->paths,
+                      "Scenario files, directories of them, or built-in scenario names (locksim list)")
+      ->required();
   auto* seeds = command->add_option("--seeds", arguments->seeds, "How many seeds (default: the scenario's `seeds`)")
                     ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{100'000'000}));
   auto* first = command->add_option("--first-seed", arguments->first_seed, "The first seed (default 1)");
@@ -125,6 +194,8 @@ void add_run_command(CLI::App& app, ExitCode& exit_code) {
       ->check(CLI::IsMember({"on", "off"}));
   command->add_option("--json", arguments->json_file, "Write the summary JSON here");
   command->add_option("--junit", arguments->junit_file, "Write JUnit XML here");
+  command->add_flag("--require-expectations", arguments->require_expectations,
+                    "Exit 1 if a scenario is not judged (a mode ran that no stated expectation applies to)");
   command->add_flag("--quiet", arguments->quiet, "No progress; print only failures and the count");
   command->add_option("--threads", arguments->threads, "Worker threads (default: the machine's cores)")
       ->check(CLI::Range(1u, 256u));

@@ -7,13 +7,27 @@
 #include <fmt/core.h>
 
 #include "command.h"
+#include "scenarios/did_you_mean.h"
 #include "scenarios/scenario_parser.h"
 
 namespace locksim::cli {
+namespace {
 
-std::vector<scenarios::Scenario> load_scenarios(const std::vector<std::string>& paths) {
+std::vector<std::string> builtin_names() {
+  std::vector<std::string> names;
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator{builtin_scenario_directory(), error}) {
+    if (entry.is_regular_file() && entry.path().extension() == ".json") names.push_back(entry.path().stem().string());
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+// The scenario files the paths name, directories expanded in name order.
+std::vector<std::string> scenario_files(const std::vector<std::string>& paths) {
   std::vector<std::string> files;
-  for (const std::string& path : paths) {
+  for (const std::string& argument : paths) {
+    const std::string path = resolve_scenario_path(argument);
     std::error_code error;
     if (std::filesystem::is_directory(path, error)) {
       std::vector<std::string> found;
@@ -23,19 +37,55 @@ std::vector<scenarios::Scenario> load_scenarios(const std::vector<std::string>& 
       if (found.empty()) throw BadInput(fmt::format("{}: expected scenario files (*.json) in this directory, found none", path));
       std::sort(found.begin(), found.end());
       files.insert(files.end(), found.begin(), found.end());
-    } else if (std::filesystem::exists(path, error)) {
-      files.push_back(path);
     } else {
-      throw BadInput(fmt::format("{}: no such scenario file or directory", path));
+      files.push_back(path);
     }
   }
+  return files;
+}
+
+}  // namespace
+
+std::string resolve_scenario_path(const std::string& argument) {
+  std::error_code error;
+  if (std::filesystem::exists(argument, error)) return argument;
+  const std::filesystem::path name{argument};
+  if (!name.has_parent_path()) {
+    const std::string stem = name.extension() == ".json" ? name.stem().string() : argument;
+    const std::filesystem::path builtin = std::filesystem::path{builtin_scenario_directory()} / (stem + ".json");
+    if (std::filesystem::is_regular_file(builtin, error)) return builtin.string();
+    const std::string nearest = scenarios::nearest_candidate(stem, builtin_names());
+    if (!nearest.empty()) {
+      throw BadInput(fmt::format("{}: no such scenario file, directory or built-in scenario; did you mean {}?",
+                                 argument, nearest));
+    }
+    throw BadInput(fmt::format(
+        "{}: no such scenario file, directory or built-in scenario (`locksim list` shows the built-in ones)", argument));
+  }
+  throw BadInput(fmt::format("{}: no such scenario file or directory", argument));
+}
+
+std::vector<scenarios::Scenario> load_scenarios(const std::vector<std::string>& paths) {
   std::vector<scenarios::Scenario> loaded;
-  for (const std::string& file : files) {
+  for (const std::string& file : scenario_files(paths)) {
     try {
       loaded.push_back(scenarios::load_scenario_file(file));
       print_setting_warnings(loaded.back());
     } catch (const scenarios::ScenarioError& error) {
       throw BadInput(error.what());
+    }
+  }
+  return loaded;
+}
+
+LoadedScenarios load_scenarios_keeping_going(const std::vector<std::string>& paths) {
+  LoadedScenarios loaded;
+  for (const std::string& file : scenario_files(paths)) {
+    try {
+      loaded.scenarios.push_back(scenarios::load_scenario_file(file));
+      print_setting_warnings(loaded.scenarios.back());
+    } catch (const scenarios::ScenarioError& error) {
+      loaded.bad_files.push_back({file, error.what()});
     }
   }
   return loaded;

@@ -1,17 +1,36 @@
 #pragma once
-// Turning `run`/`report` arguments into scenarios: files as given, and the
-// *.json files of a directory in name order. Bad input becomes BadInput.
+// Turning `run`/`replay` arguments into scenarios: files as given, the
+// *.json files of a directory in name order, and the built-in scenarios by
+// the names `locksim list` shows. Bad input becomes BadInput.
 
 #include <string>
 #include <vector>
 
+#include "reports/junit_xml.h"
 #include "scenarios/scenario.h"
 
 namespace locksim::cli {
 
+// The path `argument` names: itself if it exists (a path that exists always
+// wins), else the built-in scenario of that name ("h01-gc-pause-past-lease",
+// with or without ".json"). Throws BadInput for anything else, with the
+// nearest built-in name if it is a near miss.
+[[nodiscard]] std::string resolve_scenario_path(const std::string& argument);
+
 // Requires every path to exist; a directory must hold at least one .json.
 // Prints each scenario's setting warnings to stderr once (print_setting_warnings).
 [[nodiscard]] std::vector<scenarios::Scenario> load_scenarios(const std::vector<std::string>& paths);
+
+// What `run` loaded: the valid scenarios, and every file that was not one
+// (so one bad file in a suite does not stop the others from running).
+struct LoadedScenarios {
+  std::vector<scenarios::Scenario> scenarios;
+  std::vector<reports::BadScenarioFile> bad_files;
+};
+
+// Like load_scenarios, but a file that fails to parse is collected in
+// bad_files instead of thrown. A path that does not exist still throws.
+[[nodiscard]] LoadedScenarios load_scenarios_keeping_going(const std::vector<std::string>& paths);
 
 // Prints "FILE: warning: /JSON/POINTER: message" to stderr for each of the
 // scenario's setting warnings (scenarios/setting_warnings.h).

@@ -55,16 +55,21 @@ std::vector<std::string> failures_of(const runner::ScenarioSummary& scenario, co
 
 }  // namespace
 
-std::string summary_to_junit(const std::vector<runner::ScenarioSummary>& scenarios) {
+std::string summary_to_junit(const std::vector<runner::ScenarioSummary>& scenarios, const JunitOptions& options) {
   std::size_t tests = 0;
   std::size_t failures = 0;
+  std::size_t errors = 0;
   std::string suites;
   for (const runner::ScenarioSummary& scenario : scenarios) {
     std::string cases;
     std::size_t suite_failures = 0;
     double suite_seconds = 0;
     for (const runner::ModeSummary& mode : scenario.modes) {
-      const std::vector<std::string> problems = failures_of(scenario, mode);
+      std::vector<std::string> problems = failures_of(scenario, mode);
+      const bool not_judged = !mode.judged && mode.runs > 0;
+      if (not_judged && options.require_expectations) {
+        problems.push_back("not judged: no expectation in the file applies to this mode (--require-expectations)");
+      }
       suite_seconds += mode.wall_seconds;
       cases += fmt::format(R"(    <testcase classname="{}" name="{}" time="{:.3f}">)", escaped(scenario.name),
                            escaped(scenarios::fencing_mode_name(mode.mode)), mode.wall_seconds);
@@ -76,6 +81,12 @@ std::string summary_to_junit(const std::vector<runner::ScenarioSummary>& scenari
         text += replay;
         cases += fmt::format("\n      <failure message=\"{}\" type=\"expectation\">{}</failure>\n    ",
                              escaped(problems.front()), escaped(text));
+      } else if (not_judged) {
+        const std::string replay = mode.replay.empty() ? "" : "; replay: " + mode.replay;
+        cases += fmt::format("\n      <skipped message=\"{}\"/>\n    ",
+                             escaped(fmt::format("not judged: no expectation in the file applies to this mode; {} of {} "
+                                                 "runs had violations{}",
+                                                 mode.runs_with_violation, mode.runs, replay)));
       }
       cases += "</testcase>\n";
     }
@@ -85,9 +96,18 @@ std::string summary_to_junit(const std::vector<runner::ScenarioSummary>& scenari
                           "\n{}  </testsuite>\n",
                           escaped(scenario.name), scenario.modes.size(), suite_failures, suite_seconds, cases);
   }
+  for (const BadScenarioFile& bad : options.bad_files) {
+    ++tests;
+    ++errors;
+    suites += fmt::format("  <testsuite name=\"{0}\" tests=\"1\" failures=\"0\" errors=\"1\" time=\"0.000\">\n"
+                          "    <testcase classname=\"{0}\" name=\"load\" time=\"0.000\">\n"
+                          "      <error message=\"{1}\" type=\"bad_input\">{1}</error>\n"
+                          "    </testcase>\n  </testsuite>\n",
+                          escaped(bad.file), escaped(bad.message));
+  }
   return fmt::format("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-                     "<testsuites name=\"locksim\" tests=\"{}\" failures=\"{}\" errors=\"0\">\n{}</testsuites>\n",
-                     tests, failures, suites);
+                     "<testsuites name=\"locksim\" tests=\"{}\" failures=\"{}\" errors=\"{}\">\n{}</testsuites>\n",
+                     tests, failures, errors, suites);
 }
 
 }  // namespace locksim::reports

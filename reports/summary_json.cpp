@@ -37,6 +37,7 @@ ordered_json counts_by_name(const std::map<Key, std::int64_t>& counts, Name name
 ordered_json mode_to_json(const ModeSummary& mode) {
   ordered_json json;
   json["runs"] = mode.runs;
+  json["judged"] = mode.judged;
   json["runs_with_violation"] = mode.runs_with_violation;
   json["violations"] = counts_by_name(mode.violations, checker::violation_kind_name);
   // Per violation kind and run outcome, the runs with at least one: what
@@ -111,6 +112,8 @@ ordered_json scenario_to_json(const ScenarioSummary& scenario) {
   json["inert_rules"] = {{"allow_inert", scenario.allow_inert}, {"probes_required", scenario.probes_required}};
   json["recheck"] = {{"seeds", scenario.rechecked}, {"failed", scenario.recheck_failed}};
   json["ok"] = scenario.ok;
+  json["judged"] = scenario.judged;
+  json["reproduced"] = scenario.reproduced;
   return json;
 }
 

@@ -36,7 +36,8 @@ std::size_t name_width(const std::vector<runner::ScenarioSummary>& scenarios) {
 }
 
 std::string header(std::size_t width) {
-  std::string line = fmt::format("{:<{}}  {:<11} {:>5} {:>6}", "scenario", width, "mode", "runs", "failed");
+  std::string line =
+      fmt::format("{:<{}}  {:<11} {:<10} {:>5} {:>6}", "scenario", width, "mode", "status", "runs", "failed");
   for (const checker::ViolationKind kind : checker::kAllViolationKinds) line += fmt::format(" {}", column_head(kind));
   line += fmt::format(" {} {} {}", kLateHead, kStoppedShortHead, kUnfinishedHead);
   return line + fmt::format(" {:>6}\n", "faults");
@@ -44,8 +45,9 @@ std::string header(std::size_t width) {
 
 std::string mode_row(const runner::ScenarioSummary& scenario, const runner::ModeSummary& mode, bool first,
                      std::size_t width) {
-  std::string row = fmt::format("{:<{}}  {:<11} {:>5} {:>6}", first ? scenario.name : "", width,
-                                scenarios::fencing_mode_name(mode.mode), mode.runs, mode.runs_with_violation);
+  std::string row = fmt::format("{:<{}}  {:<11} {:<10} {:>5} {:>6}", first ? scenario.name : "", width,
+                                scenarios::fencing_mode_name(mode.mode), first ? scenario_status(scenario) : "",
+                                mode.runs, mode.runs_with_violation);
   for (const checker::ViolationKind kind : checker::kAllViolationKinds) {
     row += fmt::format(" {:>{}}", mode.violations.at(kind), column_head(kind).size());
   }
@@ -84,7 +86,60 @@ std::string failure_lines(const runner::ScenarioSummary& scenario) {
   return lines;
 }
 
+// Why a scenario that failed nothing still proved nothing, and what it saw.
+std::string not_judged_lines(const runner::ScenarioSummary& scenario) {
+  std::string lines =
+      fmt::format("\nNOT JUDGED {}{}\n", scenario.name, scenario.file.empty() ? "" : " (" + scenario.file + ")");
+  for (const runner::ModeSummary& mode : scenario.modes) {
+    const std::string_view name = scenarios::fencing_mode_name(mode.mode);
+    if (!mode.judged) lines += fmt::format("  {}: no expectation in the file applies to this mode\n", name);
+    std::vector<std::string> seen;
+    for (const auto& [kind, count] : mode.violations) {
+      if (count > 0) seen.push_back(fmt::format("{} {}", checker::violation_kind_name(kind), count));
+    }
+    if (!seen.empty()) {
+      lines += fmt::format("  {}: {} of {} runs had violations: {}\n", name, mode.runs_with_violation, mode.runs,
+                           fmt::join(seen, ", "));
+    }
+    if (!mode.replay.empty()) lines += fmt::format("  replay {}: {}\n", name, mode.replay);
+  }
+  return lines;
+}
+
+// "26 scenarios: 20 passed, 5 reproduced their hazard, 1 not judged" (parts
+// that are zero left out; "26 scenarios: 26 passed" when all passed).
+std::string count_line(const std::vector<runner::ScenarioSummary>& scenarios) {
+  std::size_t passed = 0;
+  std::size_t reproduced = 0;
+  std::size_t not_judged = 0;
+  std::size_t failed = 0;
+  for (const runner::ScenarioSummary& scenario : scenarios) {
+    if (!scenario.ok) {
+      ++failed;
+    } else if (!scenario.judged) {
+      ++not_judged;
+    } else if (scenario.reproduced) {
+      ++reproduced;
+    } else {
+      ++passed;
+    }
+  }
+  std::vector<std::string> parts;
+  if (passed > 0) parts.push_back(fmt::format("{} passed", passed));
+  if (reproduced > 0) parts.push_back(fmt::format("{} reproduced their hazard", reproduced));
+  if (not_judged > 0) parts.push_back(fmt::format("{} not judged", not_judged));
+  if (failed > 0) parts.push_back(fmt::format("{} failed", failed));
+  return fmt::format("{} scenario{}: {}\n", scenarios.size(), scenarios.size() == 1 ? "" : "s",
+                     parts.empty() ? "none run" : fmt::format("{}", fmt::join(parts, ", ")));
+}
+
 }  // namespace
+
+std::string scenario_status(const runner::ScenarioSummary& scenario) {
+  if (!scenario.ok) return "failed";
+  if (!scenario.judged) return "not judged";
+  return scenario.reproduced ? "reproduced" : "passed";
+}
 
 std::string summary_to_table(const std::vector<runner::ScenarioSummary>& scenarios, TableDetail detail) {
   const std::size_t width = name_width(scenarios);
@@ -97,15 +152,14 @@ std::string summary_to_table(const std::vector<runner::ScenarioSummary>& scenari
       }
     }
   }
-  std::size_t passed = 0;
   for (const runner::ScenarioSummary& scenario : scenarios) {
-    if (scenario.ok) {
-      ++passed;
-    } else {
+    if (!scenario.ok) {
       table += failure_lines(scenario);
+    } else if (!scenario.judged) {
+      table += not_judged_lines(scenario);
     }
   }
-  table += fmt::format("\n{} of {} scenarios passed\n", passed, scenarios.size());
+  table += "\n" + count_line(scenarios);
   // Quiet output starts with its first line of content, not a blank line.
   if (detail == TableDetail::kFailuresOnly) table.erase(0, 1);
   return table;

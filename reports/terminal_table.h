@@ -16,6 +16,10 @@ enum class TableDetail {
   kFailuresOnly,  // `--quiet`: only the failures and the closing count
 };
 
+// "passed", "reproduced" (a stated "> 0"-style expectation held), "not
+// judged" (a mode ran that no stated expectation applies to) or "failed".
+[[nodiscard]] std::string scenario_status(const runner::ScenarioSummary& scenario);
+
 [[nodiscard]] std::string summary_to_table(const std::vector<runner::ScenarioSummary>& scenarios,
                                            TableDetail detail = TableDetail::kFull);
 

@@ -24,9 +24,24 @@ std::vector<std::size_t> recheck_positions(std::size_t seeds, double fraction) {
 
 }  // namespace
 
+namespace {
+
+// Written once by main before any run starts, read by the worker threads after.
+std::string& replay_program_storage() {
+  static std::string program = "locksim";
+  return program;
+}
+
+}  // namespace
+
+void set_replay_program(std::string program) {
+  if (!program.empty()) replay_program_storage() = std::move(program);
+}
+
 std::string replay_command(const scenarios::Scenario& scenario, std::uint64_t seed, model::Fencing fencing) {
-  return fmt::format("locksim replay {} --seed {} --fencing {}", scenario.file.empty() ? scenario.name : scenario.file,
-                     seed, scenarios::fencing_switch_name(fencing));
+  return fmt::format("{} replay {} --seed {} --fencing {}", replay_program_storage(),
+                     scenario.file.empty() ? scenario.name : scenario.file, seed,
+                     scenarios::fencing_switch_name(fencing));
 }
 
 ScenarioSummary run_scenario(const scenarios::Scenario& scenario, const RunRequest& request, const Progress& progress) {

@@ -37,6 +37,11 @@ using Progress = std::function<void(std::uint64_t done, std::uint64_t total)>;
 [[nodiscard]] ScenarioSummary run_scenario(const scenarios::Scenario& scenario, const RunRequest& request,
                                            const Progress& progress = {});
 
+// The program replay commands start with: main passes argv[0] as the user
+// typed it ("build/locksim"), so the printed command runs from the same
+// directory. Default "locksim"; call before any run starts.
+void set_replay_program(std::string program);
+
 // The command that replays `seed` of `scenario` in `mode`.
 [[nodiscard]] std::string replay_command(const scenarios::Scenario& scenario, std::uint64_t seed, model::Fencing fencing);
 

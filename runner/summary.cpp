@@ -29,6 +29,24 @@ bool states_stopped_short(const scenarios::Scenario& scenario, model::Fencing mo
   });
 }
 
+// An expectation that zero occurrences would break ("> 0", ">= 1", "> 2%"):
+// the scenario claims its hazard happens.
+bool claims_hazard(const ExpectationResult& result) {
+  return result.stated && !scenarios::bound_holds(result.bound, 0, 0, std::max<std::int64_t>(result.runs, 1));
+}
+
+void judge_coverage(ScenarioSummary& summary) {
+  summary.judged = true;
+  for (ModeSummary& mode : summary.modes) {
+    mode.judged = std::any_of(summary.expectations.begin(), summary.expectations.end(),
+                              [&](const ExpectationResult& result) { return result.stated && result.mode == mode.mode; });
+    if (mode.runs > 0 && !mode.judged) summary.judged = false;
+  }
+  summary.reproduced = summary.ok && summary.judged &&
+                       std::any_of(summary.expectations.begin(), summary.expectations.end(),
+                                   [](const ExpectationResult& result) { return result.ok && claims_hazard(result); });
+}
+
 }  // namespace
 
 std::int64_t ModeSummary::total(const Measure& measure) const {
@@ -179,6 +197,7 @@ void judge(ScenarioSummary& summary) {
   summary.ok = summary.inert.empty() && summary.recheck_failed.empty() &&
                std::all_of(summary.expectations.begin(), summary.expectations.end(),
                            [](const ExpectationResult& result) { return result.ok; });
+  judge_coverage(summary);
 }
 
 void merge_summaries(std::vector<ScenarioSummary>& total, const std::vector<ScenarioSummary>& more) {

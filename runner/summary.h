@@ -60,6 +60,9 @@ struct ModeSummary {
   std::int64_t oracle_runs = 0;
   std::int64_t oracle_disagreeing_runs = 0;
   std::vector<OracleDisagreement> oracle_disagreements;
+  // Whether an expectation the scenario states applies to this mode; the
+  // implicit "stopped_short ==0" alone judges nothing (set by judge()).
+  bool judged = false;
 
   // The total of `measure` over the runs (stopped_short: runs; unfinished_jobs: jobs).
   [[nodiscard]] std::int64_t total(const scenarios::Measure& measure) const;
@@ -90,6 +93,12 @@ struct ScenarioSummary {
   std::vector<std::uint64_t> recheck_failed;  // seeds whose two runs differed
   std::uint64_t rechecked = 0;
   bool ok = true;  // expectations held and the scenario was not inert
+  // Every mode that ran is judged (set by judge()). A scenario that is ok
+  // but not judged proved nothing: it is "not judged", not "passed".
+  bool judged = false;
+  // Ok, judged, and a stated expectation that nothing happening would have
+  // broken (">0", ">=1", ">2%") held: the scenario reproduced its hazard.
+  bool reproduced = false;
 };
 
 // A mode with no runs yet: every kind, measure and fault at zero.
@@ -110,7 +119,7 @@ void add(ModeSummary& total, const ModeSummary& part);
 [[nodiscard]] std::vector<ExpectationResult> expectations_for(const scenarios::Scenario& scenario,
                                                               const std::vector<ModeSummary>& modes);
 
-// Evaluates the expectations and inertness from the modes' totals (also
+// Evaluates the expectations, inertness, `judged` and `reproduced` from the modes' totals (also
 // after merging shard summaries, which is why it needs only the summary).
 void judge(ScenarioSummary& summary);
 

@@ -62,6 +62,9 @@ std::string saved_plan_json(std::string_view original, const Scenario& scenario,
   }
   document["faults"] = faults;
   document["seeds"] = 1;
+  // Work lengths and network delays still come from the seed's own streams,
+  // so the plan runs the seed it was saved from unless told otherwise.
+  document["first_seed"] = plan.seed;
   document["swarm"] = false;
   document.erase("clocks");
   document["description"] = fmt::format("The plan of {} seed {}, written out by locksim replay --save-plan. {}",

@@ -106,6 +106,7 @@ struct Scenario {
   std::string file;                     // where it was read from ("" if built in memory)
   Duration duration = Duration::minutes(10);  // virtual time limit of one run; default 10 min
   int seeds = 100;                      // default seed count for `run`; default 100
+  std::optional<std::uint64_t> first_seed;  // default first seed for `run`/`replay` (a saved plan's seed); else 1
   model::SystemOptions system;
   std::vector<model::Fencing> fencing_modes{model::Fencing::kOff};  // storage.fencing (compare: off, on); default off
   sim::NetworkOptions network;          // default: 1 ms delay, no loss

@@ -589,7 +589,7 @@ Scenario parse_scenario(std::string_view text, const std::string& file) {
     format_version = read_format_version(reader, document["format_version"]);
   }
   reader.require_object(document, "",
-                        {"format_version", "name", "description", "duration", "seeds", "service", "lock", "workers", "workload", "storage",
+                        {"format_version", "name", "description", "duration", "seeds", "first_seed", "service", "lock", "workers", "workload", "storage",
                          "network", "clocks", "faults", "swarm", "expect", "allow_inert", "probes_required"});
   Scenario scenario;
   scenario.file = file;
@@ -603,6 +603,10 @@ Scenario parse_scenario(std::string_view text, const std::string& file) {
     if (scenario.duration == Duration::zero()) reader.expected("/duration", "a positive duration", v);
   });
   with_member(document, "seeds", [&](const json& v) { scenario.seeds = static_cast<int>(reader.integer(v, "/seeds", 1, 10'000'000)); });
+  with_member(document, "first_seed", [&](const json& v) {
+    scenario.first_seed =
+        static_cast<std::uint64_t>(reader.integer(v, "/first_seed", 0, std::numeric_limits<std::int64_t>::max()));
+  });
   // The service first: it decides the node names that faults may target.
   with_member(document, "service", [&](const json& v) { read_service(reader, v, scenario); });
   with_member(document, "lock", [&](const json& v) { read_lock(reader, v, scenario); });

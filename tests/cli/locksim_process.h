@@ -17,8 +17,9 @@ struct Result {
   std::string output;  // stdout and stderr together
 };
 
-inline Result run_locksim(const std::string& arguments) {
-  const std::string command = std::string{LOCKSIM_BINARY} + " " + arguments + " 2>&1";
+// Runs a shell command line as it is (stdout and stderr together).
+inline Result run_shell(const std::string& command_line) {
+  const std::string command = command_line + " 2>&1";
   Result result;
   FILE* pipe = popen(command.c_str(), "r");
   if (pipe == nullptr) return result;
@@ -28,6 +29,8 @@ inline Result run_locksim(const std::string& arguments) {
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return result;
 }
+
+inline Result run_locksim(const std::string& arguments) { return run_shell(std::string{LOCKSIM_BINARY} + " " + arguments); }
 
 // A path in this test process's own scratch directory.
 inline std::string scratch(const std::string& name) {
