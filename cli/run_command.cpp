@@ -18,6 +18,7 @@
 #include "runner/scenario_run.h"
 #include "scenario_files.h"
 #include "scenarios/fencing_modes.h"
+#include "scenarios/seed_limits.h"
 
 namespace locksim::cli {
 namespace {
@@ -65,6 +66,22 @@ runner::RunRequest request_from(const RunArguments& arguments) {
   return request;
 }
 
+// What the determinism self-check re-ran, in seeds, and whether it held:
+// "recheck: 4 seeds run twice, histories identical".
+std::string recheck_line(const std::vector<runner::ScenarioSummary>& summaries) {
+  std::uint64_t seeds = 0;
+  std::vector<std::string> failures;
+  for (const runner::ScenarioSummary& summary : summaries) {
+    seeds += summary.rechecked;
+    if (!summary.recheck_failed.empty()) {
+      failures.push_back(fmt::format("{} seeds {}", summary.name, fmt::join(summary.recheck_failed, ", ")));
+    }
+  }
+  const std::string run_twice = fmt::format("recheck: {} seed{} run twice", seeds, seeds == 1 ? "" : "s");
+  if (failures.empty()) return run_twice + ", histories identical\n";
+  return fmt::format("{}, histories differ: {}\n", run_twice, fmt::join(failures, "; "));
+}
+
 void write_file(const std::string& path, const std::string& contents) {
   std::ofstream output{path, std::ios::binary};
   output << contents;
@@ -92,6 +109,7 @@ ExitCode run(const RunArguments& arguments) {
   const reports::TableDetail detail = arguments.quiet ? reports::TableDetail::kFailuresOnly : reports::TableDetail::kFull;
   fmt::print("{}", reports::summary_to_table(summaries, detail));
   if (!arguments.quiet) fmt::print("{}", reports::speed_line(summaries, wall_seconds, request.threads));
+  if (!arguments.quiet) fmt::print("{}", recheck_line(summaries));
   fmt::print(stderr, "{}", reports::internal_failures(summaries));
 
   ExitCode code = exit_code_of(summaries);
@@ -112,7 +130,8 @@ void add_run_command(CLI::App& app, ExitCode& exit_code) {
   CLI::App* command = app.add_subcommand("run", "Run scenarios over many seeds and check their expectations");
   command->add_option("scenarios", arguments->paths, "Scenario files or directories of them")->required();
   auto* seeds = command->add_option("--seeds", arguments->seeds, "How many seeds (default: the scenario's `seeds`)")
-                    ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{100'000'000}));
+                    ->check(CLI::Range(static_cast<std::uint64_t>(scenarios::kFewestSeeds),
+                                      static_cast<std::uint64_t>(scenarios::kMostSeeds)));
   auto* first = command->add_option("--first-seed", arguments->first_seed, "The first seed (default 1)");
   command->add_option("--seed", arguments->seed, "Run this one seed")->excludes(seeds)->excludes(first);
   command->add_option("--fencing", arguments->fencing, "on, off or compare (default: the scenario's storage.fencing)")

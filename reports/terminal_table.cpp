@@ -98,14 +98,23 @@ std::string summary_to_table(const std::vector<runner::ScenarioSummary>& scenari
     }
   }
   std::size_t passed = 0;
+  std::size_t judged = 0;
+  std::string not_judged;
   for (const runner::ScenarioSummary& scenario : scenarios) {
-    if (scenario.ok) {
-      ++passed;
+    // A shard has only some of the seeds: it must not pass or fail totals.
+    if (scenario.partial()) {
+      not_judged = fmt::format("shard {}/{}: not judged; merge the shards to judge\n", scenario.shard_index, scenario.shard_count);
     } else {
+      ++judged;
+    }
+    if (!scenario.ok) {
       table += failure_lines(scenario);
+    } else if (!scenario.partial()) {
+      ++passed;
     }
   }
-  table += fmt::format("\n{} of {} scenarios passed\n", passed, scenarios.size());
+  if (judged > 0 || not_judged.empty()) table += fmt::format("\n{} of {} scenarios passed\n", passed, judged);
+  if (!not_judged.empty()) table += "\n" + not_judged;
   // Quiet output starts with its first line of content, not a blank line.
   if (detail == TableDetail::kFailuresOnly) table.erase(0, 1);
   return table;
