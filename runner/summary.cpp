@@ -270,16 +270,19 @@ std::string shard_set_problems(const std::vector<SummaryInput>& inputs) {
       if (mine.seed_count != theirs.seed_count) differ(input, "seed count" + of, mine.seed_count, theirs.seed_count);
     }
   }
+  // What is missing first, then what is doubled, then what differs.
   std::vector<std::string> coverage;
+  std::vector<std::string> doubled;
   for (std::uint64_t index = 0; index < shard_count; ++index) {
     const auto found = files_by_shard.find(index);
     if (found == files_by_shard.end()) {
       coverage.push_back(fmt::format("shard {}/{} is missing", index, shard_count));
     } else if (found->second.size() > 1) {
       const std::string times = found->second.size() == 2 ? "twice" : fmt::format("{} times", found->second.size());
-      coverage.push_back(fmt::format("shard {}/{} is given {} ({})", index, shard_count, times, fmt::join(found->second, ", ")));
+      doubled.push_back(fmt::format("shard {}/{} is given {} ({})", index, shard_count, times, fmt::join(found->second, ", ")));
     }
   }
+  coverage.insert(coverage.end(), doubled.begin(), doubled.end());
   coverage.insert(coverage.end(), problems.begin(), problems.end());
   return fmt::format("{}", fmt::join(coverage, "; "));
 }
