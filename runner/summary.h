@@ -123,6 +123,11 @@ void add(ModeSummary& total, const ModeSummary& part);
 // actual values but judged = false and ok = true, and it is never inert.
 void judge(ScenarioSummary& summary);
 
+// Adds `more` into `total`, scenario by scenario (matched by name) and mode by
+// mode, then judges the expectations and inertness again on the totals (as a
+// whole run: shard 0/1). It checks nothing; merge_shards checks first.
+void merge_summaries(std::vector<ScenarioSummary>& total, const std::vector<ScenarioSummary>& more);
+
 // One summary file given to `locksim merge`.
 struct SummaryInput {
   std::string file;     // as named on the command line, for messages
