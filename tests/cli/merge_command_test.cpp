@@ -77,11 +77,14 @@ TEST(MergeCommand, TheThreeShardsOfARunMergeIntoTheWholeRunWithItsJunit) {
 }
 
 TEST(MergeCommand, AMergeJudgesWhatNoShardJudged) {
-  // One seed per shard: each exits 0 without judging; the merge gives the verdict of the whole run.
-  const std::string zero = run_shard(kH01, 2, 0, 2, "two-seeds-0.json");
-  const std::string one = run_shard(kH01, 2, 1, 2, "two-seeds-1.json");
-  const int whole = run_locksim("run " + kH01 + " --seeds 2").exit_code;
-  EXPECT_EQ(run_locksim("merge " + zero + " " + one + " --json " + scratch("two-seeds.json")).exit_code, whole);
+  // One seed in all: shard 1/2 runs seed 1, shard 0/2 none. Each exits 0
+  // without judging; their merge is the whole one-seed run, which fails h01.
+  const std::string zero = run_shard(kH01, 1, 0, 2, "one-seed-0.json");
+  const std::string one = run_shard(kH01, 1, 1, 2, "one-seed-1.json");
+  ASSERT_EQ(run_locksim("run " + kH01 + " --seeds 1").exit_code, 1);
+  const Result merged = run_locksim("merge " + zero + " " + one + " --json " + scratch("one-seed.json"));
+  EXPECT_EQ(merged.exit_code, 1) << merged.output;
+  EXPECT_TRUE(says(merged, "FAIL h01-gc-pause-past-lease")) << merged.output;
 }
 
 TEST(MergeCommand, RefusesAShardGivenTwiceNamingBothFilesAndTheMissingShard) {
