@@ -1,5 +1,7 @@
-// `locksim merge SUMMARY.json... --json FILE`: adds up the summaries of
-// `run --shard K/N` runs into the summary of the whole run.
+// `locksim merge SUMMARY.json... --json FILE [--junit FILE]`: adds up the
+// summaries of the `run --shard K/N` runs of one run (every K of one N, same
+// build, scenario files and seeds; runner::shard_set_problems) into the
+// summary of the whole run, and judges it.
 
 #include <fstream>
 #include <sstream>
@@ -7,6 +9,7 @@
 #include <fmt/core.h>
 
 #include "command.h"
+#include "reports/junit_xml.h"
 #include "reports/summary_json.h"
 #include "reports/terminal_table.h"
 
@@ -16,30 +19,40 @@ namespace {
 struct MergeArguments {
   std::vector<std::string> files;
   std::string json_file;
+  std::string junit_file;
 };
 
+void write_file(const std::string& path, const std::string& contents, ExitCode& code) {
+  std::ofstream output{path, std::ios::binary};
+  output << contents;
+  if (!output) {
+    fmt::print(stderr, "locksim: {}: cannot write the file\n", path);
+    code = more_severe(code, ExitCode::kBadInput);
+  }
+}
+
 ExitCode merge(const MergeArguments& arguments) {
-  std::vector<runner::ScenarioSummary> total;
+  std::vector<runner::SummaryInput> inputs;
   for (const std::string& file : arguments.files) {
     std::ifstream input{file, std::ios::binary};
     if (!input) throw BadInput(fmt::format("{}: cannot read the file", file));
     std::ostringstream text;
     text << input.rdbuf();
     try {
-      runner::merge_summaries(total, reports::summary_from_json(text.str(), file));
+      inputs.push_back(reports::summary_input_from_json(text.str(), file));
     } catch (const reports::SummaryError& error) {
       throw BadInput(error.what());
     }
   }
+  if (const std::string problems = runner::shard_set_problems(inputs); !problems.empty()) {
+    throw BadInput(fmt::format("these are not the shards of one run: {}", problems));
+  }
+  const std::vector<runner::ScenarioSummary> total = runner::merge_shards(inputs);
   fmt::print("{}", reports::summary_to_table(total));
   fmt::print(stderr, "{}", reports::internal_failures(total));
   ExitCode code = exit_code_of(total);
-  std::ofstream output{arguments.json_file, std::ios::binary};
-  output << reports::summary_to_json(total);
-  if (!output) {
-    fmt::print(stderr, "locksim: {}: cannot write the file\n", arguments.json_file);
-    code = more_severe(code, ExitCode::kBadInput);
-  }
+  write_file(arguments.json_file, reports::summary_to_json(total), code);
+  if (!arguments.junit_file.empty()) write_file(arguments.junit_file, reports::summary_to_junit(total), code);
   return code;
 }
 
@@ -50,6 +63,7 @@ void add_merge_command(CLI::App& app, ExitCode& exit_code) {
   CLI::App* command = app.add_subcommand("merge", "Add up summaries of sharded runs");
   command->add_option("summaries", arguments->files, "Summary JSON files from run --json")->required();
   command->add_option("--json", arguments->json_file, "Write the merged summary here")->required();
+  command->add_option("--junit", arguments->junit_file, "Write the merged JUnit XML here");
   command->callback([arguments, &exit_code] { exit_code = merge(*arguments); });
 }
 

@@ -24,6 +24,7 @@
 #include "runner/scenario_run.h"
 #include "scenario_files.h"
 #include "scenarios/fencing_modes.h"
+#include "scenarios/seed_limits.h"
 
 namespace locksim::cli {
 namespace {
@@ -110,6 +111,22 @@ void check_writable(const std::string& option, const std::string& path) {
   std::filesystem::remove(probe, error);
 }
 
+// What the determinism self-check re-ran, in seeds, and whether it held:
+// "recheck: 4 seeds run twice, histories identical".
+std::string recheck_line(const std::vector<runner::ScenarioSummary>& summaries) {
+  std::uint64_t seeds = 0;
+  std::vector<std::string> failures;
+  for (const runner::ScenarioSummary& summary : summaries) {
+    seeds += summary.rechecked;
+    if (!summary.recheck_failed.empty()) {
+      failures.push_back(fmt::format("{} seeds {}", summary.name, fmt::join(summary.recheck_failed, ", ")));
+    }
+  }
+  const std::string run_twice = fmt::format("recheck: {} seed{} run twice", seeds, seeds == 1 ? "" : "s");
+  if (failures.empty()) return run_twice + ", histories identical\n";
+  return fmt::format("{}, histories differ: {}\n", run_twice, fmt::join(failures, "; "));
+}
+
 void write_file(const std::string& path, const std::string& contents) {
   errno = 0;
   std::ofstream output{path, std::ios::binary};
@@ -145,6 +162,7 @@ ExitCode run(const RunArguments& arguments) {
   const reports::TableDetail detail = arguments.quiet ? reports::TableDetail::kFailuresOnly : reports::TableDetail::kFull;
   fmt::print("{}", reports::summary_to_table(summaries, detail));
   if (!arguments.quiet) fmt::print("{}", reports::speed_line(summaries, wall_seconds, request.threads));
+  if (!arguments.quiet) fmt::print("{}", recheck_line(summaries));
   fmt::print(stderr, "{}", reports::internal_failures(summaries));
 
   ExitCode code = exit_code_of(summaries);
@@ -181,7 +199,8 @@ void add_run_command(CLI::App& app, ExitCode& exit_code) {
                       "Scenario files, directories of them, or built-in scenario names (locksim list)")
       ->required();
   auto* seeds = command->add_option("--seeds", arguments->seeds, "How many seeds (default: the scenario's `seeds`)")
-                    ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{100'000'000}));
+                    ->check(CLI::Range(static_cast<std::uint64_t>(scenarios::kFewestSeeds),
+                                      static_cast<std::uint64_t>(scenarios::kMostSeeds)));
   auto* first = command->add_option("--first-seed", arguments->first_seed, "The first seed (default 1)");
   command->add_option("--seed", arguments->seed, "Run this one seed")->excludes(seeds)->excludes(first);
   command->add_option("--fencing", arguments->fencing, "on, off or compare (default: the scenario's storage.fencing)")

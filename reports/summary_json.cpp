@@ -1,7 +1,10 @@
 #include "reports/summary_json.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
+#include <tuple>
+#include <utility>
 
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
@@ -95,7 +98,9 @@ ordered_json expectation_to_json(const ExpectationResult& result) {
   json["runs"] = result.runs;
   json["stated"] = result.stated;
   json["text"] = expectation_words(result);
-  json["ok"] = result.ok;
+  // On a shard nothing is judged: `ok` is null rather than a verdict on part of the seeds.
+  json["judged"] = result.judged;
+  json["ok"] = result.judged ? ordered_json(result.ok) : ordered_json(nullptr);
   return json;
 }
 
@@ -103,7 +108,10 @@ ordered_json scenario_to_json(const ScenarioSummary& scenario) {
   ordered_json json;
   json["name"] = scenario.name;
   json["file"] = scenario.file;
+  json["content_hash"] = fmt::format("{:016x}", scenario.content_hash);
   json["seeds"] = {{"first", scenario.first_seed}, {"count", scenario.seed_count}};
+  json["shard"] = fmt::format("{}/{}", scenario.shard_index, scenario.shard_count);
+  json["partial"] = scenario.partial();
   json["modes"] = ordered_json::object();
   for (const ModeSummary& mode : scenario.modes) json["modes"][std::string{scenarios::fencing_mode_name(mode.mode)}] = mode_to_json(mode);
   json["expectations"] = ordered_json::array();
@@ -232,8 +240,32 @@ ExpectationResult expectation_from_json(const Reader& reader, const ordered_json
   result.stated = reader.at(json, "stated", path).get<bool>();
   result.actual = reader.integer(json, "actual", path);
   result.runs = reader.integer(json, "runs", path);
-  result.ok = reader.at(json, "ok", path).get<bool>();
+  result.judged = reader.at(json, "judged", path).get<bool>();
+  const ordered_json& ok = reader.at(json, "ok", path);
+  result.ok = ok.is_null() || ok.get<bool>();
   return result;
+}
+
+std::uint64_t hash_from_json(const Reader& reader, const ordered_json& json, const std::string& path) {
+  const std::string text = json.get<std::string>();
+  std::uint64_t hash = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), hash, 16);
+  if (text.size() != 16 || error != std::errc{} || end != text.data() + text.size()) reader.fail(path, "expected 16 hex digits");
+  return hash;
+}
+
+// "K/N" with 0 <= K < N.
+std::pair<std::uint64_t, std::uint64_t> shard_from_json(const Reader& reader, const ordered_json& json, const std::string& path) {
+  const std::string text = json.get<std::string>();
+  const std::size_t slash = text.find('/');
+  std::uint64_t index = 0;
+  std::uint64_t count = 0;
+  const char* const end = text.data() + text.size();
+  const bool read = slash != std::string::npos &&
+                    std::from_chars(text.data(), text.data() + slash, index).ptr == text.data() + slash &&
+                    std::from_chars(text.data() + slash + 1, end, count).ptr == end && slash > 0 && slash + 1 < text.size();
+  if (!read || count == 0 || index >= count) reader.fail(path, "expected \"K/N\" with 0 <= K < N");
+  return {index, count};
 }
 
 }  // namespace
@@ -241,6 +273,7 @@ ExpectationResult expectation_from_json(const Reader& reader, const ordered_json
 std::string summary_to_json(const std::vector<ScenarioSummary>& scenarios) {
   ordered_json json;
   json["version"] = kVersion;
+  json["build"] = kBuildId;
   json["scenarios"] = ordered_json::array();
   bool ok = true;
   for (const ScenarioSummary& scenario : scenarios) {
@@ -252,6 +285,10 @@ std::string summary_to_json(const std::vector<ScenarioSummary>& scenarios) {
 }
 
 std::vector<ScenarioSummary> summary_from_json(std::string_view text, const std::string& file) {
+  return summary_input_from_json(text, file).scenarios;
+}
+
+runner::SummaryInput summary_input_from_json(std::string_view text, const std::string& file) {
   const Reader reader{file};
   ordered_json json;
   try {
@@ -259,7 +296,9 @@ std::vector<ScenarioSummary> summary_from_json(std::string_view text, const std:
   } catch (const ordered_json::exception& error) {
     throw SummaryError(fmt::format("{}: not a locksim summary: malformed JSON ({})", file, error.what()));
   }
-  std::vector<ScenarioSummary> scenarios;
+  runner::SummaryInput input;
+  input.file = file;
+  std::vector<ScenarioSummary>& scenarios = input.scenarios;
   try {
     const ordered_json& list = reader.at(json, "scenarios", "");
     if (!list.is_array()) reader.fail("/scenarios", "expected a list");
@@ -271,6 +310,9 @@ std::vector<ScenarioSummary> summary_from_json(std::string_view text, const std:
       scenario.file = reader.at(entry, "file", path).get<std::string>();
       scenario.first_seed = static_cast<std::uint64_t>(reader.integer(reader.at(entry, "seeds", path), "first", path + "/seeds"));
       scenario.seed_count = static_cast<std::uint64_t>(reader.integer(reader.at(entry, "seeds", path), "count", path + "/seeds"));
+      scenario.content_hash = hash_from_json(reader, reader.at(entry, "content_hash", path), path + "/content_hash");
+      std::tie(scenario.shard_index, scenario.shard_count) =
+          shard_from_json(reader, reader.at(entry, "shard", path), path + "/shard");
       for (const auto& [mode, value] : reader.at(entry, "modes", path).items()) {
         const std::string mode_path = path + "/modes/" + mode;
         scenario.modes.push_back(mode_from_json(reader, value, mode_from_name(reader, mode, mode_path), mode_path));
@@ -292,10 +334,12 @@ std::vector<ScenarioSummary> summary_from_json(std::string_view text, const std:
       scenario.ok = reader.at(entry, "ok", path).get<bool>();
       scenarios.push_back(std::move(scenario));
     }
+    input.version = reader.at(json, "version", "").get<std::string>();
+    input.build = reader.at(json, "build", "").get<std::string>();
   } catch (const ordered_json::exception& error) {
     throw SummaryError(fmt::format("{}: not a locksim summary: {}", file, error.what()));
   }
-  return scenarios;
+  return input;
 }
 
 }  // namespace locksim::reports

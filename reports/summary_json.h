@@ -9,7 +9,13 @@
 // least one), `stopped_short_example` ({"seed", "why", "blocked", "replay"}
 // or null) and `stats.virtual_ns`; per expectation `share_of_runs` (then
 // `value` is a percentage and `actual` counts runs), `runs`, `stated` (false:
-// the implicit "stopped_short ==0") and `text`.
+// the implicit "stopped_short ==0"), `text` and `judged`.
+//
+// Sharding: the top level's `build` (version, compiler, build type); per
+// scenario `content_hash` (16 hex digits, FNV-1a of the scenario file's
+// bytes), `shard` ("K/N"; "0/1" for a whole run) and `partial` (true on a
+// shard: its expectations have `judged` false and `ok` null, it is never
+// inert, and its `ok` says only that the determinism self-check held).
 
 #include <stdexcept>
 #include <string>
@@ -29,5 +35,8 @@ class SummaryError : public std::runtime_error {
 
 // Reads a summary written by summary_to_json. Throws SummaryError.
 [[nodiscard]] std::vector<runner::ScenarioSummary> summary_from_json(std::string_view text, const std::string& file);
+
+// The same, with the top level's version and build, as `merge` checks them.
+[[nodiscard]] runner::SummaryInput summary_input_from_json(std::string_view text, const std::string& file);
 
 }  // namespace locksim::reports

@@ -152,14 +152,19 @@ std::string summary_to_table(const std::vector<runner::ScenarioSummary>& scenari
       }
     }
   }
+  std::string shard_line;  // a shard's summary has only some seeds: it passes and fails no totals
   for (const runner::ScenarioSummary& scenario : scenarios) {
+    if (scenario.partial()) {
+      shard_line = fmt::format("shard {}/{}: not judged; merge the shards to judge\n", scenario.shard_index,
+                               scenario.shard_count);
+    }
     if (!scenario.ok) {
       table += failure_lines(scenario);
-    } else if (!scenario.judged) {
+    } else if (!scenario.judged && !scenario.partial()) {
       table += not_judged_lines(scenario);
     }
   }
-  table += "\n" + count_line(scenarios);
+  table += "\n" + (shard_line.empty() ? count_line(scenarios) : shard_line);
   // Quiet output starts with its first line of content, not a blank line.
   if (detail == TableDetail::kFailuresOnly) table.erase(0, 1);
   return table;

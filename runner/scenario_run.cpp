@@ -48,6 +48,9 @@ ScenarioSummary run_scenario(const scenarios::Scenario& scenario, const RunReque
   ScenarioSummary summary;
   summary.name = scenario.name;
   summary.file = scenario.file;
+  summary.content_hash = scenario.content_hash;
+  summary.shard_index = request.shard_index;
+  summary.shard_count = request.shard_count;
   summary.first_seed = request.first_seed;
   summary.seed_count = request.seed_count.value_or(static_cast<std::uint64_t>(scenario.seeds));
 
@@ -100,15 +103,16 @@ ScenarioSummary run_scenario(const scenarios::Scenario& scenario, const RunReque
   }
 
   // The determinism self-check: the same seed, plan and mode again must give
-  // the same history, byte for byte.
+  // the same history, byte for byte. Counted in seeds, every mode of each.
   for (std::size_t position : recheck_positions(seeds.size(), request.recheck_fraction)) {
     const scenarios::Plan plan = scenarios::make_plan(scenario, seeds[position]);
+    ++summary.rechecked;
+    bool identical = true;
     for (std::size_t mode = 0; mode < modes.size(); ++mode) {
-      ++summary.rechecked;
-      if (run_plan(scenario, plan, modes[mode], {}, OracleChoice::kOff).history_hash != runs[position][mode].history_hash) {
-        summary.recheck_failed.push_back(seeds[position]);
-      }
+      identical = identical &&
+                  run_plan(scenario, plan, modes[mode], {}, OracleChoice::kOff).history_hash == runs[position][mode].history_hash;
     }
+    if (!identical) summary.recheck_failed.push_back(seeds[position]);
   }
   summary.allow_inert = scenario.allow_inert;
   summary.probes_required = scenario.probes_required;

@@ -1,8 +1,10 @@
 #include "runner/summary.h"
 
 #include <algorithm>
+#include <map>
+#include <utility>
 
-#include <fmt/core.h>
+#include <fmt/format.h>
 
 #include "scenarios/fencing_modes.h"
 
@@ -176,10 +178,13 @@ void judge(ScenarioSummary& summary) {
     const std::int64_t runs_with = counted.runs_with_any(result.measure);
     result.runs = counted.runs;
     result.actual = result.bound.scale == scenarios::Scale::kShareOfRuns ? runs_with : total;
-    result.ok = scenarios::bound_holds(result.bound, total, runs_with, counted.runs);
+    result.judged = !summary.partial();
+    result.ok = !result.judged || scenarios::bound_holds(result.bound, total, runs_with, counted.runs);
   }
   summary.inert.clear();
-  for (const ModeSummary& mode : summary.modes) {
+  // A fault that never fired on this shard's seeds may fire on another's.
+  const std::vector<ModeSummary> no_modes;
+  for (const ModeSummary& mode : summary.partial() ? no_modes : summary.modes) {
     if (mode.runs == 0) continue;
     const std::string_view mode_name = scenarios::fencing_mode_name(mode.mode);
     if (!summary.allow_inert) {
@@ -208,6 +213,7 @@ void merge_summaries(std::vector<ScenarioSummary>& total, const std::vector<Scen
       continue;
     }
     ScenarioSummary& sum = *existing;
+    sum.content_hash = part.content_hash;
     sum.first_seed = std::min(sum.first_seed, part.first_seed);
     sum.rechecked += part.rechecked;
     sum.recheck_failed.insert(sum.recheck_failed.end(), part.recheck_failed.begin(), part.recheck_failed.end());
@@ -225,8 +231,85 @@ void merge_summaries(std::vector<ScenarioSummary>& total, const std::vector<Scen
     std::int64_t runs = 0;
     for (const ModeSummary& mode : scenario.modes) runs = std::max(runs, mode.runs);
     scenario.seed_count = static_cast<std::uint64_t>(runs);
+    scenario.shard_index = 0;
+    scenario.shard_count = 1;
     judge(scenario);
   }
+}
+
+std::string shard_set_problems(const std::vector<SummaryInput>& inputs) {
+  std::vector<std::string> problems;
+  if (inputs.empty()) return "no summaries given";
+  const SummaryInput& first = inputs.front();
+  const auto differ = [&](const SummaryInput& other, std::string_view what, const auto& mine, const auto& theirs) {
+    problems.push_back(fmt::format("{} and {} differ in {}: {} vs {}", first.file, other.file, what, mine, theirs));
+  };
+  // Every scenario of one file carries the same shard, as one `run` wrote it.
+  const auto shard_of = [](const SummaryInput& input) {
+    return input.scenarios.empty() ? std::pair<std::uint64_t, std::uint64_t>{0, 1}
+                                   : std::pair{input.scenarios.front().shard_index, input.scenarios.front().shard_count};
+  };
+  for (const SummaryInput& input : inputs) {
+    for (const ScenarioSummary& scenario : input.scenarios) {
+      if (std::pair{scenario.shard_index, scenario.shard_count} != shard_of(input)) {
+        problems.push_back(fmt::format("{}: its scenarios come from different shards", input.file));
+        break;
+      }
+    }
+  }
+  const std::uint64_t shard_count = shard_of(first).second;
+  std::map<std::uint64_t, std::vector<std::string>> files_by_shard;
+  for (const SummaryInput& input : inputs) {
+    const auto [index, count] = shard_of(input);
+    if (count != shard_count) {
+      differ(input, "shard count N", fmt::format("{}/{}", shard_of(first).first, shard_count), fmt::format("{}/{}", index, count));
+      continue;
+    }
+    files_by_shard[index].push_back(input.file);
+    if (input.version != first.version) differ(input, "locksim version", first.version, input.version);
+    if (input.build != first.build) differ(input, "build", first.build, input.build);
+    std::vector<std::string> names;
+    std::vector<std::string> first_names;
+    for (const ScenarioSummary& scenario : input.scenarios) names.push_back(scenario.name);
+    for (const ScenarioSummary& scenario : first.scenarios) first_names.push_back(scenario.name);
+    if (names != first_names) {
+      differ(input, "scenarios", fmt::format("[{}]", fmt::join(first_names, ", ")), fmt::format("[{}]", fmt::join(names, ", ")));
+      continue;
+    }
+    for (std::size_t position = 0; position < names.size(); ++position) {
+      const ScenarioSummary& mine = first.scenarios[position];
+      const ScenarioSummary& theirs = input.scenarios[position];
+      const std::string of = " of scenario " + mine.name;
+      if (mine.content_hash != theirs.content_hash) {
+        differ(input, "the content of the scenario file" + of,
+               fmt::format("{} (hash {:016x})", mine.file, mine.content_hash),
+               fmt::format("{} (hash {:016x})", theirs.file, theirs.content_hash));
+      }
+      if (mine.first_seed != theirs.first_seed) differ(input, "first seed" + of, mine.first_seed, theirs.first_seed);
+      if (mine.seed_count != theirs.seed_count) differ(input, "seed count" + of, mine.seed_count, theirs.seed_count);
+    }
+  }
+  // What is missing first, then what is doubled, then what differs.
+  std::vector<std::string> coverage;
+  std::vector<std::string> doubled;
+  for (std::uint64_t index = 0; index < shard_count; ++index) {
+    const auto found = files_by_shard.find(index);
+    if (found == files_by_shard.end()) {
+      coverage.push_back(fmt::format("shard {}/{} is missing", index, shard_count));
+    } else if (found->second.size() > 1) {
+      const std::string times = found->second.size() == 2 ? "twice" : fmt::format("{} times", found->second.size());
+      doubled.push_back(fmt::format("shard {}/{} is given {} ({})", index, shard_count, times, fmt::join(found->second, ", ")));
+    }
+  }
+  coverage.insert(coverage.end(), doubled.begin(), doubled.end());
+  coverage.insert(coverage.end(), problems.begin(), problems.end());
+  return fmt::format("{}", fmt::join(coverage, "; "));
+}
+
+std::vector<ScenarioSummary> merge_shards(const std::vector<SummaryInput>& inputs) {
+  std::vector<ScenarioSummary> total;
+  for (const SummaryInput& input : inputs) merge_summaries(total, input.scenarios);
+  return total;
 }
 
 }  // namespace locksim::runner

@@ -77,28 +77,35 @@ struct ExpectationResult {
   bool stated = true;        // false: the implicit "stopped_short ==0" of a scenario that says nothing about it
   std::int64_t actual = 0;   // the total (kTotal), or the runs with at least one (kShareOfRuns)
   std::int64_t runs = 0;     // the mode's runs (the share's denominator)
-  bool ok = false;
+  bool judged = true;        // false on a shard: its seeds are only part of the run, so nothing is judged
+  bool ok = false;           // true when not judged: a shard fails no expectation
 };
 
 struct ScenarioSummary {
   std::string name;
   std::string file;
+  std::uint64_t content_hash = 0;  // of the scenario file's bytes: merge refuses shards of different files
   std::uint64_t first_seed = 1;
-  std::uint64_t seed_count = 0;
+  std::uint64_t seed_count = 0;    // of the whole run, also on a shard
+  std::uint64_t shard_index = 0;   // `run --shard K/N`: K
+  std::uint64_t shard_count = 1;   // N; 1: the whole run
   std::vector<ModeSummary> modes;
   std::vector<ExpectationResult> expectations;
   std::vector<std::string> inert;            // why the scenario proved nothing, if it did not
   bool allow_inert = false;                  // the scenario says a fault that never fires is fine
   std::vector<std::string> probes_required;  // probes that must be reached in every mode
-  std::vector<std::uint64_t> recheck_failed;  // seeds whose two runs differed
-  std::uint64_t rechecked = 0;
-  bool ok = true;  // expectations held and the scenario was not inert
+  std::vector<std::uint64_t> recheck_failed;  // seeds whose two runs differed (once each)
+  std::uint64_t rechecked = 0;                // seeds run twice (not seed × mode runs)
+  bool ok = true;  // expectations held and the scenario was not inert; on a shard: the recheck held
   // Every mode that ran is judged (set by judge()). A scenario that is ok
   // but not judged proved nothing: it is "not judged", not "passed".
   bool judged = false;
   // Ok, judged, and a stated expectation that nothing happening would have
   // broken (">0", ">=1", ">2%") held: the scenario reproduced its hazard.
   bool reproduced = false;
+
+  // A shard's summary covers only some seeds: totals and shares are not judged on it.
+  [[nodiscard]] bool partial() const { return shard_count > 1; }
 };
 
 // A mode with no runs yet: every kind, measure and fault at zero.
@@ -121,10 +128,33 @@ void add(ModeSummary& total, const ModeSummary& part);
 
 // Evaluates the expectations, inertness, `judged` and `reproduced` from the modes' totals (also
 // after merging shard summaries, which is why it needs only the summary).
+// A partial summary (a shard) is not judged: its expectations get the
+// actual values but judged = false and ok = true, and it is never inert.
 void judge(ScenarioSummary& summary);
 
 // Adds `more` into `total`, scenario by scenario (matched by name) and mode by
-// mode, then judges the expectations and inertness again on the totals.
+// mode, then judges the expectations and inertness again on the totals (as a
+// whole run: shard 0/1). It checks nothing; merge_shards checks first.
 void merge_summaries(std::vector<ScenarioSummary>& total, const std::vector<ScenarioSummary>& more);
+
+// One summary file given to `locksim merge`.
+struct SummaryInput {
+  std::string file;     // as named on the command line, for messages
+  std::string version;  // the locksim version that wrote it
+  std::string build;    // the build id (version, compiler, build type)
+  std::vector<ScenarioSummary> scenarios;
+};
+
+// Why `inputs` are not the N shards of one run, "" if they are: every input
+// is shard K/N of the same build, scenarios (by name, file content hash,
+// first seed and seed count) and N, and every K from 0 to N-1 is there
+// exactly once. A whole run's summary counts as shard 0/1. Each problem is
+// named, e.g. "shard 2/3 is missing; shard 0/3 is given twice (a.json, b.json)".
+[[nodiscard]] std::string shard_set_problems(const std::vector<SummaryInput>& inputs);
+
+// Adds up the summaries of the shards of one run (shard_set_problems says
+// ""), scenario by scenario and mode by mode, into the summary of the whole
+// run (shard 0/1), then judges the expectations and inertness on the totals.
+[[nodiscard]] std::vector<ScenarioSummary> merge_shards(const std::vector<SummaryInput>& inputs);
 
 }  // namespace locksim::runner

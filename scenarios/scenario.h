@@ -104,6 +104,7 @@ struct Scenario {
   std::string name;
   std::string description;
   std::string file;                     // where it was read from ("" if built in memory)
+  std::uint64_t content_hash = 0;       // of the file's bytes (scenarios/content_hash.h); 0 if built in memory
   Duration duration = Duration::minutes(10);  // virtual time limit of one run; default 10 min
   int seeds = 100;                      // default seed count for `run`; default 100
   std::optional<std::uint64_t> first_seed;  // default first seed for `run`/`replay` (a saved plan's seed); else 1

@@ -11,10 +11,12 @@
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
+#include "scenarios/content_hash.h"
 #include "scenarios/did_you_mean.h"
 #include "scenarios/fencing_modes.h"
 #include "scenarios/plan.h"
 #include "scenarios/scenario_reference.h"
+#include "scenarios/seed_limits.h"
 #include "scenarios/setting_warnings.h"
 #include "model/redlock_service.h"
 #include "sim/duration_text.h"
@@ -593,6 +595,7 @@ Scenario parse_scenario(std::string_view text, const std::string& file) {
                          "network", "clocks", "faults", "swarm", "expect", "allow_inert", "probes_required"});
   Scenario scenario;
   scenario.file = file;
+  scenario.content_hash = content_hash(text);
   scenario.format_version = format_version;
   if (!document.contains("name")) reader.fail("/name", "a scenario needs a \"name\"");
   scenario.name = reader.string(document["name"], "/name");
@@ -602,7 +605,7 @@ Scenario parse_scenario(std::string_view text, const std::string& file) {
     scenario.duration = reader.duration(v, "/duration");
     if (scenario.duration == Duration::zero()) reader.expected("/duration", "a positive duration", v);
   });
-  with_member(document, "seeds", [&](const json& v) { scenario.seeds = static_cast<int>(reader.integer(v, "/seeds", 1, 10'000'000)); });
+  with_member(document, "seeds", [&](const json& v) { scenario.seeds = static_cast<int>(reader.integer(v, "/seeds", kFewestSeeds, kMostSeeds)); });
   with_member(document, "first_seed", [&](const json& v) {
     scenario.first_seed =
         static_cast<std::uint64_t>(reader.integer(v, "/first_seed", 0, std::numeric_limits<std::int64_t>::max()));

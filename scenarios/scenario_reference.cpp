@@ -23,7 +23,7 @@ constexpr std::array kReference = std::to_array<KeyReference>({
     {"/description", "string", "", "\"\"", "", "one sentence for people; shown by `locksim list`"},
     {"/duration", "duration", "time", "10m", "> 0",
      "virtual time limit of one run; a run also ends when every job is done"},
-    {"/seeds", "integer", "runs", "100", "1 to 10,000,000", "how many seeds `run` uses when --seeds is not given"},
+    {"/seeds", "integer", "runs", "100", "1 to 100,000,000", "how many seeds `run` uses when --seeds is not given (the same limit as --seeds)"},
     {"/first_seed", "integer", "", "1", "0 or more",
      "the first seed `run` and `replay` use when --first-seed/--seed is not given (a saved plan records its seed here)"},
     {"/service", "object", "", "{\"kind\": \"redis\"}", "", "the lock service"},
