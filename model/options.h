@@ -106,7 +106,18 @@ struct BillingWorkload {
   int customers = 20;          // default 20
 };
 
-using Workload = std::variant<CounterWorkload, BillingWorkload>;
+// Each worker does `jobs` times: acquire → work → write its result → release,
+// with no read. Every job writes the same key (the published result), value =
+// the job's number at its worker (1 … jobs), so an older job's result landing
+// after a newer one's overwrites it: the harm is the stale write in lock order.
+// Writes carry no `job`: a job redone after an unanswered write writes the
+// same result again under a newer hold, which harms nothing.
+struct WriteOnlyWorkload {
+  std::string key = "result";  // default "result"
+  int jobs = 10;               // per worker; default 10
+};
+
+using Workload = std::variant<CounterWorkload, BillingWorkload, WriteOnlyWorkload>;
 
 struct SystemOptions {
   ServiceOptions service;

@@ -103,7 +103,9 @@ std::int64_t System::unfinished_jobs() const {
                                        [billing](std::int64_t customer) { return customer < billing->customers; });
     return billing->customers - static_cast<std::int64_t>(charged);
   }
-  const int jobs = std::get<CounterWorkload>(options_.workload).jobs;
+  const int jobs = std::holds_alternative<CounterWorkload>(options_.workload)
+                       ? std::get<CounterWorkload>(options_.workload).jobs
+                       : std::get<WriteOnlyWorkload>(options_.workload).jobs;
   std::int64_t left = 0;
   for (const Worker& worker : workers_) left += std::max(0, jobs - worker.jobs_done());
   return left;

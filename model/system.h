@@ -37,7 +37,7 @@ class System {
   [[nodiscard]] sim::NodeId worker_node(int number) const { return worker_nodes_.at(static_cast<std::size_t>(number - 1)); }
   [[nodiscard]] const Worker& worker(int number) const { return workers_.at(static_cast<std::size_t>(number - 1)); }
   [[nodiscard]] bool all_workers_finished() const;
-  // Jobs not done (so far): counter, jobs × workers − jobs done; billing,
+  // Jobs not done (so far): counter and write-only, jobs × workers − jobs done; billing,
   // customers never charged. Jobs of a worker that crashed for good count.
   [[nodiscard]] std::int64_t unfinished_jobs() const;
 

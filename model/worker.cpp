@@ -1,5 +1,6 @@
 #include "model/worker.h"
 
+#include <limits>
 #include <utility>
 
 #include <fmt/core.h>
@@ -15,6 +16,13 @@ namespace {
 
 const std::string& workload_key(const Workload& workload) {
   return std::visit([](const auto& kind) -> const std::string& { return kind.key; }, workload);
+}
+
+// Jobs per worker; the billing workload's customers are shared, not per worker.
+int jobs_per_worker(const Workload& workload) {
+  if (const auto* counter = std::get_if<CounterWorkload>(&workload)) return counter->jobs;
+  if (const auto* write_only = std::get_if<WriteOnlyWorkload>(&workload)) return write_only->jobs;
+  return std::numeric_limits<int>::max();
 }
 
 }  // namespace
@@ -36,9 +44,7 @@ sim::NodeBoot Worker::boot() {
 }
 
 sim::Task<> Worker::run(Context context) {
-  const int jobs = std::holds_alternative<CounterWorkload>(options_.workload)
-                       ? std::get<CounterWorkload>(options_.workload).jobs
-                       : std::numeric_limits<int>::max();
+  const int jobs = jobs_per_worker(options_.workload);
   while (jobs_done_ < jobs) {
     const Lease lease = co_await acquire_until_granted(context);
     begin_hold(context, lease);
@@ -123,31 +129,36 @@ sim::Task<Worker::JobResult> Worker::do_job_holding(Context context) {
   const std::string& key = workload_key(options_.workload);
   const Duration timeout = options_.service.request_timeout;
 
-  context.record("read.invoke", {{"key", key}});
-  const std::optional<std::int64_t> read_token =
-      options_.storage.fence_reads ? token_to_send() : std::nullopt;
-  ReadCommand read_command{key, name_, read_token};
-  const std::optional<sim::Message> read = co_await context.call(storage_, std::move(read_command), timeout);
-  if (!read || !read->body.get<ReadReply>().accepted) {
-    // The spec has no read.fail: like an unanswered invoke in a Jepsen
-    // history, the read.invoke stays without a completion (storage's
-    // read.reject says why when it refused a fenced read).
-    co_return JobResult{};
-  }
-  const std::int64_t observed = read->body.get<ReadReply>().value;
-  context.record("read.ok", {{"key", key}, {"value", observed}});
-
+  // The value to write: read+1, or for write-only (no read) this job's number.
+  std::int64_t value = jobs_done_ + 1;
   std::optional<std::int64_t> job;
   std::optional<std::string> request_id;
-  if (const auto* billing = std::get_if<BillingWorkload>(&options_.workload)) {
-    if (observed >= billing->customers) {
-      co_return JobResult{true, true};
+  if (!std::holds_alternative<WriteOnlyWorkload>(options_.workload)) {
+    context.record("read.invoke", {{"key", key}});
+    const std::optional<std::int64_t> read_token =
+        options_.storage.fence_reads ? token_to_send() : std::nullopt;
+    ReadCommand read_command{key, name_, read_token};
+    const std::optional<sim::Message> read = co_await context.call(storage_, std::move(read_command), timeout);
+    if (!read || !read->body.get<ReadReply>().accepted) {
+      // The spec has no read.fail: like an unanswered invoke in a Jepsen
+      // history, the read.invoke stays without a completion (storage's
+      // read.reject says why when it refused a fenced read).
+      co_return JobResult{};
     }
-    job = observed;  // the customer to charge
-    if (options_.storage.idempotency_keys) {
-      request_id = fmt::format("customer-{}", observed);
+    const std::int64_t observed = read->body.get<ReadReply>().value;
+    context.record("read.ok", {{"key", key}, {"value", observed}});
+    value = observed + 1;
+    if (const auto* billing = std::get_if<BillingWorkload>(&options_.workload)) {
+      if (observed >= billing->customers) {
+        co_return JobResult{true, true};
+      }
+      job = observed;  // the customer to charge
+      if (options_.storage.idempotency_keys) {
+        request_id = fmt::format("customer-{}", observed);
+      }
     }
-  } else if (options_.storage.idempotency_keys) {
+  }
+  if (!job && options_.storage.idempotency_keys) {
     request_id = fmt::format("{}-{}", name_, ++writes_);
   }
 
@@ -156,7 +167,7 @@ sim::Task<Worker::JobResult> Worker::do_job_holding(Context context) {
   if (options_.workers.check_before_write && (lease_lost_ || context.now() >= held_->valid_until)) {
     co_return JobResult{};  // the hold ends (expired or lost) without writing
   }
-  WriteCommand write{key, observed + 1, name_, token_to_send(), request_id, job};
+  WriteCommand write{key, value, name_, token_to_send(), request_id, job};
   std::vector<sim::Field> fields{{"key", key}, {"value", write.value}};
   if (write.token) fields.emplace_back("token", *write.token);
   if (write.request_id) fields.emplace_back("request_id", *write.request_id);

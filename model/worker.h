@@ -4,6 +4,8 @@
 //   acquire (retry with jitter) → hold.begin → read → work → [check lease] →
 //   write → hold.end → release → idle → next job
 //
+// (The write-only workload skips the read: its write is the job's result.)
+//
 // With a watchdog, a renewal process on the same node extends the lease every
 // renew_every while the hold lasts; a node pause freezes it too, and a
 // starve-renewal fault can freeze it alone. The worker learns that a renewal
@@ -33,7 +35,7 @@ class Worker {
   [[nodiscard]] sim::NodeBoot boot();
   [[nodiscard]] const std::string& name() const { return name_; }
   [[nodiscard]] bool finished() const { return finished_; }
-  // Jobs whose effect was accepted (counter workload) or customers it charged (billing).
+  // Jobs whose effect was accepted (counter, write-only) or customers it charged (billing).
   [[nodiscard]] int jobs_done() const { return jobs_done_; }
   [[nodiscard]] bool holding() const { return held_.has_value(); }
 

@@ -48,7 +48,9 @@ struct OracleSetup {
   int quorum = 1;
   // stuck_lock's threshold: the scenario's lock.stuck_after.
   sim::Duration stuck_after = sim::Duration::seconds(100);
-  enum class Workload : std::uint8_t { kCounter, kBilling };
+  // lost_update is counted for the counter only, duplicate_effect for billing
+  // only; write-only's harm is the stale write, counted for every workload.
+  enum class Workload : std::uint8_t { kCounter, kBilling, kWriteOnly };
   Workload workload = Workload::kCounter;
   std::string counter_key;  // the counter workload's key
 };

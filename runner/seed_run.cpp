@@ -86,8 +86,9 @@ OracleSetup oracle_setup(const scenarios::Scenario& scenario, model::System& sys
   std::visit(
       [&setup](const auto& kind) {
         using Kind = std::decay_t<decltype(kind)>;
-        setup.workload =
-            std::is_same_v<Kind, model::CounterWorkload> ? OracleSetup::Workload::kCounter : OracleSetup::Workload::kBilling;
+        setup.workload = std::is_same_v<Kind, model::CounterWorkload>   ? OracleSetup::Workload::kCounter
+                         : std::is_same_v<Kind, model::BillingWorkload> ? OracleSetup::Workload::kBilling
+                                                                        : OracleSetup::Workload::kWriteOnly;
         setup.counter_key = kind.key;
       },
       scenario.system.workload);
@@ -99,8 +100,10 @@ std::string workload_json(const model::Workload& workload) {
   return std::visit(
       [](const auto& kind) {
         using Kind = std::decay_t<decltype(kind)>;
-        return fmt::format(R"({{"kind":"{}","key":"{}"}})",
-                           std::is_same_v<Kind, model::CounterWorkload> ? "counter" : "billing", kind.key);
+        const char* name = std::is_same_v<Kind, model::CounterWorkload>   ? "counter"
+                           : std::is_same_v<Kind, model::BillingWorkload> ? "billing"
+                                                                          : "write-only";
+        return fmt::format(R"({{"kind":"{}","key":"{}"}})", name, kind.key);
       },
       workload);
 }

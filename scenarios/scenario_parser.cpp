@@ -282,7 +282,7 @@ void read_workload(const Reader& reader, const json& value, Scenario& scenario) 
   const std::string path = "/workload";
   if (!value.is_object()) reader.expected(path, "an object", value);
   const std::string kind = value.contains("kind") ? reader.choice<std::string>(value["kind"], path + "/kind",
-                                                                               {{"counter", "counter"}, {"billing", "billing"}})
+                                                                               {{"counter", "counter"}, {"billing", "billing"}, {"write-only", "write-only"}})
                                                   : "counter";
   if (kind == "counter") {
     reader.require_object(value, path, {"kind", "key", "jobs"});
@@ -290,6 +290,13 @@ void read_workload(const Reader& reader, const json& value, Scenario& scenario) 
     with_member(value, "key", [&](const json& v) { counter.key = reader.string(v, path + "/key"); });
     with_member(value, "jobs", [&](const json& v) { counter.jobs = static_cast<int>(reader.integer(v, path + "/jobs", 1, 1'000'000)); });
     scenario.system.workload = counter;
+  } else if (kind == "write-only") {
+    reader.require_object(value, path, {"kind", "key", "jobs"});
+    model::WriteOnlyWorkload write_only;
+    with_member(value, "key", [&](const json& v) { write_only.key = reader.string(v, path + "/key"); });
+    with_member(value, "jobs",
+                [&](const json& v) { write_only.jobs = static_cast<int>(reader.integer(v, path + "/jobs", 1, 1'000'000)); });
+    scenario.system.workload = write_only;
   } else {
     reader.require_object(value, path, {"kind", "key", "customers"});
     model::BillingWorkload billing;

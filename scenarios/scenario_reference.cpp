@@ -73,12 +73,13 @@ constexpr std::array kReference = std::to_array<KeyReference>({
     {"/workers/between", "distribution", "time", "0", "",
      "idle time between one job's release and the next acquire"},
     {"/workload", "object", "", "{\"kind\": \"counter\"}", "", "what the workers do with storage while holding"},
-    {"/workload/kind", "\"counter\" | \"billing\"", "", "\"counter\"", "",
+    {"/workload/kind", "\"counter\" | \"billing\" | \"write-only\"", "", "\"counter\"", "",
      "counter: each job reads key, works, writes read+1 (stale writes, lost updates); billing: a holder charges the "
-     "next unbilled customer (duplicate effects)"},
-    {"/workload/key", "string", "", "\"qty\" (counter), \"billed\" (billing)", "",
-     "the storage key: the counter, or the billing cursor"},
-    {"/workload/jobs", "integer", "jobs per worker", "10", "1 to 1,000,000; counter only",
+     "next unbilled customer (duplicate effects); write-only: each job works and writes its number to the shared "
+     "key, no read (stale writes: an older job's result over a newer one)"},
+    {"/workload/key", "string", "", "\"qty\" (counter), \"billed\" (billing), \"result\" (write-only)", "",
+     "the storage key: the counter, the billing cursor, or the published result"},
+    {"/workload/jobs", "integer", "jobs per worker", "10", "1 to 1,000,000; counter and write-only",
      "how many jobs each worker does"},
     {"/workload/customers", "integer", "customers", "20", "1 to 1,000,000; billing only",
      "customers shared by all workers, each to be charged once"},

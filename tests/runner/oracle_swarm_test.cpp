@@ -43,8 +43,7 @@ class ScenarioGenerator {
     const int workers = static_cast<int>(rng_.between(1, 4));
     scenario["lock"] = chance(10) ? json{{"lease", "none"}} : json{{"lease", milliseconds(200, 15'000)}};
     scenario["workers"] = workers_of(service, workers, scenario["lock"]["lease"] != "none");
-    scenario["workload"] = chance(70) ? json{{"kind", "counter"}, {"key", "qty"}, {"jobs", rng_.between(1, 4)}}
-                                      : json{{"kind", "billing"}, {"customers", rng_.between(1, 5)}};
+    scenario["workload"] = workload();
     scenario["storage"] = {{"fencing", "compare"},
                            {"fence_reads", chance(50)},
                            {"validate", service == "redlock" || chance(70) ? "max-seen" : "service"},
@@ -63,6 +62,14 @@ class ScenarioGenerator {
 
  private:
   bool chance(int percent) { return rng_.between(1, 100) <= percent; }
+
+  // Counter most often (it shows the most kinds), billing and write-only sometimes.
+  json workload() {
+    const std::int64_t roll = rng_.between(1, 100);
+    if (roll <= 60) return json{{"kind", "counter"}, {"key", "qty"}, {"jobs", rng_.between(1, 4)}};
+    if (roll <= 85) return json{{"kind", "billing"}, {"customers", rng_.between(1, 5)}};
+    return json{{"kind", "write-only"}, {"jobs", rng_.between(1, 4)}};
+  }
   std::string pick(std::initializer_list<const char*> options) {
     return *(options.begin() + rng_.below(options.size()));
   }

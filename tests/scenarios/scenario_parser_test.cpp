@@ -60,6 +60,27 @@ TEST(ScenarioParser, FillsEveryDefaultForAMinimalScenario) {
   EXPECT_TRUE(scenario.faults.empty());
 }
 
+TEST(ScenarioParser, ReadsTheWriteOnlyWorkloadWithItsDefaultsAndGivenValues) {
+  const Scenario defaults = parse_scenario(R"({"name": "x", "workload": {"kind": "write-only"}})", "x.json");
+  const auto& by_default = std::get<model::WriteOnlyWorkload>(defaults.system.workload);
+  EXPECT_EQ(by_default.key, "result");
+  EXPECT_EQ(by_default.jobs, 10);
+  const Scenario given =
+      parse_scenario(R"({"name": "x", "workload": {"kind": "write-only", "key": "report", "jobs": 3}})", "x.json");
+  const auto& chosen = std::get<model::WriteOnlyWorkload>(given.system.workload);
+  EXPECT_EQ(chosen.key, "report");
+  EXPECT_EQ(chosen.jobs, 3);
+}
+
+TEST(ScenarioParser, RefusesAWriteOnlyWorkloadWithZeroJobsNamingThePath) {
+  try {
+    (void)parse_scenario(R"({"name": "x", "workload": {"kind": "write-only", "jobs": 0}})", "x.json");
+    ADD_FAILURE() << "zero jobs parsed";
+  } catch (const ScenarioError& error) {
+    EXPECT_NE(std::string{error.what()}.find("/workload/jobs"), std::string::npos) << error.what();
+  }
+}
+
 TEST(ScenarioParser, ReadsDurationsAsMillisecondNumbersOrTextAndLeaseNone) {
   const Scenario scenario = parse_scenario(
       R"({"name": "x", "duration": 1500, "lock": {"lease": "none"}, "workers": {"work": "1.5s"}})", "x.json");

@@ -49,6 +49,7 @@ std::vector<ObjectProbe> every_object_the_parser_reads() {
       {"/workers", R"({"name": "x", "workers": {"zzzz": 1}})"},
       {"/workload", R"({"name": "x", "workload": {"kind": "counter", "zzzz": 1}})"},
       {"/workload", R"({"name": "x", "workload": {"kind": "billing", "zzzz": 1}})"},
+      {"/workload", R"({"name": "x", "workload": {"kind": "write-only", "zzzz": 1}})"},
       {"/storage", R"({"name": "x", "storage": {"zzzz": 1}})"},
       {"/network", R"({"name": "x", "network": {"zzzz": 1}})"},
       {"/clocks", R"({"name": "x", "clocks": {"zzzz": 1}})"},
