@@ -66,7 +66,7 @@ TEST(MergeCommand, TheThreeShardsOfARunMergeIntoTheWholeRunWithItsJunit) {
   const std::string junit = scratch("h01-merged.xml");
   const Result result = run_locksim("merge" + shards + " --json " + merged + " --junit " + junit);
   EXPECT_EQ(result.exit_code, 0) << result.output;
-  EXPECT_TRUE(says(result, "1 of 1 scenarios passed")) << result.output;
+  EXPECT_TRUE(says(result, "1 scenario: 1 reproduced their hazard")) << result.output;
   EXPECT_EQ(comparable(merged), comparable(whole));
   EXPECT_EQ(comparable(merged)["scenarios"][0]["partial"], false);
   pugi::xml_document document;
