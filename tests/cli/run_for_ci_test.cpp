@@ -2,7 +2,6 @@
 // replay their own seed, "not judged" and "reproduced" instead of a blanket
 // "passed", output paths and bad files reported early and in the JUnit, and
 // replay commands and built-in scenario names that work as printed.
-#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -118,15 +117,14 @@ TEST(Reproduced, AHeldHazardExpectationReadsReproducedNotPassed) {
 }
 
 TEST(OutputPaths, AnUnwritableJsonPathFailsBeforeRunningWithTheReason) {
-  const auto started = std::chrono::steady_clock::now();
+  // 100,000 seeds of every scenario would take minutes: nothing in the
+  // output of a run means it failed before running (no timing asserted).
   const Result result = run_locksim("run " + kScenarios + " --seeds 100000 --json /nonexistent/dir/summary.json");
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   EXPECT_EQ(result.exit_code, 2) << result.output;
   EXPECT_NE(result.output.find("--json /nonexistent/dir/summary.json: cannot write the file: No such file or directory"),
             std::string::npos)
       << result.output;
   EXPECT_EQ(result.output.find("scenario"), std::string::npos) << "nothing ran:\n" << result.output;
-  EXPECT_LT(seconds, 5.0);
 }
 
 TEST(OutputPaths, AJunitPathThatIsADirectoryFailsBeforeRunning) {
