@@ -111,22 +111,6 @@ void check_writable(const std::string& option, const std::string& path) {
   std::filesystem::remove(probe, error);
 }
 
-// What the determinism self-check re-ran, in seeds, and whether it held:
-// "recheck: 4 seeds run twice, histories identical".
-std::string recheck_line(const std::vector<runner::ScenarioSummary>& summaries) {
-  std::uint64_t seeds = 0;
-  std::vector<std::string> failures;
-  for (const runner::ScenarioSummary& summary : summaries) {
-    seeds += summary.rechecked;
-    if (!summary.recheck_failed.empty()) {
-      failures.push_back(fmt::format("{} seeds {}", summary.name, fmt::join(summary.recheck_failed, ", ")));
-    }
-  }
-  const std::string run_twice = fmt::format("recheck: {} seed{} run twice", seeds, seeds == 1 ? "" : "s");
-  if (failures.empty()) return run_twice + ", histories identical\n";
-  return fmt::format("{}, histories differ: {}\n", run_twice, fmt::join(failures, "; "));
-}
-
 void write_file(const std::string& path, const std::string& contents) {
   errno = 0;
   std::ofstream output{path, std::ios::binary};
@@ -162,7 +146,7 @@ ExitCode run(const RunArguments& arguments) {
   const reports::TableDetail detail = arguments.quiet ? reports::TableDetail::kFailuresOnly : reports::TableDetail::kFull;
   fmt::print("{}", reports::summary_to_table(summaries, detail));
   if (!arguments.quiet) fmt::print("{}", reports::speed_line(summaries, wall_seconds, request.threads));
-  if (!arguments.quiet) fmt::print("{}", recheck_line(summaries));
+  if (!arguments.quiet) fmt::print("{}", reports::recheck_line(summaries));
   fmt::print(stderr, "{}", reports::internal_failures(summaries));
 
   ExitCode code = exit_code_of(summaries);

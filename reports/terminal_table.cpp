@@ -188,6 +188,22 @@ std::string speed_line(const std::vector<runner::ScenarioSummary>& scenarios, do
                      static_cast<double>(events) / seconds / 1e6, static_cast<double>(virtual_ns) / 1e9 / seconds);
 }
 
+// What the determinism self-check re-ran, in seeds, and whether it held:
+// "recheck: 4 seeds run twice, histories identical".
+std::string recheck_line(const std::vector<runner::ScenarioSummary>& summaries) {
+  std::uint64_t seeds = 0;
+  std::vector<std::string> failures;
+  for (const runner::ScenarioSummary& summary : summaries) {
+    seeds += summary.rechecked;
+    if (!summary.recheck_failed.empty()) {
+      failures.push_back(fmt::format("{} seeds {}", summary.name, fmt::join(summary.recheck_failed, ", ")));
+    }
+  }
+  const std::string run_twice = fmt::format("recheck: {} seed{} run twice", seeds, seeds == 1 ? "" : "s");
+  if (failures.empty()) return run_twice + ", histories identical\n";
+  return fmt::format("{}, histories differ: {}\n", run_twice, fmt::join(failures, "; "));
+}
+
 std::string internal_failures(const std::vector<runner::ScenarioSummary>& scenarios) {
   std::string lines;
   for (const runner::ScenarioSummary& summary : scenarios) {

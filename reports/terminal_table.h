@@ -27,6 +27,9 @@ enum class TableDetail {
 [[nodiscard]] std::string speed_line(const std::vector<runner::ScenarioSummary>& scenarios, double wall_seconds,
                                      unsigned threads);
 
+// "recheck: 4 seeds run twice, histories identical" (or which seeds differed).
+[[nodiscard]] std::string recheck_line(const std::vector<runner::ScenarioSummary>& scenarios);
+
 // For stderr: a line per scenario whose determinism self-check failed, and
 // per mode whose checker and oracle disagreed (with the first seeds); "" if none.
 [[nodiscard]] std::string internal_failures(const std::vector<runner::ScenarioSummary>& scenarios);
