@@ -5,11 +5,12 @@
 namespace locksim::checker {
 
 void DoubleGrantCheck::observe(const QuorumChange& change, int quorum, std::vector<Violation>& violations) {
-  auto& holders = holders_by_lock_[change.lock];
+  BusyLock& busy = busy_locks_[change.lock];
+  auto& holders = busy.holders;
   if (change.direction == QuorumChange::Direction::kLost) {
     holders.erase(change.owner);
     if (holders.empty()) {
-      holders_by_lock_.erase(change.lock);
+      busy_locks_.erase(change.lock);
     }
     return;
   }
@@ -27,8 +28,10 @@ void DoubleGrantCheck::observe(const QuorumChange& change, int quorum, std::vect
           "{} reached a quorum ({} instances) for lock {} with {}'s promise while {} still had one (since {})",
           change.owner, quorum, change.lock, change.instance, other_owner, format_seconds(other.time_ns));
     }
-    violations.push_back(make_violation(ViolationKind::kDoubleGrant, {other.event_index, change.event_index},
-                                        change.time_ns, change.event_index, what));
+    Violation& violation = violations.emplace_back(make_violation(
+        ViolationKind::kDoubleGrant, {other.event_index, change.event_index}, change.time_ns, change.event_index, what));
+    violation.incident = busy.incident.value_or(change.event_index);
+    busy.incident = violation.incident;
   }
   holders[change.owner] = Holding{change.event_index, change.time_ns, change.instance, change.token};
 }

@@ -4,7 +4,9 @@
 // owner's lease is the interval in which a quorum of instances each promise
 // it one; LeaseTracker computes those intervals with a sweep line and this
 // check reports each pair of owners whose intervals overlap, once per overlap,
-// at the moment the second owner gains the lock.
+// at the moment the second owner gains the lock. The pairs of one busy period
+// of the lock (a stretch in which some owner always held a quorum) are one
+// incident.
 //
 // Decision: intervals are half-open [gain, loss); at equal true times history
 // order decides, so a grant recorded after the previous lease's lease.expire
@@ -13,6 +15,7 @@
 // Memory: one entry per owner currently holding a quorum.
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,7 +36,13 @@ class DoubleGrantCheck {
     std::string instance;
     Token token;
   };
-  std::map<std::string, std::map<std::string, Holding, std::less<>>, std::less<>> holders_by_lock_;
+  // A lock's busy period: the owners it is promised to, and the incident of
+  // the period once two were promised at once. No entry: nobody is promised it.
+  struct BusyLock {
+    std::map<std::string, Holding, std::less<>> holders;  // owner -> its holding
+    std::optional<std::int64_t> incident;
+  };
+  std::map<std::string, BusyLock, std::less<>> busy_locks_;
 };
 
 }  // namespace locksim::checker

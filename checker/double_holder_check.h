@@ -4,13 +4,16 @@
 // worker's crash or to the end of the history (run.end, or the cut-off end).
 //
 // Reported once per overlapping pair, at the later hold.begin, with both
-// hold.begin indices as evidence. A second hold.begin by the same worker on
+// hold.begin indices as evidence. The pairs of one busy period of the lock (a
+// stretch in which it always had a holder) are one incident: one pause that
+// overlaps twenty short holds is twenty pairs and one incident. A second hold.begin by the same worker on
 // the same lock replaces its interval (no overlap with itself). At equal true
 // times history order decides.
 //
 // Memory: one entry per open hold.
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,8 +33,14 @@ class DoubleHolderCheck {
     std::int64_t time_ns = 0;
     Token token;
   };
-  // lock -> worker -> its open hold
-  std::map<std::string, std::map<std::string, Hold, std::less<>>, std::less<>> holds_by_lock_;
+  // A lock's busy period: its open holds, and the incident of the period once
+  // two of them overlapped. A lock with no open hold has no entry, so the
+  // next hold starts a new period.
+  struct BusyLock {
+    std::map<std::string, Hold, std::less<>> holds;  // worker -> its open hold
+    std::optional<std::int64_t> incident;
+  };
+  std::map<std::string, BusyLock, std::less<>> busy_locks_;
 };
 
 }  // namespace locksim::checker

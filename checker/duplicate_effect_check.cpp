@@ -16,13 +16,15 @@ void DuplicateEffectCheck::observe(const Event& event) {
   const auto first = first_accept_by_job_.find(event.job);
   if (first == first_accept_by_job_.end()) {
     first_accept_by_job_.emplace(std::string{event.job},
-                                 FirstAccept{event.index, event.time_ns, std::string{event.writer}});
+                                 FirstAccept{event.index, event.time_ns, std::string{event.writer}, std::nullopt});
     return;
   }
-  violations_.push_back(make_violation(
+  Violation& violation = violations_.emplace_back(make_violation(
       ViolationKind::kDuplicateEffect, {first->second.event_index, event.index}, event.time_ns, event.index,
       fmt::format("storage accepted another write for job {} from {} (the first was from {} at {})", event.job,
                   event.writer, first->second.writer, format_seconds(first->second.time_ns))));
+  violation.incident = first->second.incident.value_or(violation.incident);
+  first->second.incident = violation.incident;
 }
 
 std::optional<std::string> DuplicateEffectCheck::why_skipped() const {

@@ -1,7 +1,8 @@
 #pragma once
 // duplicate_effect (spec/history.md, billing workload): storage accepts more
 // than one write for the same `job`. One violation per accept after the first,
-// with the first accept as evidence.
+// with the first accept as evidence; the extra accepts of one job are one
+// incident (one customer charged three times is two violations, one incident).
 //
 // Decisions: it runs when run.begin declares the billing workload, or declares
 // none and some accepted write carries a `job`; a declared non-billing
@@ -34,6 +35,7 @@ class DuplicateEffectCheck {
     std::int64_t event_index = 0;
     std::int64_t time_ns = 0;
     std::string writer;
+    std::optional<std::int64_t> incident;  // set at the job's first extra accept
   };
   std::string declared_workload_;
   bool saw_job_ = false;

@@ -1,6 +1,7 @@
 #include "checker/history_checker.h"
 
 #include <algorithm>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -17,6 +18,19 @@ std::optional<std::int64_t> HistoryVerdict::violation_count(ViolationKind kind) 
     }
   }
   return total;
+}
+
+std::optional<std::int64_t> HistoryVerdict::incident_count(ViolationKind kind) const {
+  if (std::find(checks_run.begin(), checks_run.end(), kind) == checks_run.end()) {
+    return std::nullopt;
+  }
+  std::set<std::int64_t> incidents;
+  for (const Violation& violation : violations) {
+    if (violation.kind == kind) {
+      incidents.insert(violation.incident);
+    }
+  }
+  return static_cast<std::int64_t>(incidents.size());
 }
 
 HistoryChecker::HistoryChecker(CheckOptions options) : options_{options} {

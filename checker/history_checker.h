@@ -69,6 +69,9 @@ struct HistoryVerdict {
   // The run-summary count for `kind` (lost_update: the updates lost), or
   // nullopt when the check did not run.
   [[nodiscard]] std::optional<std::int64_t> violation_count(ViolationKind kind) const;
+  // How many incidents of `kind` (distinct `incident` of its violations), or
+  // nullopt when the check did not run.
+  [[nodiscard]] std::optional<std::int64_t> incident_count(ViolationKind kind) const;
   [[nodiscard]] bool ok() const { return violations.empty(); }
 };
 

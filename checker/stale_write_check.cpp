@@ -93,6 +93,11 @@ void StaleWriteCheck::observe(const Event& event) {
   }
 }
 
+void StaleWriteCheck::Findings::add_stale(Violation violation, std::int64_t holding_index) {
+  violation.incident = incident_by_holding.try_emplace(holding_index, violation.incident).first->second;
+  violations.push_back(std::move(violation));
+}
+
 void StaleWriteCheck::serve_white_box(std::string_view server, const Event& event, const char* what,
                                       ReadServes track) {
   const Standing* gained = find_in(gained_by_worker_, server);
@@ -120,12 +125,14 @@ void StaleWriteCheck::judge_white_box(const Event& write) {
     Findings& findings = white_box(track);
     const Serve& later = lock.served[static_cast<std::size_t>(track)];
     if (later.epoch > gained->epoch) {
-      findings.violations.push_back(make_violation(
-          ViolationKind::kStaleWrite, {later.gain_index, later.event_index, write.index}, write.time_ns, write.index,
-          fmt::format("storage accepted {} from {}{} after it had served {} by {} at {}, who was granted lock {} "
-                      "later{}",
-                      written(write), write.writer, token_suffix(token), later.what, later.server,
-                      format_seconds(later.time_ns), gained->lock, token_suffix(later.token))));
+      findings.add_stale(
+          make_violation(ViolationKind::kStaleWrite, {later.gain_index, later.event_index, write.index}, write.time_ns,
+                         write.index,
+                         fmt::format("storage accepted {} from {}{} after it had served {} by {} at {}, who was "
+                                     "granted lock {} later{}",
+                                     written(write), write.writer, token_suffix(token), later.what, later.server,
+                                     format_seconds(later.time_ns), gained->lock, token_suffix(later.token))),
+          gained->event_index);
     } else if (lock.gains > gained->epoch) {
       ++findings.late_writes;
     }
@@ -180,7 +187,7 @@ void StaleWriteCheck::judge_black_box(std::string_view writer, const Event& writ
   }
   Findings& findings = black_box(judged);
   if (later.event_index >= 0 && later.epoch > *token) {
-    findings.violations.push_back(make_violation(
+    findings.add_stale(make_violation(
         ViolationKind::kStaleWrite, {later.gain_index, later.event_index, write.index}, write.time_ns, write.index,
         fmt::format("{} {} from {}{} after {} by {} had completed at {}, who acquired lock {} later{}",
                     judged == Judged::kWriteAccept ? "storage accepted" : "storage acknowledged",
@@ -188,7 +195,8 @@ void StaleWriteCheck::judge_black_box(std::string_view writer, const Event& writ
                                                                          : written(invoked->key, invoked->value_json),
                     writer,
                     token_suffix(Token{token, {}}), later.what, later.server, format_seconds(later.time_ns),
-                    acquired->lock, token_suffix(later.token))));
+                    acquired->lock, token_suffix(later.token))),
+        acquired->event_index);
     return;
   }
   const auto highest_other = lock->top.best_other_than(writer);

@@ -62,6 +62,11 @@ class StaleWriteCheck {
   struct Findings {
     std::vector<Violation> violations;
     std::int64_t late_writes = 0;
+    // The stale writes of one holding (the writer's gain or acquire.ok event)
+    // are one incident: holding event -> the incident.
+    std::map<std::int64_t, std::int64_t> incident_by_holding;
+
+    void add_stale(Violation violation, std::int64_t holding_index);
   };
 
   void observe_change(const QuorumChange& change);

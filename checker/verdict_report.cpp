@@ -33,7 +33,8 @@ Json verdict_json(const HistoryVerdict& verdict) {
     Json entry{{"kind", violation_kind_name(violation.kind)},
                {"events", violation.events},
                {"t", violation.time_ns},
-               {"detail", violation.detail}};
+               {"detail", violation.detail},
+               {"incident", violation.incident}};
     if (violation.kind == ViolationKind::kLostUpdate) {
       entry["count"] = violation.count;
     }
@@ -46,6 +47,12 @@ Json verdict_json(const HistoryVerdict& verdict) {
     counts_by_kind[std::string{violation_kind_name(kind)}] = count ? Json(*count) : Json(nullptr);
   }
   history["violation_counts"] = std::move(counts_by_kind);
+  Json incidents_by_kind = Json::object();
+  for (const ViolationKind kind : kAllViolationKinds) {
+    const auto count = verdict.incident_count(kind);
+    incidents_by_kind[std::string{violation_kind_name(kind)}] = count ? Json(*count) : Json(nullptr);
+  }
+  history["incident_counts"] = std::move(incidents_by_kind);
   history["counts"] = Json{{"acquisitions", verdict.counts.acquisitions},
                            {"accepted_writes", verdict.counts.accepted_writes},
                            {"rejected_writes", verdict.counts.rejected_writes},
@@ -86,7 +93,9 @@ std::string verdict_text(const HistoryVerdict& verdict, std::size_t violations_s
   }
   for (const ViolationKind kind : verdict.checks_run) {
     const std::int64_t count = verdict.violation_count(kind).value_or(0);
-    text += fmt::format("  {:<17} {}\n", violation_kind_name(kind), count);
+    const std::int64_t incidents = verdict.incident_count(kind).value_or(0);
+    text += fmt::format("  {:<17} {}{}\n", violation_kind_name(kind), count,
+                        incidents == count ? "" : fmt::format(" in {} incident{}", incidents, incidents == 1 ? "" : "s"));
   }
   text += fmt::format("  counts: {} acquisitions, {} accepted writes ({} late), {} rejected writes",
                       verdict.counts.acquisitions, verdict.counts.accepted_writes, verdict.counts.late_writes,

@@ -14,8 +14,9 @@ namespace locksim::checker {
 // The `check --json` document:
 // { "histories": [ { "file", "events", "complete", "notes", "checks_run",
 //   "checks_skipped": [{"check","why"}], "stale_write_mode",
-//   "violations": [{"kind","events","t","detail"[,"count"]}],
+//   "violations": [{"kind","events","t","detail","incident"[,"count"]}],
 //   "violation_counts": {kind: count, or null when the check did not run},
+//   "incident_counts": {kind: incidents, or null when the check did not run},
 //   "counts": {"acquisitions","accepted_writes","rejected_writes"},
 //   "rejected_writes_by_reason": {reason: count} } ], "ok" }
 // `t` is true time in nanoseconds, like the history's `t`. Ends with a newline.

@@ -30,6 +30,7 @@ Violation make_violation(ViolationKind kind, std::vector<std::int64_t> events, s
   violation.events = std::move(events);
   violation.time_ns = time_ns;
   violation.detected_at = detected_at;
+  violation.incident = detected_at;
   violation.detail = fmt::format("{} at {}: {}", violation_kind_name(kind), format_seconds(time_ns), what);
   return violation;
 }

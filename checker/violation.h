@@ -43,10 +43,21 @@ struct Violation {
   std::int64_t count = 1;
   // The index of the event at which the checker saw it: orders the report.
   std::int64_t detected_at = 0;
+  // Which incident it belongs to: the `detected_at` of the incident's first
+  // violation. Violations of one kind with the same `incident` are one thing
+  // that went wrong, counted once (docs/checker.md, "Incidents"):
+  // - double_grant, double_holder: one busy period of a lock (a stretch of
+  //   true time in which it was never without a promised lease / a holder)
+  //   in which two or more held it at once;
+  // - stale_write: the stale writes of one holder in one holding (one gain);
+  // - duplicate_effect: the extra effects of one job;
+  // - foreign_release, stuck_lock, lost_update: each entry is its own.
+  std::int64_t incident = 0;
 };
 
 // Builds a violation: sorts `events`, drops unknown (-1) ones and prefixes
-// `what` with "<kind> at <seconds>: ".
+// `what` with "<kind> at <seconds>: ". It is its own incident until the check
+// that found it says otherwise.
 [[nodiscard]] Violation make_violation(ViolationKind kind, std::vector<std::int64_t> events, std::int64_t time_ns,
                                        std::int64_t detected_at, std::string_view what);
 

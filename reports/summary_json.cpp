@@ -43,6 +43,7 @@ ordered_json mode_to_json(const ModeSummary& mode) {
   json["judged"] = mode.judged;
   json["runs_with_violation"] = mode.runs_with_violation;
   json["violations"] = counts_by_name(mode.violations, checker::violation_kind_name);
+  json["incidents"] = counts_by_name(mode.incidents, checker::violation_kind_name);
   // Per violation kind and run outcome, the runs with at least one: what
   // share-of-runs expectations ("<=2%") are judged on, also after a merge.
   json["runs_with"] = counts_by_name(mode.runs_with, scenarios::measure_name);
@@ -168,6 +169,8 @@ ModeSummary mode_from_json(const Reader& reader, const ordered_json& json, model
   mode.runs_with_violation = reader.integer(json, "runs_with_violation", path);
   mode.violations = counts_from_json<checker::ViolationKind>(reader, reader.at(json, "violations", path), path + "/violations",
                                                             [](std::string_view name) { return checker_kind(name); });
+  mode.incidents = counts_from_json<checker::ViolationKind>(reader, reader.at(json, "incidents", path), path + "/incidents",
+                                                           [](std::string_view name) { return checker_kind(name); });
   mode.runs_with = counts_from_json<scenarios::Measure>(reader, reader.at(json, "runs_with", path), path + "/runs_with",
                                                         scenarios::measure_from_name);
   const ordered_json& counts = reader.at(json, "counts", path);

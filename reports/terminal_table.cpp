@@ -35,28 +35,98 @@ std::size_t name_width(const std::vector<runner::ScenarioSummary>& scenarios) {
   return width;
 }
 
-std::string header(std::size_t width) {
-  std::string line =
-      fmt::format("{:<{}}  {:<11} {:<10} {:>5} {:>6}", "scenario", width, "mode", "status", "runs", "failed");
-  for (const checker::ViolationKind kind : checker::kAllViolationKinds) line += fmt::format(" {}", column_head(kind));
-  line += fmt::format(" {} {} {}", kLateHead, kStoppedShortHead, kUnfinishedHead);
-  return line + fmt::format(" {:>6}\n", "faults");
+// The numeric columns after the status: their heads and, per mode, their cells.
+std::vector<std::string> number_heads() {
+  std::vector<std::string> heads{"runs", "failed"};
+  for (const checker::ViolationKind kind : checker::kAllViolationKinds) heads.emplace_back(column_head(kind));
+  for (const std::string_view head : {kLateHead, kStoppedShortHead, kUnfinishedHead}) heads.emplace_back(head);
+  heads.emplace_back("faults");
+  return heads;
 }
 
-std::string mode_row(const runner::ScenarioSummary& scenario, const runner::ModeSummary& mode, bool first,
-                     std::size_t width) {
-  std::string row = fmt::format("{:<{}}  {:<11} {:<10} {:>5} {:>6}", first ? scenario.name : "", width,
-                                scenarios::fencing_mode_name(mode.mode), first ? scenario_status(scenario) : "",
-                                mode.runs, mode.runs_with_violation);
-  for (const checker::ViolationKind kind : checker::kAllViolationKinds) {
-    row += fmt::format(" {:>{}}", mode.violations.at(kind), column_head(kind).size());
+std::vector<std::string> number_cells(const runner::ModeSummary& mode) {
+  std::vector<std::string> cells{std::to_string(mode.runs), std::to_string(mode.runs_with_violation)};
+  for (const checker::ViolationKind kind : checker::kAllViolationKinds) cells.push_back(std::to_string(mode.incidents.at(kind)));
+  for (const std::int64_t count : {mode.late_writes, mode.stopped_short, mode.unfinished_jobs}) {
+    cells.push_back(std::to_string(count));
   }
-  row += fmt::format(" {:>{}} {:>{}} {:>{}}", mode.late_writes, kLateHead.size(), mode.stopped_short,
-                     kStoppedShortHead.size(), mode.unfinished_jobs, kUnfinishedHead.size());
   std::int64_t fired = 0;
   for (const auto& [fault, runs] : mode.faults_fired) fired += runs > 0 ? 1 : 0;
-  row += fmt::format(" {:>6}", fmt::format("{}/{}", fired, mode.faults_fired.size()));
-  return row + "\n";
+  cells.push_back(fmt::format("{}/{}", fired, mode.faults_fired.size()));
+  return cells;
+}
+
+// Each numeric column as wide as its head or its widest cell.
+std::vector<std::size_t> number_widths(const std::vector<runner::ScenarioSummary>& scenarios) {
+  std::vector<std::size_t> widths;
+  for (const std::string& head : number_heads()) widths.push_back(head.size());
+  for (const runner::ScenarioSummary& scenario : scenarios) {
+    for (const runner::ModeSummary& mode : scenario.modes) {
+      const std::vector<std::string> cells = number_cells(mode);
+      for (std::size_t column = 0; column < cells.size(); ++column) widths[column] = std::max(widths[column], cells[column].size());
+    }
+  }
+  return widths;
+}
+
+std::string row(std::string_view name, std::size_t name_width, std::string_view mode, std::string_view status,
+                const std::vector<std::string>& numbers, const std::vector<std::size_t>& widths) {
+  std::string line = fmt::format("{:<{}}  {:<11} {:<10}", name, name_width, mode, status);
+  for (std::size_t column = 0; column < numbers.size(); ++column) line += fmt::format(" {:>{}}", numbers[column], widths[column]);
+  return line + "\n";
+}
+
+// What each column and status means, under the table.
+constexpr std::string_view kLegend =
+    "status: passed = every expectation held; reproduced = they held, one of them saying the hazard happens (\">0\");\n"
+    "        not judged = no expectation applies to a mode that ran; failed = an expectation failed, or no fault fired\n"
+    "runs: seeds run in the mode; failed: runs with at least one violation\n"
+    "dgrant dholder stale foreign stuck lost dup: incidents of double_grant, double_holder, stale_write, foreign_release,\n"
+    "  stuck_lock, lost_update, duplicate_effect. One incident: one stretch of time in which two held the lock (two\n"
+    "  holds, or two promised leases, overlapping without a break), the stale writes of one superseded holding, the\n"
+    "  extra effects of one job, the lost updates of one run; the lines below give the pairs and writes\n"
+    "late: writes of a superseded holder that still landed in lock order (no violation)\n"
+    "short: runs cut short (time or event limit with jobs left); unfin: jobs not done at the end\n"
+    "faults F/T: F of the scenario's T fault entries fired in at least one run\n";
+
+// What one violation of `kind` is, to count them: "760 pairs".
+std::string violations_words(checker::ViolationKind kind, std::int64_t count) {
+  const auto plural = [count](std::string_view one, std::string_view many) {
+    return fmt::format("{} {}", count, count == 1 ? one : many);
+  };
+  switch (kind) {
+    case checker::ViolationKind::kDoubleGrant:
+    case checker::ViolationKind::kDoubleHolder: return plural("pair", "pairs");
+    case checker::ViolationKind::kStaleWrite: return plural("write", "writes");
+    case checker::ViolationKind::kForeignRelease: return plural("release", "releases");
+    case checker::ViolationKind::kStuckLock: return plural("lease", "leases");
+    case checker::ViolationKind::kLostUpdate: return plural("update", "updates");
+    case checker::ViolationKind::kDuplicateEffect: return plural("extra effect", "extra effects");
+  }
+  return std::to_string(count);
+}
+
+// Per mode with violations: each kind's incidents, what they are made of,
+// and the share of runs with one.
+std::string detail_lines(const std::vector<runner::ScenarioSummary>& scenarios) {
+  std::string lines;
+  for (const runner::ScenarioSummary& scenario : scenarios) {
+    for (const runner::ModeSummary& mode : scenario.modes) {
+      std::vector<std::string> parts;
+      for (const checker::ViolationKind kind : checker::kAllViolationKinds) {
+        const std::int64_t incidents = mode.incidents.at(kind);
+        if (incidents == 0) continue;
+        const std::int64_t runs_with = mode.runs_with_any(kind);
+        parts.push_back(fmt::format("{} {} ({}, {:.3g}% of runs)", checker::violation_kind_name(kind), incidents,
+                                    violations_words(kind, mode.violations.at(kind)),
+                                    100.0 * static_cast<double>(runs_with) / static_cast<double>(std::max<std::int64_t>(mode.runs, 1))));
+      }
+      if (!parts.empty()) {
+        lines += fmt::format("  {} {}: {}\n", scenario.name, scenarios::fencing_mode_name(mode.mode), fmt::join(parts, "; "));
+      }
+    }
+  }
+  return lines.empty() ? "" : "\nincidents (violations, share of runs with one):\n" + lines;
 }
 
 bool outcome_failed(const runner::ScenarioSummary& scenario, const runner::ModeSummary& mode) {
@@ -95,7 +165,10 @@ std::string not_judged_lines(const runner::ScenarioSummary& scenario) {
     if (!mode.judged) lines += fmt::format("  {}: no expectation in the file applies to this mode\n", name);
     std::vector<std::string> seen;
     for (const auto& [kind, count] : mode.violations) {
-      if (count > 0) seen.push_back(fmt::format("{} {}", checker::violation_kind_name(kind), count));
+      if (count > 0) {
+        seen.push_back(fmt::format("{} {} in {} incident{}", checker::violation_kind_name(kind), count,
+                                   mode.incidents.at(kind), mode.incidents.at(kind) == 1 ? "" : "s"));
+      }
     }
     if (!seen.empty()) {
       lines += fmt::format("  {}: {} of {} runs had violations: {}\n", name, mode.runs_with_violation, mode.runs,
@@ -145,12 +218,17 @@ std::string summary_to_table(const std::vector<runner::ScenarioSummary>& scenari
   const std::size_t width = name_width(scenarios);
   std::string table;
   if (detail == TableDetail::kFull) {
-    table = header(width);
+    const std::vector<std::size_t> widths = number_widths(scenarios);
+    table = row("scenario", width, "mode", "status", number_heads(), widths);
     for (const runner::ScenarioSummary& scenario : scenarios) {
       for (std::size_t index = 0; index < scenario.modes.size(); ++index) {
-        table += mode_row(scenario, scenario.modes[index], index == 0, width);
+        const runner::ModeSummary& mode = scenario.modes[index];
+        const bool first = index == 0;
+        table += row(first ? scenario.name : "", width, scenarios::fencing_mode_name(mode.mode),
+                     first ? scenario_status(scenario) : "", number_cells(mode), widths);
       }
     }
+    table += "\n" + std::string{kLegend} + detail_lines(scenarios);
   }
   std::string shard_line;  // a shard's summary has only some seeds: it passes and fails no totals
   for (const runner::ScenarioSummary& scenario : scenarios) {

@@ -1,8 +1,10 @@
 #pragma once
 // The run summary for people: one table row per scenario and fencing mode
-// with the violation totals, late writes and the run outcomes, then for
-// every scenario that failed what failed and the exact command that replays
-// its first failing seed (and its first run that stopped short).
+// with the incidents of each violation kind, late writes and the run
+// outcomes; a legend; per mode the violations behind the incidents and the
+// share of runs with each; then for every scenario that failed what failed
+// and the exact command that replays its first failing seed (and its first
+// run that stopped short).
 
 #include <string>
 #include <vector>

@@ -148,7 +148,11 @@ void Oracle::count_promise(std::string_view instance, const std::string& owner_n
   const bool holds = static_cast<int>(state.promises_by_instance.size()) >= setup_.quorum;
   if (holds == state.holds) return;
   state.holds = holds;
-  if (!holds) return;
+  if (!holds) {
+    close_stretch(holding_, state.holding_stretch);
+    return;
+  }
+  state.holding_stretch = open_stretch(holding_);
   // A gain: the owner now holds the lock. Every other owner holding it too is
   // a double grant; the gain takes the next place in the lock order.
   for (const auto& [other_name, other] : owners_) {
@@ -168,6 +172,7 @@ void Oracle::begin_work(std::string_view worker) {
     }
   }
   OwnerState& state = owner(worker);
+  if (!state.working) state.working_stretch = open_stretch(working_);
   state.working = true;
   state.useless_since.reset();
   state.stuck_reported = false;
@@ -175,6 +180,7 @@ void Oracle::begin_work(std::string_view worker) {
 
 void Oracle::stop_work(sim::Time now, std::string_view worker) {
   OwnerState& state = owner(worker);
+  if (state.working) close_stretch(working_, state.working_stretch);
   state.working = false;
   if (!state.useless_since) state.useless_since = now;
 }
@@ -202,9 +208,10 @@ void Oracle::served(std::string_view worker) {
 
 void Oracle::accepted_write(std::string_view writer, std::string_view key, std::string_view job) {
   ++accepted_writes_by_key_[std::string{key}];
-  if (setup_.workload == OracleSetup::Workload::kBilling && !job.empty() &&
-      ++accepted_writes_by_job_[std::string{job}] > 1) {
-    ++counts_.violations[static_cast<std::size_t>(ViolationKind::kDuplicateEffect)];
+  if (setup_.workload == OracleSetup::Workload::kBilling && !job.empty()) {
+    const std::int64_t accepted = ++accepted_writes_by_job_[std::string{job}];
+    if (accepted > 1) ++counts_.violations[static_cast<std::size_t>(ViolationKind::kDuplicateEffect)];
+    if (accepted == 2) ++duplicated_jobs_;
   }
   const auto found = owners_.find(writer);
   if (found == owners_.end() || !found->second.epoch) return;  // never held: not tied to the lock
@@ -212,10 +219,38 @@ void Oracle::accepted_write(std::string_view writer, std::string_view key, std::
   if (served_epoch_ > epoch) {
     // Storage already served a holder that gained the lock after this writer.
     ++counts_.violations[static_cast<std::size_t>(ViolationKind::kStaleWrite)];
+    stale_epochs_.insert(epoch);
   } else if (gains_ > epoch) {
     ++counts_.late_writes;  // superseded, but nobody after it has touched storage yet
   }
   served(writer);
+}
+
+// --- Incidents -----------------------------------------------------------------
+
+std::size_t Oracle::open_stretch(std::vector<Stretch>& stretches) {
+  stretches.push_back(Stretch{++step_, kOpen});
+  return stretches.size() - 1;
+}
+
+void Oracle::close_stretch(std::vector<Stretch>& stretches, std::size_t index) { stretches[index].end = ++step_; }
+
+std::int64_t Oracle::overlapping_groups(std::vector<Stretch> stretches) {
+  // Stretches begin in step order already. A stretch that begins before every
+  // stretch so far has ended overlaps one of them and joins their group.
+  std::int64_t groups = 0;
+  std::int64_t group_end = 0;
+  std::size_t group_size = 0;
+  for (const Stretch& stretch : stretches) {
+    if (stretch.begin < group_end) {
+      if (++group_size == 2) ++groups;
+      group_end = std::max(group_end, stretch.end);
+    } else {
+      group_size = 1;
+      group_end = stretch.end;
+    }
+  }
+  return groups;
 }
 
 OracleCounts Oracle::finish(const std::map<std::string, std::int64_t>& final_values) const {
@@ -227,6 +262,16 @@ OracleCounts Oracle::finish(const std::map<std::string, std::int64_t>& final_val
     const std::int64_t value = final_value == final_values.end() ? 0 : final_value->second;
     counts.violations[static_cast<std::size_t>(ViolationKind::kLostUpdate)] = std::max<std::int64_t>(0, writes - value);
   }
+  const auto incidents = [&counts](ViolationKind kind) -> std::int64_t& {
+    return counts.incidents[static_cast<std::size_t>(kind)];
+  };
+  incidents(ViolationKind::kDoubleGrant) = overlapping_groups(holding_);
+  incidents(ViolationKind::kDoubleHolder) = overlapping_groups(working_);
+  incidents(ViolationKind::kStaleWrite) = static_cast<std::int64_t>(stale_epochs_.size());
+  incidents(ViolationKind::kForeignRelease) = counts.of(ViolationKind::kForeignRelease);
+  incidents(ViolationKind::kStuckLock) = counts.of(ViolationKind::kStuckLock);
+  incidents(ViolationKind::kLostUpdate) = counts.of(ViolationKind::kLostUpdate) > 0 ? 1 : 0;
+  incidents(ViolationKind::kDuplicateEffect) = duplicated_jobs_;
   return counts;
 }
 

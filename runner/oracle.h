@@ -31,6 +31,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <span>
 #include <string>
 #include <string_view>
@@ -56,13 +57,19 @@ struct OracleSetup {
 };
 
 // Counts per violation kind, indexed by the kind's position in
-// checker::kAllViolationKinds, plus the late writes (no violation).
+// checker::kAllViolationKinds: the violations and the incidents (see
+// checker/violation.h for what one incident is), plus the late writes (no
+// violation).
 struct OracleCounts {
   std::array<std::int64_t, checker::kAllViolationKinds.size()> violations{};
+  std::array<std::int64_t, checker::kAllViolationKinds.size()> incidents{};
   std::int64_t late_writes = 0;
 
   [[nodiscard]] std::int64_t of(checker::ViolationKind kind) const {
     return violations[static_cast<std::size_t>(kind)];
+  }
+  [[nodiscard]] std::int64_t incidents_of(checker::ViolationKind kind) const {
+    return incidents[static_cast<std::size_t>(kind)];
   }
 };
 
@@ -91,9 +98,21 @@ class Oracle {
     std::string instance;
     std::optional<sim::Time> ends_at;  // nullopt: never
   };
+  // When an owner held the lock (double_grant) or a worker worked under it
+  // (double_holder), in the oracle's own step order, so that two things
+  // happening at one instant are ordered as they happened. Incidents are the
+  // groups of these that overlap, found once at the end.
+  struct Stretch {
+    std::int64_t begin = 0;
+    std::int64_t end = 0;  // kOpen while it lasts
+  };
+  static constexpr std::int64_t kOpen = INT64_MAX;
+
   struct OwnerState {
     std::map<std::string, int, std::less<>> promises_by_instance;
     bool holds = false;                       // a quorum of instances promise it
+    std::size_t holding_stretch = 0;          // in holding_, while it holds
+    std::size_t working_stretch = 0;          // in working_, while it works
     std::optional<std::int64_t> epoch;        // the lock order of its latest gain
     bool working = false;                     // between its hold.begin and hold.end
     std::optional<sim::Time> useless_since;   // crashed or stopped holding
@@ -117,11 +136,21 @@ class Oracle {
   void accepted_write(std::string_view writer, std::string_view key, std::string_view job);
 
   OwnerState& owner(std::string_view name);
+  // Starts a stretch in `stretches` and returns where it is; ends one.
+  std::size_t open_stretch(std::vector<Stretch>& stretches);
+  void close_stretch(std::vector<Stretch>& stretches, std::size_t index);
+  // The number of groups of two or more stretches linked by overlaps.
+  [[nodiscard]] static std::int64_t overlapping_groups(std::vector<Stretch> stretches);
 
   OracleSetup setup_;
   std::map<std::string, Promise, std::less<>> live_by_instance_;  // one lock: one key per instance
   std::vector<ForgottenPromise> forgotten_;
   std::map<std::string, OwnerState, std::less<>> owners_;
+  std::int64_t step_ = 0;  // ticks at every stretch opened or closed
+  std::vector<Stretch> holding_;  // every owner's, in the order they began
+  std::vector<Stretch> working_;
+  std::set<std::int64_t> stale_epochs_;  // the gains whose holder wrote stale
+  std::int64_t duplicated_jobs_ = 0;
   std::int64_t gains_ = 0;                 // the epoch of the latest gain
   std::int64_t served_epoch_ = 0;          // the latest epoch storage has served
   std::map<std::string, std::int64_t, std::less<>> accepted_writes_by_key_;
@@ -129,10 +158,9 @@ class Oracle {
   OracleCounts counts_;
 };
 
-// The checker's count disagrees with the oracle's for `kind` (nullopt: the
-// late writes, which are counted but no violation).
+// The checker's count disagrees with the oracle's for one measure.
 struct OracleMismatch {
-  std::optional<checker::ViolationKind> kind;
+  std::string measure;  // "double_holder", "incidents.double_holder" or "late_writes"
   std::int64_t checker_count = 0;
   std::int64_t oracle_count = 0;
 };

@@ -150,11 +150,16 @@ std::vector<std::string> still_waiting(const sim::RunOutcome& outcome, const sim
 std::vector<OracleMismatch> compare_with_oracle(const checker::HistoryVerdict& verdict, const OracleCounts& counts) {
   std::vector<OracleMismatch> mismatches;
   for (const checker::ViolationKind kind : checker::kAllViolationKinds) {
+    const std::string name{checker::violation_kind_name(kind)};
     const std::optional<std::int64_t> checked = verdict.violation_count(kind);
-    if (checked && *checked != counts.of(kind)) mismatches.push_back({kind, *checked, counts.of(kind)});
+    if (checked && *checked != counts.of(kind)) mismatches.push_back({name, *checked, counts.of(kind)});
+    const std::optional<std::int64_t> incidents = verdict.incident_count(kind);
+    if (incidents && *incidents != counts.incidents_of(kind)) {
+      mismatches.push_back({"incidents." + name, *incidents, counts.incidents_of(kind)});
+    }
   }
   if (verdict.counts.late_writes != counts.late_writes) {
-    mismatches.push_back({std::nullopt, verdict.counts.late_writes, counts.late_writes});
+    mismatches.push_back({"late_writes", verdict.counts.late_writes, counts.late_writes});
   }
   return mismatches;
 }

@@ -56,6 +56,10 @@ std::int64_t ModeSummary::total(const Measure& measure) const {
     const auto found = violations.find(*violation);
     return found == violations.end() ? 0 : found->second;
   }
+  if (const auto* of = std::get_if<scenarios::IncidentsOf>(&measure)) {
+    const auto found = incidents.find(of->kind);
+    return found == incidents.end() ? 0 : found->second;
+  }
   switch (std::get<RunOutcomeKind>(measure)) {
     case RunOutcomeKind::kStoppedShort: return stopped_short;
     case RunOutcomeKind::kUnfinishedJobs: return unfinished_jobs;
@@ -71,7 +75,10 @@ std::int64_t ModeSummary::runs_with_any(const Measure& measure) const {
 ModeSummary empty_mode_summary(model::Fencing mode, std::size_t fault_count) {
   ModeSummary summary;
   summary.mode = mode;
-  for (const checker::ViolationKind kind : checker::kAllViolationKinds) summary.violations[kind] = 0;
+  for (const checker::ViolationKind kind : checker::kAllViolationKinds) {
+    summary.violations[kind] = 0;
+    summary.incidents[kind] = 0;
+  }
   for (const Measure& measure : scenarios::all_measures()) summary.runs_with[measure] = 0;
   for (std::size_t index = 0; index < fault_count; ++index) summary.faults_fired[fault_key(index)] = 0;
   return summary;
@@ -87,6 +94,7 @@ ModeSummary summarize_run(const SeedRun& run, std::size_t fault_count, const std
   }
   for (const checker::ViolationKind kind : checker::kAllViolationKinds) {
     summary.violations[kind] = run.verdict.violation_count(kind).value_or(0);
+    summary.incidents[kind] = run.verdict.incident_count(kind).value_or(0);
   }
   summary.acquisitions = run.verdict.counts.acquisitions;
   summary.accepted_writes = run.verdict.counts.accepted_writes;
@@ -106,8 +114,7 @@ ModeSummary summarize_run(const SeedRun& run, std::size_t fault_count, const std
     summary.oracle_disagreeing_runs = run.oracle_mismatches.empty() ? 0 : 1;
     for (const OracleMismatch& mismatch : run.oracle_mismatches) {
       summary.oracle_disagreements.push_back(
-          {run.seed, std::string{mismatch.kind ? checker::violation_kind_name(*mismatch.kind) : "late_writes"},
-           mismatch.checker_count, mismatch.oracle_count, replay});
+          {run.seed, mismatch.measure, mismatch.checker_count, mismatch.oracle_count, replay});
     }
   }
   return summary;
@@ -117,6 +124,7 @@ void add(ModeSummary& total, const ModeSummary& part) {
   total.runs += part.runs;
   total.runs_with_violation += part.runs_with_violation;
   add_counts(total.violations, part.violations);
+  add_counts(total.incidents, part.incidents);
   add_counts(total.runs_with, part.runs_with);
   total.acquisitions += part.acquisitions;
   total.accepted_writes += part.accepted_writes;

@@ -40,6 +40,7 @@ struct ModeSummary {
   std::int64_t runs = 0;
   std::int64_t runs_with_violation = 0;
   std::map<checker::ViolationKind, std::int64_t> violations;  // every kind: totals over the runs
+  std::map<checker::ViolationKind, std::int64_t> incidents;   // every kind: incidents over the runs
   std::map<scenarios::Measure, std::int64_t> runs_with;       // every measure: runs with at least one
   std::int64_t acquisitions = 0;
   std::int64_t accepted_writes = 0;

@@ -72,6 +72,7 @@ const std::vector<Measure>& all_measures() {
     std::vector<Measure> all;
     for (const checker::ViolationKind kind : checker::kAllViolationKinds) all.emplace_back(kind);
     for (const RunOutcomeKind kind : kAllRunOutcomeKinds) all.emplace_back(kind);
+    for (const checker::ViolationKind kind : checker::kAllViolationKinds) all.emplace_back(IncidentsOf{kind});
     return all;
   }();
   return measures;
@@ -79,7 +80,16 @@ const std::vector<Measure>& all_measures() {
 
 std::string_view measure_name(const Measure& measure) {
   if (const auto* violation = std::get_if<checker::ViolationKind>(&measure)) return checker::violation_kind_name(*violation);
-  return run_outcome_name(std::get<RunOutcomeKind>(measure));
+  if (const auto* outcome = std::get_if<RunOutcomeKind>(&measure)) return run_outcome_name(*outcome);
+  // Built once, so that the names can be views like the others.
+  static const auto incident_names = [] {
+    std::array<std::string, checker::kAllViolationKinds.size()> names;
+    for (const checker::ViolationKind kind : checker::kAllViolationKinds) {
+      names[static_cast<std::size_t>(kind)] = "incidents." + std::string{checker::violation_kind_name(kind)};
+    }
+    return names;
+  }();
+  return incident_names[static_cast<std::size_t>(std::get<IncidentsOf>(measure).kind)];
 }
 
 std::optional<Measure> measure_from_name(std::string_view name) {

@@ -30,10 +30,19 @@ inline constexpr std::array kAllRunOutcomeKinds = {RunOutcomeKind::kStoppedShort
 // "stopped_short" | "unfinished_jobs"
 [[nodiscard]] std::string_view run_outcome_name(RunOutcomeKind kind);
 
-// What an expectation counts. Ordered: the violation kinds, then the outcomes.
-using Measure = std::variant<checker::ViolationKind, RunOutcomeKind>;
+// The incidents of a violation kind rather than its violations (pairs,
+// writes): "incidents.double_holder". What one incident is: checker/violation.h.
+struct IncidentsOf {
+  checker::ViolationKind kind = checker::ViolationKind::kDoubleGrant;
+  friend auto operator<=>(const IncidentsOf&, const IncidentsOf&) = default;
+};
 
-// Every measure, in report order.
+// What an expectation counts. Ordered: the violation kinds, the outcomes,
+// then the incidents.
+using Measure = std::variant<checker::ViolationKind, RunOutcomeKind, IncidentsOf>;
+
+// Every measure, in report order. Names: "double_grant", "stopped_short",
+// "incidents.double_grant".
 [[nodiscard]] const std::vector<Measure>& all_measures();
 [[nodiscard]] std::string_view measure_name(const Measure& measure);
 [[nodiscard]] std::optional<Measure> measure_from_name(std::string_view name);

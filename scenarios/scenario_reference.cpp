@@ -145,8 +145,9 @@ constexpr std::array kReference = std::to_array<KeyReference>({
     {"/expect/MODE/MEASURE", "string", "", "stopped_short: \"==0\"; others: none",
      "\"==N\" \">N\" \"<N\" \">=N\" \"<=N\", or a share \"<=P%\" (0 to 100, at most four decimals)",
      "MEASURE is a violation kind (double_grant, double_holder, stale_write, foreign_release, stuck_lock, "
-     "lost_update, duplicate_effect) or a run outcome (stopped_short: runs; unfinished_jobs: jobs); N bounds the "
-     "total over all seeds, P% the share of runs with at least one"},
+     "lost_update, duplicate_effect: its violations, e.g. overlapping pairs), incidents.KIND (that kind's "
+     "incidents: e.g. one stretch of time with two holders, however many pairs) or a run outcome (stopped_short: "
+     "runs; unfinished_jobs: jobs); N bounds the total over all seeds, P% the share of runs with at least one"},
     {"DISTRIBUTION", "duration or object", "time", "", "",
      "a constant duration, or {\"dist\": …} with the members below"},
     {"DISTRIBUTION/dist", "\"uniform\" | \"exponential\" | \"lognormal\" | \"pareto\"", "", "required in an object",

@@ -33,6 +33,10 @@ inline Result run_shell(const std::string& command_line) {
 inline Result run_locksim(const std::string& arguments) { return run_shell(std::string{LOCKSIM_BINARY} + " " + arguments); }
 
 // A path in this test process's own scratch directory.
+// The summary table of `run`'s output: its lines up to the first blank line
+// (the legend, the incident lines and the failures follow it).
+inline std::string table_of(const std::string& output) { return output.substr(0, output.find("\n\n")); }
+
 inline std::string scratch(const std::string& name) {
   const std::filesystem::path directory =
       std::filesystem::temp_directory_path() / ("locksim-cli-test-" + std::to_string(getpid()));

@@ -177,7 +177,7 @@ std::string describe(const std::vector<OracleMismatch>& mismatches) {
   std::string text;
   for (const OracleMismatch& mismatch : mismatches) {
     text += fmt::format(" {}: checker {} oracle {};",
-                        mismatch.kind ? checker::violation_kind_name(*mismatch.kind) : "late_writes",
+                        mismatch.measure,
                         mismatch.checker_count, mismatch.oracle_count);
   }
   return text;
@@ -216,7 +216,7 @@ TEST(OracleSwarm, CheckerAndOracleAgreeOnEveryRunOfThousandsOfRandomScenarios) {
       ++mismatched_runs;
       bool first_of_its_kind = false;
       for (const OracleMismatch& mismatch : run.oracle_mismatches) {
-        const std::string kind{mismatch.kind ? checker::violation_kind_name(*mismatch.kind) : "late_writes"};
+        const std::string kind{mismatch.measure};
         first_of_its_kind |= ++mismatched_runs_by_kind[kind] <= kShownPerKind;
       }
       if (first_of_its_kind) {

@@ -53,6 +53,29 @@ TEST_F(OracleTest, AGrantOverALiveLeaseReplacesItSoTheOldPromiseRunsOutOnItsOwn)
   EXPECT_EQ(later.finish({}).of(ViolationKind::kDoubleGrant), 1);
 }
 
+TEST_F(OracleTest, OneLongHoldOverlappedByThreeShortOnesIsThreePairsInOneIncident) {
+  record(0, "worker-1", "hold.begin");
+  for (const std::int64_t start : {1'000, 3'000, 5'000}) {
+    record(start, "worker-2", "hold.begin");
+    record(start + 500, "worker-2", "hold.end");
+  }
+  record(9'000, "worker-1", "hold.end");
+  record(10'000, "worker-2", "hold.begin");  // the lock was free in between: no new incident
+  record(11'000, "worker-3", "hold.begin");  // a second stretch with two holders
+  const OracleCounts counts = finish();
+  EXPECT_EQ(counts.of(ViolationKind::kDoubleHolder), 4);
+  EXPECT_EQ(counts.incidents_of(ViolationKind::kDoubleHolder), 2);
+}
+
+TEST_F(OracleTest, DoubleGrantIncidentsAreStretchesOfPromisedLeasesWithTwoAtOnce) {
+  grant(0, "redis-0", "worker-1", 1, 60'000);
+  grant(10'000, "redis-1", "worker-2", 2, 5'000);
+  grant(20'000, "redis-1", "worker-2", 3, 5'000);
+  const OracleCounts counts = finish();
+  EXPECT_EQ(counts.of(ViolationKind::kDoubleGrant), 2);
+  EXPECT_EQ(counts.incidents_of(ViolationKind::kDoubleGrant), 1);
+}
+
 TEST_F(OracleTest, AnAdoptedLeaseIsTheSameLeaseAndEndsOnceWhereverItEnds) {
   grant(0, "redis-0", "worker-1", 1);
   record(500, "redis-0", "crash");
@@ -123,7 +146,9 @@ TEST(OracleBilling, EveryExtraAcceptedChargeOfAJobIsADuplicateEffect) {
   for (int time = 0; time < 3; ++time) {
     oracle.observe(at_ms(time), "storage", "write.accept", std::span{charge.begin(), charge.size()});
   }
-  EXPECT_EQ(oracle.finish({}).of(ViolationKind::kDuplicateEffect), 2);
+  const OracleCounts counts = oracle.finish({});
+  EXPECT_EQ(counts.of(ViolationKind::kDuplicateEffect), 2);
+  EXPECT_EQ(counts.incidents_of(ViolationKind::kDuplicateEffect), 1);  // one customer, charged three times
 }
 
 ScenarioSummary run_h01(OracleChoice oracle) {

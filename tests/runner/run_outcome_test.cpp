@@ -1,11 +1,14 @@
 // The runner's run outcomes (stopped_short, unfinished_jobs) and
 // share-of-runs expectations, judged in a run and again after a merge.
+#include <sstream>
+
 #include <fmt/core.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include "reports/expectation_text.h"
 #include "reports/summary_json.h"
+#include "reports/terminal_table.h"
 #include "runner/scenario_run.h"
 #include "scenarios/scenario_parser.h"
 
@@ -137,6 +140,36 @@ TEST(ShareExpectations, AMergeOfShardsJudgesTheShareOfTheWhole) {
   EXPECT_EQ(merged_result.bound, whole_result.bound);
   EXPECT_EQ(merged_result.ok, whole_result.ok);
   EXPECT_EQ(merged[0].ok, whole.ok);
+}
+
+// h01: one pause of worker-1 past its lease per run, overlapped by several
+// short holds of the next holder: several pairs, one incident per run.
+TEST(Incidents, AreJudgedByNameAndShownAsTheTableHeadlineWithThePairsBelow) {
+  scenarios::Scenario scenario = scenarios::parse_scenario(
+      R"({"name": "one-pause", "lock": {"lease": "10s"}, "workers": {"count": 2, "work": "500ms"},
+          "workload": {"kind": "counter", "jobs": 20}, "storage": {"fencing": "off"},
+          "faults": [{"kind": "pause", "target": "worker-1", "when": "after-acquire", "for": "30s"}],
+          "expect": {"fencing-off": {"incidents.double_holder": "<=4", "double_holder": ">4"}}})",
+      "one-pause.json");
+  const ScenarioSummary summary = run_scenario(scenario, seeds(4));
+  const ModeSummary& mode = summary.modes.at(0);
+  const checker::ViolationKind kind = checker::ViolationKind::kDoubleHolder;
+  EXPECT_EQ(mode.incidents.at(kind), 4) << "one pause per run is one incident per run";
+  EXPECT_GT(mode.violations.at(kind), 4) << "worker-2 holds many times during each pause";
+  EXPECT_EQ(expectation_on(summary, scenarios::IncidentsOf{kind}).actual, 4);
+  EXPECT_TRUE(summary.ok);
+
+  const std::string table = reports::summary_to_table({summary});
+  // The row's cells: name, mode, status, runs, failed, dgrant, dholder, ...
+  std::istringstream row{table.substr(table.find("one-pause"))};
+  std::vector<std::string> cells(7);
+  for (std::string& cell : cells) row >> cell;
+  EXPECT_EQ(cells[5], "0") << table;
+  EXPECT_EQ(cells[6], "4") << "the dholder cell holds the incidents:\n" << table;
+  EXPECT_NE(table.find(fmt::format("one-pause fencing-off: double_holder 4 ({} pairs, 100% of runs)",
+                                   mode.violations.at(kind))),
+            std::string::npos)
+      << table;
 }
 
 }  // namespace
