@@ -264,6 +264,7 @@ constexpr SwarmRegression kSwarmRegressions[] = {
     {"consensus-waiters-expire-together.json", 118},
     {"redlock-restart-after-deadline.json", 685},
     {"failover-replication-in-flight.json", 476},
+    {"failover-wait-crash-twice.json", 2346},
 };
 
 TEST(OracleSwarm, ScenariosTheSwarmOnceFailedOnNowRunCleanlyAndAgree) {
