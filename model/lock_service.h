@@ -28,9 +28,11 @@ class LockService {
   [[nodiscard]] virtual int quorum() const { return 1; }
   // For run.begin's `service` field: {"kind", "instances", "quorum"}.
   [[nodiscard]] virtual std::string describe_json() const = 0;
-  // The `failover` fault. Returns false if this kind of service has none.
-  virtual bool failover(sim::Simulation& simulation) {
+  // The `failover` fault. Returns false if this kind of service has none (or
+  // is failing over already); the service carries it out from now on.
+  virtual bool failover(sim::Simulation& simulation, const FailoverFault& fault) {
     (void)simulation;
+    (void)fault;
     return false;
   }
 };

@@ -1,5 +1,6 @@
 #include "model/nemesis.h"
 
+#include <algorithm>
 #include <memory>
 
 #include <fmt/core.h>
@@ -100,13 +101,42 @@ bool Nemesis::partition(std::vector<NodeId> side_a, std::vector<NodeId> side_b, 
   return true;
 }
 
-bool Nemesis::failover() {
+bool Nemesis::failover(const FailoverFault& fault) {
   if (!system_->service_has_failover()) {
     return false;
   }
+  FailoverFault sides = fault;
+  sides.away_from_primary.clear();
+  for (const NodeId worker : system_->worker_nodes()) {
+    const std::string name = name_of(worker);
+    if (std::find(sides.with_primary.begin(), sides.with_primary.end(), name) == sides.with_primary.end()) {
+      sides.away_from_primary.push_back(name);
+    }
+  }
   const std::vector<NodeId> nodes = system_->service().nodes();
-  simulation_->record("nemesis", "fault.begin", {{"kind", "failover"}, {"target", RawJson{names_json(nodes)}}});
-  return system_->failover();
+  const std::size_t primary = system_->service().validators().front() == nodes[0] ? 0 : 1;
+  if (!system_->failover(sides)) {
+    return false;  // Sentinel is failing over already
+  }
+  // Recorded now; the service acts after it, at the same instant.
+  const std::string target = names_json(nodes);  // fields hold views: the text must outlive them
+  std::vector<Field> fields{{"kind", "failover"}, {"target", RawJson{target}}};
+  const auto quoted = [](const std::vector<std::string>& names) {
+    std::string json;
+    for (const std::string& name : names) json += fmt::format(",\"{}\"", name);
+    return json;
+  };
+  const std::string between = fmt::format("[[\"{}\"{}],[\"{}\"{}]]", name_of(nodes[primary]), quoted(sides.with_primary),
+                                          name_of(nodes[1 - primary]), quoted(sides.away_from_primary));
+  if (fault.primary == FailoverPrimary::kCrash) {
+    fields.emplace_back("primary", "crash");
+  } else {
+    fields.emplace_back("primary", "partition");
+    fields.emplace_back("between", RawJson{between});
+    fields.emplace_back("for_ns", fault.heal_after);
+  }
+  simulation_->record_fields("nemesis", "fault.begin", fields);
+  return true;
 }
 
 bool Nemesis::delay_spike(std::vector<NodeId> targets, Duration extra, Duration length) {

@@ -35,7 +35,9 @@ class Nemesis {
   bool jump_clock(sim::NodeId target, sim::Duration by);
   bool drift_clock(sim::NodeId target, std::int64_t drift_ppm);
   bool partition(std::vector<sim::NodeId> side_a, std::vector<sim::NodeId> side_b, sim::Duration length);
-  bool failover();
+  // Redis Sentinel's failover of the primary (crashed or cut off: `fault`),
+  // which the service carries out over time (model/redis_service.h).
+  bool failover(const FailoverFault& fault = {});
   bool delay_spike(std::vector<sim::NodeId> targets, sim::Duration extra, sim::Duration length);
   bool starve_renewal(sim::NodeId worker, sim::Duration length);
 

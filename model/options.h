@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <variant>
+#include <vector>
 
 #include "sim/distribution.h"
 #include "sim/time.h"
@@ -40,6 +41,18 @@ struct ServiceOptions {
   Duration delayed_restart = Duration::zero();      // redlock: an instance refuses to start until this long after a crash
   Duration lock_delay = Duration::zero();           // consensus: no grant for this long after a holder's failure
   Duration request_timeout = Duration::milliseconds(500);  // client-side timeout of one request; default 500 ms
+  // redis-failover, Sentinel's timing (docs/models.md): the primary must be
+  // unreachable this long before Sentinel acts — `down-after-milliseconds`,
+  // default 30 s (sentinel.c SENTINEL_DEFAULT_DOWN_AFTER) ...
+  Duration down_after = Duration::seconds(30);
+  // ... then the election, SLAVEOF NO ONE and Sentinel seeing the new role
+  // take this long before the replica serves as primary; default 1 s.
+  Duration promotion = Duration::seconds(1);
+  // redis-failover, the primary's `min-replicas-to-write` (0 = off, Redis's
+  // default) and `min-replicas-max-lag` (default 10 s): it refuses writes
+  // (NOREPLICAS) while fewer replicas than that acknowledged within the lag.
+  int min_replicas_to_write = 0;
+  Duration min_replicas_max_lag = Duration::seconds(10);
 };
 
 struct LockOptions {
@@ -64,6 +77,13 @@ enum class RenewMethod {
   kWatchdog,  // a separate process on the worker extends the lease every renew_every (Redisson-style)
 };
 
+// `WAIT numreplicas timeout` after a grant (redis-failover): a grant fewer
+// than `replicas` acknowledged within `timeout` is given back and not used.
+struct WaitReplicas {
+  int replicas = 1;                                   // default 1
+  Duration timeout = Duration::seconds(1);            // default 1 s (Redisson's slavesSyncTimeout)
+};
+
 struct WorkerOptions {
   int count = 2;                                       // workers worker-1 … worker-N; default 2
   AcquireMethod acquire = AcquireMethod::kSetNxPx;      // default set-nx-px
@@ -74,6 +94,7 @@ struct WorkerOptions {
   Distribution retry = Distribution::uniform(Duration::milliseconds(50), Duration::milliseconds(500));  // wait before re-acquiring
   Distribution work = Distribution::uniform(Duration::milliseconds(100), Duration::seconds(2));        // holder's work before the write
   Distribution between = Distribution::constant(Duration::zero());  // idle time between a release and the next acquire
+  std::optional<WaitReplicas> wait_replicas;            // redis-failover: WAIT after each grant; default none
 };
 
 enum class Fencing {
@@ -118,6 +139,20 @@ struct WriteOnlyWorkload {
 };
 
 using Workload = std::variant<CounterWorkload, BillingWorkload, WriteOnlyWorkload>;
+
+// What happens to the old primary in a `failover` fault (redis-failover).
+enum class FailoverPrimary {
+  kCrash,      // it crashes (and stays down)
+  kPartition,  // it stays up, cut off from Sentinel, the replica and the other workers: split brain
+};
+
+// One `failover` fault as the nemesis hands it to the service.
+struct FailoverFault {
+  FailoverPrimary primary = FailoverPrimary::kCrash;
+  std::vector<std::string> with_primary;      // partition: the workers on the old primary's side
+  std::vector<std::string> away_from_primary;  // partition: every other worker
+  Duration heal_after = Duration::seconds(60);  // partition: how long the cut lasts
+};
 
 struct SystemOptions {
   ServiceOptions service;

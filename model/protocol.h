@@ -32,6 +32,7 @@ struct AcquireReply {
   bool granted = false;
   std::int64_t token = 0;
   bool read_only = false;  // sent to a replica: READONLY
+  bool no_replicas = false;  // min-replicas-to-write not met: NOREPLICAS
 };
 
 struct GetCommand {
@@ -51,6 +52,7 @@ struct ReleaseCommand {
 struct ReleaseReply {
   bool deleted = false;
   bool read_only = false;
+  bool no_replicas = false;
 };
 
 // compare-and-extend (PEXPIRE if the value is still mine).
@@ -63,6 +65,7 @@ struct ExtendReply {
   bool extended = false;
   std::int64_t token = 0;
   bool read_only = false;
+  bool no_replicas = false;
 };
 
 // Storage asks the service whether `token` is the lock's current one.
@@ -84,6 +87,24 @@ struct ReplicateCommand {
   sim::Duration lease;
   sim::LocalTime deadline;  // on the primary's clock, as Redis ships absolute expiry times
   std::int64_t token_counter = 0;
+  std::int64_t offset = 0;  // the primary's replication offset after this change
+};
+
+// A replica's acknowledgement of the replication stream up to `offset`
+// (REPLCONF ACK): after each change when WAIT is in use, every second when
+// min-replicas-to-write is.
+struct ReplicaAck {
+  std::int64_t offset = 0;
+};
+
+// WAIT numreplicas timeout: blocks until that many replicas acknowledged every
+// change made before it, or the timeout (the primary's clock); answers how many did.
+struct WaitCommand {
+  int replicas = 1;
+  sim::Duration timeout;
+};
+struct WaitReply {
+  int acknowledged = 0;
 };
 
 // --- storage commands -----------------------------------------------------------------

@@ -54,9 +54,13 @@ void RedisInstance::on_boot(Context context) {
     }
     data_ = std::move(restored);
   }
+  blocked_waits_.clear();  // their clients' connections died with the process
   context.spawn("server", serve(context, after_restart));
   if (options_.persistence == Persistence::kEverySecond) {
     context.spawn("fsync", persist_every_second(context));
+  }
+  if (options_.acknowledge_every_second) {
+    context.spawn("replconf-ack", acknowledge_every_second(context));
   }
   if (options_.role == RedisRole::kPrimary) {
     for (const auto& [lock, key] : data_.keys) {
@@ -82,6 +86,15 @@ sim::Task<> RedisInstance::serve(Context context, bool after_restart) {
 
 void RedisInstance::handle(Context context, const sim::Message& request) {
   const bool replica = options_.role == RedisRole::kReplica;
+  const bool no_replicas = !replica && refuses_writes(context);
+  if (no_replicas && (request.body.get_if<AcquireCommand>() || request.body.get_if<ReleaseCommand>() ||
+                      request.body.get_if<ExtendCommand>())) {
+    // NOREPLICAS: every write is refused, whatever it would have done.
+    if (request.body.get_if<AcquireCommand>()) context.reply(request, AcquireReply{false, 0, false, true});
+    if (request.body.get_if<ReleaseCommand>()) context.reply(request, ReleaseReply{false, false, true});
+    if (request.body.get_if<ExtendCommand>()) context.reply(request, ExtendReply{false, 0, false, true});
+    return;
+  }
   if (const auto* command = request.body.get_if<AcquireCommand>()) {
     context.reply(request, replica ? AcquireReply{false, 0, true} : acquire(context, *command));
   } else if (const auto* get = request.body.get_if<GetCommand>()) {
@@ -100,7 +113,74 @@ void RedisInstance::handle(Context context, const sim::Message& request) {
     // Only a replica follows a replication stream: a change the old primary
     // shipped before the failover and that arrives after the promotion belongs
     // to a history this instance has left (Redis: a new replication ID).
-    if (replica) apply_replicated(context, *change);
+    if (!replica) return;
+    apply_replicated(context, *change);
+    if (options_.acknowledge_changes) context.send(request.from, ReplicaAck{applied_offset_});
+  } else if (const auto* ack = request.body.get_if<ReplicaAck>()) {
+    if (!replica) acknowledged(context, *ack);
+  } else if (const auto* wait = request.body.get_if<WaitCommand>()) {
+    if (replica) {
+      context.reply(request, WaitReply{0});  // Redis refuses WAIT on a replica: nothing acknowledged
+    } else {
+      start_wait(context, request, *wait);
+    }
+  }
+}
+
+bool RedisInstance::refuses_writes(Context context) const {
+  if (options_.min_replicas_to_write == 0) return false;
+  // One replica at most: it is good iff it acknowledged within the max lag.
+  const bool replica_is_good =
+      last_acknowledged_at_ && context.now() - *last_acknowledged_at_ <= options_.min_replicas_max_lag;
+  return (replica_is_good ? 1 : 0) < options_.min_replicas_to_write;
+}
+
+void RedisInstance::acknowledged(Context context, const ReplicaAck& ack) {
+  last_acknowledged_at_ = context.now();
+  acknowledged_offset_ = std::max(acknowledged_offset_, ack.offset);
+  answer_waits(context, false);
+}
+
+void RedisInstance::start_wait(Context context, const sim::Message& request, const WaitCommand& command) {
+  // WAIT counts the replicas that acknowledged every change made before it.
+  const std::int64_t offset = shipped_offset_;
+  const int acknowledged = replica_ && acknowledged_offset_ >= offset ? 1 : 0;
+  if (acknowledged >= command.replicas) {
+    context.reply(request, WaitReply{acknowledged});
+    return;
+  }
+  const std::uint64_t wait = ++waits_so_far_;
+  blocked_waits_.emplace(wait, BlockedWait{request, offset, command.replicas});
+  context.spawn("wait", time_out_wait(context, wait, context.now() + command.timeout));
+}
+
+void RedisInstance::answer_waits(Context context, bool all) {
+  for (auto blocked = blocked_waits_.begin(); blocked != blocked_waits_.end();) {
+    const int acknowledged = replica_ && acknowledged_offset_ >= blocked->second.offset ? 1 : 0;
+    if (all || acknowledged >= blocked->second.replicas) {
+      context.reply(blocked->second.request, WaitReply{acknowledged});
+      blocked = blocked_waits_.erase(blocked);
+    } else {
+      ++blocked;
+    }
+  }
+}
+
+sim::Task<> RedisInstance::time_out_wait(Context context, std::uint64_t wait, LocalTime deadline) {
+  co_await context.sleep_until(deadline);
+  const auto blocked = blocked_waits_.find(wait);
+  if (blocked == blocked_waits_.end()) co_return;  // answered already
+  const int acknowledged = replica_ && acknowledged_offset_ >= blocked->second.offset ? 1 : 0;
+  context.reply(blocked->second.request, WaitReply{acknowledged});
+  blocked_waits_.erase(blocked);
+}
+
+sim::Task<> RedisInstance::acknowledge_every_second(Context context) {
+  // REPLCONF ACK, once a second of this instance's clock (replicationCron);
+  // the first on boot, as a replica connecting to its primary.
+  while (true) {
+    if (options_.role == RedisRole::kReplica && primary_) context.send(*primary_, ReplicaAck{applied_offset_});
+    co_await context.sleep_until(context.now() + kSecond);
   }
 }
 
@@ -206,6 +286,7 @@ void RedisInstance::changed(Context context, const std::string& lock) {
   ReplicateCommand change;
   change.lock = lock;
   change.token_counter = data_.token_counter;
+  change.offset = ++shipped_offset_;
   if (const auto key = data_.keys.find(lock); key != data_.keys.end()) {
     change.present = true;
     change.owner = key->second.owner;
@@ -228,6 +309,7 @@ sim::Task<> RedisInstance::ship_when_due(Context context, ReplicateCommand chang
 }
 
 void RedisInstance::apply_replicated(Context context, const ReplicateCommand& change) {
+  applied_offset_ = std::max(applied_offset_, change.offset);
   data_.token_counter = change.token_counter;
   if (change.present) {
     data_.keys[change.lock] = RedisKey{change.owner, change.value, change.token, change.lease, change.deadline};
@@ -247,8 +329,13 @@ sim::Task<> RedisInstance::persist_every_second(Context context) {
   }
 }
 
-void RedisInstance::promote(sim::Simulation& simulation, const RedisInstance& old_primary) {
+void RedisInstance::promote(sim::Simulation& simulation, const RedisInstance& old_primary, bool old_primary_alive) {
   options_.role = RedisRole::kPrimary;
+  primary_.reset();
+  // A new replication history: no replica has acknowledged any of it yet.
+  shipped_offset_ = applied_offset_;
+  acknowledged_offset_ = 0;
+  last_acknowledged_at_.reset();
   simulation.record(name_, "replica.promote", {});
   const std::optional<sim::NodeId> old_node = simulation.find_node(old_primary.name());
   const LocalTime old_clock = old_node ? simulation.local_time(*old_node) : LocalTime{};
@@ -257,7 +344,7 @@ void RedisInstance::promote(sim::Simulation& simulation, const RedisInstance& ol
   for (const auto& [lock, key] : old_primary.data().keys) {
     const auto copy = data_.keys.find(lock);
     const bool adopted = copy != data_.keys.end() && copy->second.value == key.value;
-    if (!adopted && key.deadline > old_clock) {
+    if (!adopted && key.deadline > old_clock && !old_primary_alive) {
       simulation.record(old_primary.name(), "lease.lost",
                         {{"lock", lock}, {"owner", key.owner}, {"token", key.token}, {"reason", "failover"}});
     }
@@ -291,6 +378,29 @@ void RedisInstance::adopt_live_leases(Context context, const RedisInstance& old_
     context.record_fields("lease.adopt", fields);
     ++copy;
   }
+}
+
+void RedisInstance::rejoin(sim::Simulation& simulation, const RedisInstance& new_primary,
+                           sim::NodeId new_primary_node) {
+  for (const auto& [lock, key] : data_.keys) {
+    const auto kept = new_primary.data().keys.find(lock);
+    // The same key at the same deadline: the new primary adopted this lease
+    // and nobody renewed it since, so it is promised there, not lost.
+    const bool adopted = kept != new_primary.data().keys.end() && kept->second.value == key.value &&
+                         kept->second.deadline == key.deadline;
+    if (!adopted) {
+      simulation.record(name_, "lease.lost",
+                        {{"lock", lock}, {"owner", key.owner}, {"token", key.token}, {"reason", "failover"}});
+    }
+  }
+  // Clients blocked in WAIT are unblocked by the role change, with what was acknowledged.
+  const std::optional<sim::NodeId> node = simulation.find_node(name_);
+  if (simulation.is_up(*node)) answer_waits(simulation.context_of(*node), true);
+  blocked_waits_.clear();
+  demote();
+  follow(new_primary_node);
+  data_ = new_primary.data();
+  applied_offset_ = new_primary.shipped_offset_;
 }
 
 }  // namespace locksim::model

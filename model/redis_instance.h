@@ -15,6 +15,11 @@
 //   Expiry ships as an absolute deadline (Redis 7 propagates `SET … PX` as
 //   `PXAT`), which a promoted replica compares with its own clock.
 //   A replica answers writes with READONLY until promoted.
+// - WAIT and min-replicas-to-write: a replica acknowledges the stream
+//   (REPLCONF ACK) after each change when WAIT is in use and every second of
+//   its clock when min-replicas-to-write is; a primary with
+//   min-replicas-to-write refuses writes (NOREPLICAS) once its last
+//   acknowledgement is older than min-replicas-max-lag on its clock.
 //
 // The instance object outlives crashes (it is the machine and its disk); its
 // processes and in-memory data do not.
@@ -50,6 +55,10 @@ struct RedisInstanceOptions {
   sim::Duration delayed_restart = sim::Duration::zero();  // after a restart, serve nothing for this long
   RedisRole role = RedisRole::kPrimary;
   Distribution replication_lag = Distribution::constant(sim::Duration::milliseconds(100));
+  int min_replicas_to_write = 0;  // 0: off
+  sim::Duration min_replicas_max_lag = sim::Duration::seconds(10);
+  bool acknowledge_changes = false;       // a replica acks each change (clients use WAIT)
+  bool acknowledge_every_second = false;  // a replica acks every second (min-replicas-to-write)
 };
 
 class RedisInstance {
@@ -63,15 +72,25 @@ class RedisInstance {
 
   // Ships every change to `replica` (this instance must be a primary).
   void set_replica(sim::NodeId replica) { replica_ = replica; }
+  // Acknowledges the stream to `primary` (this instance must be a replica).
+  void follow(sim::NodeId primary) { primary_ = primary; }
   // Failover: this replica becomes a primary with whatever it has; records
   // `replica.promote`, `lease.adopt` for each lease the old primary promised
   // that this copy holds and this clock says is live (from then on this
   // instance expires or releases it, at the replicated absolute deadline read
   // on its own clock), and `lease.lost` (reason failover, proc = the old
   // primary) for each lease the old primary promised that this copy lacks.
-  void promote(sim::Simulation& simulation, const RedisInstance& old_primary);
+  // With `old_primary_alive` (split brain) the old primary still promises
+  // what it holds: nothing is recorded lost now; rejoin() records it.
+  void promote(sim::Simulation& simulation, const RedisInstance& old_primary, bool old_primary_alive);
   // Whatever restarts next comes back as a replica (Sentinel demotes the old primary).
   void demote() { options_.role = RedisRole::kReplica; replica_.reset(); }
+  // Split brain healed: this old primary, still up, becomes `new_primary`'s
+  // replica and takes over its data (a full resync). Every lease it still
+  // promises (its clock has not passed the deadline) that the new primary
+  // does not hold is recorded `lease.lost` reason failover (proc = this
+  // instance): what it accepted while cut off is gone.
+  void rejoin(sim::Simulation& simulation, const RedisInstance& new_primary, sim::NodeId new_primary_node);
 
  private:
   void on_boot(sim::Context context);
@@ -85,6 +104,15 @@ class RedisInstance {
   ReleaseReply release(sim::Context context, const ReleaseCommand& command);
   ExtendReply extend(sim::Context context, const ExtendCommand& command);
   void apply_replicated(sim::Context context, const ReplicateCommand& change);
+  // min-replicas-to-write: too few replicas acknowledged within the max lag.
+  [[nodiscard]] bool refuses_writes(sim::Context context) const;
+  void acknowledged(sim::Context context, const ReplicaAck& ack);
+  void start_wait(sim::Context context, const sim::Message& request, const WaitCommand& command);
+  // Answers every WAIT whose offset the replica has acknowledged, and with
+  // `all`, every WAIT still blocked (its timeout, a demotion).
+  void answer_waits(sim::Context context, bool all);
+  sim::Task<> time_out_wait(sim::Context context, std::uint64_t wait, sim::LocalTime deadline);
+  sim::Task<> acknowledge_every_second(sim::Context context);
   // On promotion: records lease.adopt for the copies of the old primary's live
   // leases and drops every other copy.
   void adopt_live_leases(sim::Context context, const RedisInstance& old_primary, sim::LocalTime old_clock);
@@ -99,7 +127,21 @@ class RedisInstance {
   RedisData durable_;  // what survives a restart under everysec
   bool booted_before_ = false;
   std::optional<sim::NodeId> replica_;
+  std::optional<sim::NodeId> primary_;
   sim::LocalTime last_shipment_due_;
+  // Replication offsets: as a primary, of its last change and of the
+  // replica's last acknowledgement; as a replica, of the last change applied.
+  std::int64_t shipped_offset_ = 0;
+  std::int64_t acknowledged_offset_ = 0;
+  std::int64_t applied_offset_ = 0;
+  std::optional<sim::LocalTime> last_acknowledged_at_;  // on this instance's clock
+  struct BlockedWait {
+    sim::Message request;
+    std::int64_t offset = 0;  // the changes it waits for
+    int replicas = 1;
+  };
+  std::map<std::uint64_t, BlockedWait> blocked_waits_;  // by arrival number
+  std::uint64_t waits_so_far_ = 0;
 };
 
 }  // namespace locksim::model

@@ -9,22 +9,25 @@ using sim::Context;
 
 RedisLockClient::RedisLockClient(std::vector<sim::NodeId> instances, std::shared_ptr<const RedisSentinel> sentinel,
                                  std::string lock, std::optional<sim::Duration> lease, AcquireMethod acquire_method,
-                                 ReleaseMethod release_method, sim::Duration request_timeout)
+                                 ReleaseMethod release_method, sim::Duration request_timeout,
+                                 std::optional<WaitReplicas> wait_replicas)
     : instances_{std::move(instances)},
       sentinel_{std::move(sentinel)},
       lock_{std::move(lock)},
       lease_{lease.value_or(sim::Duration::max())},
       acquire_method_{acquire_method},
       release_method_{release_method},
-      request_timeout_{request_timeout} {
+      request_timeout_{request_timeout},
+      wait_replicas_{wait_replicas} {
   LOCKSIM_ASSERT(!instances_.empty(), "a Redis client needs an instance");
   LOCKSIM_ASSERT(sentinel_ != nullptr, "a Redis client needs to know the primary");
 }
 
 sim::Task<std::optional<sim::Message>> RedisLockClient::ask_primary(Context context, sim::Payload request) {
   // Asked afresh for every request: a request sent before a failover stays
-  // with the old primary (and may go unanswered), the next one goes to the new.
-  const std::size_t primary = sentinel_->primary_index;
+  // with the old primary (and may go unanswered), the next one goes to the new
+  // (unless this client is cut off with the old primary: split brain).
+  const std::size_t primary = sentinel_->primary_for(context.node());
   LOCKSIM_ASSERT(primary < instances_.size(), "Sentinel names an instance this client knows");
   co_return co_await context.call(instances_[primary], std::move(request), request_timeout_);
 }
@@ -59,11 +62,29 @@ sim::Task<AcquireOutcome> RedisLockClient::set(Context context, std::string owne
   if (answer.read_only) {
     co_return AcquireOutcome{std::nullopt, "read-only"};
   }
+  if (answer.no_replicas) {
+    co_return AcquireOutcome{std::nullopt, "no-replicas"};
+  }
   if (!answer.granted) {
     co_return AcquireOutcome{std::nullopt, "held"};
   }
+  if (wait_replicas_ && !co_await replicated(context)) {
+    // Not used: given back at once (best effort) rather than left to expire.
+    ReleaseCommand give_back{lock_, owner, value, true};
+    (void)co_await ask_primary(context, std::move(give_back));
+    co_return AcquireOutcome{std::nullopt, "not-replicated"};
+  }
   const sim::LocalTime valid_until = lease_ == sim::Duration::max() ? sim::LocalTime::max() : sent_at + lease_;
   co_return AcquireOutcome{Lease{answer.token, lease_, valid_until, std::move(value)}, {}};
+}
+
+sim::Task<bool> RedisLockClient::replicated(Context context) {
+  // The server blocks up to the WAIT timeout; the client allows a request timeout more for the answer.
+  WaitCommand wait{wait_replicas_->replicas, wait_replicas_->timeout};
+  const std::optional<sim::Message> reply =
+      co_await context.call(instances_[sentinel_->primary_for(context.node())], std::move(wait),
+                            wait_replicas_->timeout + request_timeout_);
+  co_return reply && reply->body.get<WaitReply>().acknowledged >= wait_replicas_->replicas;
 }
 
 sim::Task<RenewOutcome> RedisLockClient::renew(Context context, Lease lease) {
@@ -75,7 +96,7 @@ sim::Task<RenewOutcome> RedisLockClient::renew(Context context, Lease lease) {
   }
   const ExtendReply& answer = reply->body.get<ExtendReply>();
   if (!answer.extended) {
-    co_return RenewOutcome{false, {}, answer.read_only ? "read-only" : "not-owner"};
+    co_return RenewOutcome{false, {}, answer.read_only ? "read-only" : answer.no_replicas ? "no-replicas" : "not-owner"};
   }
   co_return RenewOutcome{true, sent_at + lease_, {}};
 }
@@ -89,7 +110,7 @@ sim::Task<ReleaseOutcome> RedisLockClient::release(Context context, std::string 
   }
   const ReleaseReply& answer = reply->body.get<ReleaseReply>();
   if (!answer.deleted) {
-    co_return ReleaseOutcome{false, answer.read_only ? "read-only" : "not-owner"};
+    co_return ReleaseOutcome{false, answer.read_only ? "read-only" : answer.no_replicas ? "no-replicas" : "not-owner"};
   }
   co_return ReleaseOutcome{true, {}};
 }

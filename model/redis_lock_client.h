@@ -11,6 +11,11 @@
 // With a replica it sends every request to the instance Sentinel names as
 // the primary (redis_sentinel.h), so after a failover the holder's renewals
 // and release reach the promoted replica, as a Sentinel-aware client's do.
+//
+// With `wait_replicas` it sends `WAIT numreplicas timeout` after each grant
+// (Redisson's checkLockSyncedSlaves); a grant fewer replicas acknowledged in
+// time is given back (compare-and-delete) and the acquire fails with
+// `not-replicated`, so the worker never acts on it.
 
 #include <memory>
 #include <vector>
@@ -25,7 +30,8 @@ class RedisLockClient final : public LockClient {
   // `sentinel` names the primary among `instances` (it outlives the client).
   RedisLockClient(std::vector<sim::NodeId> instances, std::shared_ptr<const RedisSentinel> sentinel,
                   std::string lock, std::optional<sim::Duration> lease, AcquireMethod acquire_method,
-                  ReleaseMethod release_method, sim::Duration request_timeout);
+                  ReleaseMethod release_method, sim::Duration request_timeout,
+                  std::optional<WaitReplicas> wait_replicas = std::nullopt);
 
   sim::Task<AcquireOutcome> acquire(sim::Context context, std::string owner, std::string value) override;
   sim::Task<RenewOutcome> renew(sim::Context context, Lease lease) override;
@@ -35,6 +41,8 @@ class RedisLockClient final : public LockClient {
   // One request to the instance Sentinel names as the primary when it is sent.
   sim::Task<std::optional<sim::Message>> ask_primary(sim::Context context, sim::Payload request);
   sim::Task<AcquireOutcome> set(sim::Context context, std::string owner, std::string value, bool only_if_absent);
+  // WAIT after a grant: true iff enough replicas acknowledged it in time.
+  sim::Task<bool> replicated(sim::Context context);
 
   std::vector<sim::NodeId> instances_;
   std::shared_ptr<const RedisSentinel> sentinel_;
@@ -43,6 +51,7 @@ class RedisLockClient final : public LockClient {
   AcquireMethod acquire_method_;
   ReleaseMethod release_method_;
   sim::Duration request_timeout_;
+  std::optional<WaitReplicas> wait_replicas_;
 };
 
 }  // namespace locksim::model

@@ -14,18 +14,25 @@ RedisService::RedisService(sim::Simulation& simulation, const SystemOptions& opt
     instance_options.persistence = options.service.persistence;
     instance_options.role = index == 0 ? RedisRole::kPrimary : RedisRole::kReplica;
     instance_options.replication_lag = options.service.replication_lag;
+    if (with_replica) {
+      instance_options.min_replicas_to_write = options.service.min_replicas_to_write;
+      instance_options.min_replicas_max_lag = options.service.min_replicas_max_lag;
+      instance_options.acknowledge_changes = options.workers.wait_replicas.has_value();
+      instance_options.acknowledge_every_second = options.service.min_replicas_to_write > 0;
+    }
     instances_.emplace_back(fmt::format("redis-{}", index), instance_options);
     nodes_.push_back(simulation.add_node(instances_.back().name(), instances_.back().boot()));
   }
   if (with_replica) {
     instances_[0].set_replica(nodes_[1]);
+    instances_[1].follow(nodes_[0]);
   }
 }
 
 std::unique_ptr<LockClient> RedisService::make_client() const {
   return std::make_unique<RedisLockClient>(nodes_, sentinel_, options_.lock.name, options_.lock.lease,
                                            options_.workers.acquire, options_.workers.release,
-                                           options_.service.request_timeout);
+                                           options_.service.request_timeout, options_.workers.wait_replicas);
 }
 
 std::vector<sim::NodeId> RedisService::validators() const {
@@ -41,21 +48,94 @@ std::string RedisService::describe_json() const {
   return fmt::format(R"({{"kind":"{}","instances":{},"quorum":1}})", kind, nodes_.size());
 }
 
-bool RedisService::failover(sim::Simulation& simulation) {
-  if (nodes_.size() < 2) {
+bool RedisService::failover(sim::Simulation& simulation, const FailoverFault& fault) {
+  if (nodes_.size() < 2 || failover_) {
     return false;
   }
-  const std::size_t old_primary = sentinel_->primary_index;
-  const std::size_t promoted = 1 - old_primary;
-  if (simulation.is_up(nodes_[old_primary])) {
-    simulation.record(instances_[old_primary].name(), "crash", {});
-    simulation.crash(nodes_[old_primary]);
+  failover_ = PendingFailover{fault.primary, sentinel_->primary_index, std::nullopt, false, false};
+  // Scheduled, not done inline, so that the nemesis's fault.begin comes first.
+  simulation.schedule(simulation.now(), [this, &simulation, fault] { cut_off_old_primary(simulation, fault); });
+  simulation.schedule(simulation.now() + options_.service.down_after, [this, &simulation] { detect(simulation); });
+  if (fault.primary == FailoverPrimary::kPartition) {
+    simulation.schedule(simulation.now() + fault.heal_after, [this, &simulation] { heal(simulation); });
   }
-  instances_[old_primary].demote();
-  instances_[promoted].promote(simulation, instances_[old_primary]);
+  return true;
+}
+
+void RedisService::cut_off_old_primary(sim::Simulation& simulation, const FailoverFault& fault) {
+  const std::size_t old_primary = failover_->old_primary;
+  if (fault.primary == FailoverPrimary::kCrash) {
+    if (simulation.is_up(nodes_[old_primary])) {
+      simulation.record(instances_[old_primary].name(), "crash", {});
+      simulation.crash(nodes_[old_primary]);
+    }
+    return;
+  }
+  // Split brain: the old primary and the workers with it on one side; the
+  // replica, the other workers and Sentinel on the other; storage reaches both.
+  std::vector<sim::NodeId> with_old{nodes_[old_primary]};
+  std::vector<sim::NodeId> with_replica{nodes_[1 - old_primary]};
+  for (const std::string& worker : fault.with_primary) {
+    if (const auto node = simulation.find_node(worker)) with_old.push_back(*node);
+  }
+  for (const std::string& worker : fault.away_from_primary) {
+    if (const auto node = simulation.find_node(worker)) with_replica.push_back(*node);
+  }
+  for (std::size_t index = 1; index < with_old.size(); ++index) {
+    sentinel_->clients_with_old_primary.insert(with_old[index].index);
+  }
+  failover_->cut = simulation.network().cut(std::move(with_old), std::move(with_replica));
+}
+
+void RedisService::detect(sim::Simulation& simulation) {
+  if (failover_->primary == FailoverPrimary::kPartition && !failover_->cut) {
+    // Back before down-after-milliseconds ran out: Sentinel never saw it down.
+    sentinel_->clients_with_old_primary.clear();
+    failover_.reset();
+    return;
+  }
+  failover_->detected = true;
+  simulation.schedule(simulation.now() + options_.service.promotion, [this, &simulation] { promote(simulation); });
+}
+
+void RedisService::promote(sim::Simulation& simulation) {
+  const std::size_t old_primary = failover_->old_primary;
+  const std::size_t promoted = 1 - old_primary;
+  const bool split_brain = failover_->primary == FailoverPrimary::kPartition;
+  if (!split_brain) {
+    if (simulation.is_up(nodes_[old_primary])) {  // restarted meanwhile by another fault: Sentinel still demotes it
+      simulation.record(instances_[old_primary].name(), "crash", {});
+      simulation.crash(nodes_[old_primary]);
+    }
+    instances_[old_primary].demote();
+  }
+  instances_[promoted].promote(simulation, instances_[old_primary], split_brain);
   instances_[promoted].set_replica(nodes_[old_primary]);
   sentinel_->primary_index = promoted;
-  return true;
+  sentinel_->old_primary_index = old_primary;
+  failover_->promoted = true;
+  if (!split_brain) {
+    failover_.reset();
+  } else if (!failover_->cut) {
+    heal(simulation);  // healed during the promotion: demote the old primary now
+  }
+}
+
+void RedisService::heal(sim::Simulation& simulation) {
+  if (failover_->cut) {
+    simulation.network().heal(*failover_->cut);
+    failover_->cut.reset();
+    simulation.record("nemesis", "fault.end", {{"kind", "failover"}, {"target", instances_[failover_->old_primary].name()}});
+  }
+  if (!failover_->promoted) {
+    return;  // detect() or promote() finishes the failover
+  }
+  // Sentinel reaches the old primary again and turns it into a replica of the new.
+  const std::size_t old_primary = failover_->old_primary;
+  const std::size_t promoted = 1 - old_primary;
+  instances_[old_primary].rejoin(simulation, instances_[promoted], nodes_[promoted]);
+  sentinel_->clients_with_old_primary.clear();
+  failover_.reset();
 }
 
 }  // namespace locksim::model

@@ -2,13 +2,21 @@
 // The `redis` and `redis-failover` services: one instance (redis-0), or a
 // primary (redis-0) with an asynchronous replica (redis-1).
 //
-// Failover (Sentinel's decision, modelled as a fault): the primary, if still
-// up, is taken down; the replica is promoted with whatever it has received;
-// the old primary comes back, if restarted, as the new primary's replica.
+// Failover, as Sentinel carries it out (docs/models.md): the `failover` fault
+// makes the primary unreachable from Sentinel — crashed, or partitioned but
+// alive with some workers on its side (split brain). Sentinel acts only once
+// it has been unreachable for `down_after`; `promotion` later the replica
+// serves as primary with whatever it has received. Until then nobody can
+// acquire through the new primary. A crashed old primary comes back, if
+// restarted, as the new primary's replica; a partitioned one keeps serving
+// the workers on its side until the partition heals, when Sentinel demotes it
+// and it resynchronises from the new primary, losing what it accepted. A
+// partition that heals before `down_after` causes no failover at all.
 // Clients and storage's validation follow the promotion (redis_sentinel.h).
 
 #include <deque>
 #include <memory>
+#include <optional>
 
 #include "model/lock_service.h"
 #include "model/redis_instance.h"
@@ -25,15 +33,32 @@ class RedisService final : public LockService {
   // The primary first, then the replica (asked if the primary does not answer).
   [[nodiscard]] std::vector<sim::NodeId> validators() const override;
   [[nodiscard]] std::string describe_json() const override;
-  bool failover(sim::Simulation& simulation) override;
+  // Starts a failover; false while one is already under way (Sentinel is
+  // failing over already) or without a replica.
+  bool failover(sim::Simulation& simulation, const FailoverFault& fault) override;
 
   [[nodiscard]] const RedisInstance& instance(std::size_t index) const { return instances_[index]; }
 
  private:
+  // The failover under way: from the fault until the old primary is dealt with.
+  struct PendingFailover {
+    FailoverPrimary primary = FailoverPrimary::kCrash;
+    std::size_t old_primary = 0;
+    std::optional<sim::PartitionId> cut;  // split brain, until healed
+    bool detected = false;
+    bool promoted = false;
+  };
+
+  void cut_off_old_primary(sim::Simulation& simulation, const FailoverFault& fault);
+  void detect(sim::Simulation& simulation);
+  void promote(sim::Simulation& simulation);
+  void heal(sim::Simulation& simulation);
+
   SystemOptions options_;
   std::deque<RedisInstance> instances_;  // deque: boot functions hold their addresses
   std::vector<sim::NodeId> nodes_;
   std::shared_ptr<RedisSentinel> sentinel_ = std::make_shared<RedisSentinel>();
+  std::optional<PendingFailover> failover_;
 };
 
 }  // namespace locksim::model

@@ -87,7 +87,7 @@ void System::restart(sim::NodeId node) {
   simulation_->restart(node);
 }
 
-bool System::failover() { return service_->failover(*simulation_); }
+bool System::failover(const FailoverFault& fault) { return service_->failover(*simulation_, fault); }
 
 std::string System::final_values_json() const {
   nlohmann::ordered_json values = nlohmann::ordered_json::object();

@@ -50,7 +50,7 @@ class System {
   void crash(sim::NodeId node);
   void restart(sim::NodeId node);
   // Returns false if the service has no failover.
-  bool failover();
+  bool failover(const FailoverFault& fault);
   [[nodiscard]] bool service_has_failover() const { return options_.service.kind == ServiceKind::kRedisFailover; }
 
   // {"qty":4}: storage's values, for run.end's `final`.

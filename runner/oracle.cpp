@@ -54,7 +54,7 @@ void Oracle::observe(sim::Time now, std::string_view proc, std::string_view even
   } else if (event == "hold.begin") {
     begin_work(proc);
   } else if (event == "hold.end" || (event == "crash" && is_worker(proc))) {
-    stop_work(now, proc);
+    stop_work(now, proc, event == "crash");
   } else if (event == "acquire.fail") {
     failed_acquire(now, proc);
   } else if (event == "read.accept") {
@@ -175,14 +175,23 @@ void Oracle::begin_work(std::string_view worker) {
   if (!state.working) state.working_stretch = open_stretch(working_);
   state.working = true;
   state.useless_since.reset();
+  state.hold_ended = false;
   state.stuck_reported = false;
 }
 
-void Oracle::stop_work(sim::Time now, std::string_view worker) {
+void Oracle::stop_work(sim::Time now, std::string_view worker, bool crashed) {
+  // Useless since its hold ended; a worker that ended no hold since its last
+  // one began (it never got to hold, say) is useless since its latest crash:
+  // a restarted worker that crashes again starts a new useless spell.
   OwnerState& state = owner(worker);
   if (state.working) close_stretch(working_, state.working_stretch);
   state.working = false;
-  if (!state.useless_since) state.useless_since = now;
+  if (state.hold_ended) return;
+  if (!crashed) state.hold_ended = true;
+  if (state.useless_since != now) {
+    state.useless_since = now;
+    state.stuck_reported = false;
+  }
 }
 
 void Oracle::failed_acquire(sim::Time now, std::string_view worker) {

@@ -115,7 +115,8 @@ class Oracle {
     std::size_t working_stretch = 0;          // in working_, while it works
     std::optional<std::int64_t> epoch;        // the lock order of its latest gain
     bool working = false;                     // between its hold.begin and hold.end
-    std::optional<sim::Time> useless_since;   // crashed or stopped holding
+    std::optional<sim::Time> useless_since;   // stopped holding, or (no hold ended since) its latest crash
+    bool hold_ended = false;                  // since its last hold.begin
     bool stuck_reported = false;              // for the current useless_since
   };
 
@@ -130,7 +131,7 @@ class Oracle {
   void count_promise(std::string_view instance, const std::string& owner, int delta);
 
   void begin_work(std::string_view worker);
-  void stop_work(sim::Time now, std::string_view worker);
+  void stop_work(sim::Time now, std::string_view worker, bool crashed);
   void failed_acquire(sim::Time now, std::string_view worker);
   void served(std::string_view worker);
   void accepted_write(std::string_view writer, std::string_view key, std::string_view job);

@@ -49,7 +49,7 @@ bool apply(const PlannedFault& fault, model::Nemesis& nemesis, const sim::Simula
       return nemesis.partition(nodes_named(simulation, fault.side_a), nodes_named(simulation, fault.side_b),
                                fault.length);
     case FaultKind::kFailover:
-      return nemesis.failover();
+      return nemesis.failover(model::FailoverFault{fault.failover_primary, fault.with_primary, {}, fault.length});
     case FaultKind::kDelaySpike:
       return nemesis.delay_spike({node_named(simulation, fault.target)}, fault.extra, fault.length);
     case FaultKind::kStarveRenewal:

@@ -45,6 +45,8 @@ PlannedFault concrete(const Scenario& scenario, const FaultSpec& fault, std::siz
   planned.side_a = fault.side_a;
   planned.side_b = fault.side_b;
   planned.extra = fault.extra;
+  planned.failover_primary = fault.failover_primary;
+  planned.with_primary = fault.with_primary;
   return planned;
 }
 

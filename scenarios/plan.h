@@ -31,6 +31,8 @@ struct PlannedFault {
   std::vector<std::string> side_a;
   std::vector<std::string> side_b;
   Duration extra;
+  model::FailoverPrimary failover_primary = model::FailoverPrimary::kCrash;
+  std::vector<std::string> with_primary;  // failover with primary "partition"
 };
 
 struct Plan {

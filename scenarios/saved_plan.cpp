@@ -52,7 +52,13 @@ std::string saved_plan_json(std::string_view original, const Scenario& scenario,
         entry["between"] = {fault.side_a, fault.side_b};
         entry["for"] = sim::format_duration(fault.length);
         break;
-      case FaultKind::kFailover: break;
+      case FaultKind::kFailover:
+        if (fault.failover_primary == model::FailoverPrimary::kPartition) {
+          entry["primary"] = "partition";
+          entry["with_primary"] = fault.with_primary;
+          entry["for"] = sim::format_duration(fault.length);
+        }
+        break;
       case FaultKind::kDelaySpike:
         entry["extra"] = sim::format_duration(fault.extra);
         entry["for"] = sim::format_duration(fault.length);

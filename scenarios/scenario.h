@@ -76,6 +76,8 @@ struct FaultSpec {
   std::vector<std::string> side_a;                                  // partition `between`
   std::vector<std::string> side_b;
   Duration extra;                                                   // delay-spike
+  model::FailoverPrimary failover_primary = model::FailoverPrimary::kCrash;  // failover `primary`
+  std::vector<std::string> with_primary{"worker-1"};                // failover `with_primary` (partition)
 };
 
 // The stuck_lock threshold when the file gives none: 10 × the lease, or one

@@ -190,7 +190,8 @@ void read_service(const Reader& reader, const json& value, Scenario& scenario) {
   const std::string path = "/service";
   reader.require_object(value, path,
                         {"kind", "instances", "persistence", "replication_lag", "drift_factor", "recheck_elapsed",
-                         "delayed_restart", "lock_delay", "request_timeout"});
+                         "delayed_restart", "lock_delay", "request_timeout", "down_after", "promotion",
+                         "min_replicas_to_write", "min_replicas_max_lag"});
   model::ServiceOptions& service = scenario.system.service;
   with_member(value, "kind", [&](const json& v) {
     service.kind = reader.choice<model::ServiceKind>(v, path + "/kind",
@@ -225,6 +226,30 @@ void read_service(const Reader& reader, const json& value, Scenario& scenario) {
   with_member(value, "lock_delay", [&](const json& v) { service.lock_delay = reader.duration(v, path + "/lock_delay"); });
   with_member(value, "request_timeout",
               [&](const json& v) { service.request_timeout = reader.duration(v, path + "/request_timeout"); });
+  const auto failover_only = [&](const char* key) {
+    if (service.kind != model::ServiceKind::kRedisFailover) {
+      reader.fail(path + "/" + key, fmt::format("\"{}\" goes with kind \"redis-failover\"", key));
+    }
+  };
+  with_member(value, "down_after", [&](const json& v) {
+    failover_only("down_after");
+    service.down_after = reader.duration(v, path + "/down_after");
+  });
+  with_member(value, "promotion", [&](const json& v) {
+    failover_only("promotion");
+    service.promotion = reader.duration(v, path + "/promotion");
+  });
+  with_member(value, "min_replicas_to_write", [&](const json& v) {
+    failover_only("min_replicas_to_write");
+    service.min_replicas_to_write = static_cast<int>(reader.integer(v, path + "/min_replicas_to_write", 0, 1));
+  });
+  with_member(value, "min_replicas_max_lag", [&](const json& v) {
+    failover_only("min_replicas_max_lag");
+    service.min_replicas_max_lag = reader.duration(v, path + "/min_replicas_max_lag");
+    if (service.min_replicas_max_lag == Duration::zero()) {
+      reader.expected(path + "/min_replicas_max_lag", "a positive duration (Redis reads 0 as off)", v);
+    }
+  });
 }
 
 void read_lock(const Reader& reader, const json& value, Scenario& scenario) {
@@ -248,7 +273,7 @@ void read_workers(const Reader& reader, const json& value, Scenario& scenario) {
   const std::string path = "/workers";
   reader.require_object(value, path,
                         {"count", "acquire", "release", "renew", "renew_every", "check_before_write", "retry", "work",
-                         "between"});
+                         "between", "wait_replicas"});
   model::WorkerOptions& workers = scenario.system.workers;
   with_member(value, "count", [&](const json& v) { workers.count = static_cast<int>(reader.integer(v, path + "/count", 1, 1000)); });
   with_member(value, "acquire", [&](const json& v) {
@@ -276,6 +301,20 @@ void read_workers(const Reader& reader, const json& value, Scenario& scenario) {
   with_member(value, "retry", [&](const json& v) { workers.retry = reader.distribution(v, path + "/retry"); });
   with_member(value, "work", [&](const json& v) { workers.work = reader.distribution(v, path + "/work"); });
   with_member(value, "between", [&](const json& v) { workers.between = reader.distribution(v, path + "/between"); });
+  with_member(value, "wait_replicas", [&](const json& v) {
+    const std::string wait_path = path + "/wait_replicas";
+    if (scenario.system.service.kind != model::ServiceKind::kRedisFailover) {
+      reader.fail(wait_path, "\"wait_replicas\" goes with service kind \"redis-failover\"");
+    }
+    reader.require_object(v, wait_path, {"replicas", "timeout"});
+    model::WaitReplicas wait;
+    with_member(v, "replicas", [&](const json& r) { wait.replicas = static_cast<int>(reader.integer(r, wait_path + "/replicas", 1, 1)); });
+    with_member(v, "timeout", [&](const json& t) {
+      wait.timeout = reader.duration(t, wait_path + "/timeout");
+      if (wait.timeout == Duration::zero()) reader.expected(wait_path + "/timeout", "a positive duration (0 would block forever)", t);
+    });
+    workers.wait_replicas = wait;
+  });
 }
 
 void read_workload(const Reader& reader, const json& value, Scenario& scenario) {
@@ -357,6 +396,31 @@ AtRate read_rate(const Reader& reader, const json& value, const std::string& pat
   return AtRate{count * per_minute.at(unit)};
 }
 
+void read_failover(const Reader& reader, const json& value, const std::string& path,
+                   const std::vector<std::string>& nodes, FaultSpec& fault) {
+  with_member(value, "primary", [&](const json& v) {
+    fault.failover_primary = reader.choice<model::FailoverPrimary>(
+        v, path + "/primary", {{"crash", model::FailoverPrimary::kCrash}, {"partition", model::FailoverPrimary::kPartition}});
+  });
+  const bool split_brain = fault.failover_primary == model::FailoverPrimary::kPartition;
+  if (!split_brain && (value.contains("with_primary") || value.contains("for"))) {
+    reader.fail(path + (value.contains("for") ? "/for" : "/with_primary"), "goes with \"primary\": \"partition\"");
+  }
+  if (!split_brain) return;
+  if (!value.contains("for")) reader.fail(path, "a failover with \"primary\": \"partition\" needs \"for\"");
+  fault.length = reader.distribution(value["for"], path + "/for");
+  with_member(value, "with_primary", [&](const json& v) {
+    if (!v.is_array()) reader.expected(path + "/with_primary", "a list of worker names", v);
+    fault.with_primary.clear();
+    for (std::size_t index = 0; index < v.size(); ++index) {
+      const std::string item = fmt::format("{}/with_primary/{}", path, index);
+      const std::string name = node_name(reader, v[index], item, nodes);
+      if (name.rfind("worker-", 0) != 0) reader.fail(item, "with_primary lists workers");
+      fault.with_primary.push_back(name);
+    }
+  });
+}
+
 FaultSpec read_fault(const Reader& reader, const json& value, const std::string& path, const Scenario& scenario) {
   if (!value.is_object()) reader.expected(path, "an object", value);
   if (!value.contains("kind")) reader.fail(path, "a fault needs a \"kind\"");
@@ -378,7 +442,7 @@ FaultSpec read_fault(const Reader& reader, const json& value, const std::string&
     case FaultKind::kClockJump: allowed.insert(allowed.end(), {"by"}); break;
     case FaultKind::kClockDrift: allowed.insert(allowed.end(), {"ppm"}); break;
     case FaultKind::kPartition: allowed.insert(allowed.end(), {"between", "for"}); break;
-    case FaultKind::kFailover: break;
+    case FaultKind::kFailover: allowed.insert(allowed.end(), {"primary", "with_primary", "for"}); break;
     case FaultKind::kDelaySpike: allowed.insert(allowed.end(), {"extra", "for"}); break;
   }
   reader.require_object(value, path, allowed);
@@ -469,6 +533,7 @@ FaultSpec read_fault(const Reader& reader, const json& value, const std::string&
       break;
     }
     case FaultKind::kFailover:
+      read_failover(reader, value, path, nodes, fault);
       break;
     case FaultKind::kDelaySpike:
       fault.extra = reader.duration(required("extra"), path + "/extra");

@@ -48,6 +48,15 @@ constexpr std::array kReference = std::to_array<KeyReference>({
      "consensus: no grant for this long after a holder's session failed"},
     {"/service/request_timeout", "duration", "time", "500ms", ">= 0",
      "a client's timeout for one request to the service or storage"},
+    {"/service/down_after", "duration", "time", "30s", ">= 0; only with kind redis-failover",
+     "Sentinel's down-after-milliseconds: the primary must be unreachable this long before the failover starts"},
+    {"/service/promotion", "duration", "time", "1s", ">= 0; only with kind redis-failover",
+     "from Sentinel's decision to the replica serving as primary (election, SLAVEOF NO ONE, the role seen by INFO)"},
+    {"/service/min_replicas_to_write", "integer", "replicas", "0", "0 or 1; only with kind redis-failover",
+     "the primary's min-replicas-to-write: it refuses writes (NOREPLICAS) unless this many replicas acknowledged "
+     "within min_replicas_max_lag; 0: off"},
+    {"/service/min_replicas_max_lag", "duration", "time", "10s", "> 0; only with kind redis-failover",
+     "min-replicas-max-lag: how old a replica's last acknowledgement may be for it to count"},
     {"/lock", "object", "", "{}", "", "the lock"},
     {"/lock/name", "string", "", "\"lock\"", "", "the lock's key"},
     {"/lock/lease", "duration or \"none\"", "time", "10s", "> 0",
@@ -72,6 +81,12 @@ constexpr std::array kReference = std::to_array<KeyReference>({
     {"/workers/work", "distribution", "time", "uniform 100ms to 2s", "", "how long a holder works before writing"},
     {"/workers/between", "distribution", "time", "0", "",
      "idle time between one job's release and the next acquire"},
+    {"/workers/wait_replicas", "object", "", "none", "only with service kind redis-failover",
+     "after each grant the client sends WAIT replicas timeout; a grant fewer replicas acknowledged is given back "
+     "(compare-and-delete) and the acquire fails with not-replicated"},
+    {"/workers/wait_replicas/replicas", "integer", "replicas", "1", "1", "WAIT's numreplicas"},
+    {"/workers/wait_replicas/timeout", "duration", "time", "1s", "> 0",
+     "WAIT's timeout on the primary's clock (Redisson's slavesSyncTimeout default)"},
     {"/workload", "object", "", "{\"kind\": \"counter\"}", "", "what the workers do with storage while holding"},
     {"/workload/kind", "\"counter\" | \"billing\" | \"write-only\"", "", "\"counter\"", "",
      "counter: each job reads key, works, writes read+1 (stale writes, lost updates); billing: a holder charges the "
@@ -108,7 +123,8 @@ constexpr std::array kReference = std::to_array<KeyReference>({
      "\"starve-renewal\"",
      "", "required", "failover needs service kind redis-failover",
      "pause (for): nothing the node does is processed; crash (restart_after); clock-jump (by); clock-drift (ppm); "
-     "partition (between, for); failover: promote the replica; delay-spike (extra, for); starve-renewal (for): the "
+     "partition (between, for); failover (primary, with_primary, for): Sentinel promotes the replica down_after + "
+     "promotion later; delay-spike (extra, for); starve-renewal (for): the "
      "worker's renewal process alone is frozen"},
     {"/faults/N/target", "string", "", "required but for partition and failover", "a node of this scenario, or a group",
      "a node name (worker-1, redis-0, consensus, storage), or workers / service / any: one node of the group, drawn "
@@ -123,7 +139,8 @@ constexpr std::array kReference = std::to_array<KeyReference>({
      "trigger: a Poisson process over the whole run at this rate IN TOTAL for the fault entry (not per target); each "
      "occurrence draws its own target when target is a group"},
     {"/faults/N/for", "distribution", "time", "required", "",
-     "how long a pause, partition, delay-spike or starve-renewal lasts; drawn per occurrence"},
+     "how long a pause, partition, delay-spike, starve-renewal or a split brain (failover with primary partition) "
+     "lasts; drawn per occurrence"},
     {"/faults/N/restart_after", "duration", "time", "never restart", ">= 0",
      "crash: restart this long after the crash (empty, or what persistence kept)"},
     {"/faults/N/by", "duration", "time", "required", "may be negative", "clock-jump: how far the target's clock jumps"},
@@ -133,6 +150,11 @@ constexpr std::array kReference = std::to_array<KeyReference>({
     {"/faults/N/between/N", "list of node names", "", "", "not empty", "one side of the partition"},
     {"/faults/N/between/N/N", "string", "", "", "a node of this scenario", "a node on that side"},
     {"/faults/N/extra", "duration", "time", "required", ">= 0", "delay-spike: extra delay on the target's messages"},
+    {"/faults/N/primary", "\"crash\" | \"partition\"", "", "\"crash\"", "failover only",
+     "failover: the old primary crashes, or stays up cut off from Sentinel, the replica and the other workers "
+     "(split brain) until the partition heals, when Sentinel demotes it and what it accepted is lost"},
+    {"/faults/N/with_primary", "list of worker names", "", "[\"worker-1\"]", "failover with primary partition",
+     "the workers on the old primary's side: they keep acquiring there until it is demoted"},
     {"/swarm", "boolean", "", "false", "", "each seed enables a random non-empty subset of the faults"},
     {"/allow_inert", "boolean", "", "false", "", "a fault that fires in no run is intended (else the scenario fails)"},
     {"/probes_required", "list of probe names", "", "[]", "",

@@ -151,7 +151,10 @@ SystemOptions failover_setup() {
   SystemOptions options = two_workers_one_job();
   options.service.kind = ServiceKind::kRedisFailover;
   options.service.replication_lag = sim::Distribution::constant(100_ms);
-  options.workers.work = sim::Distribution::constant(2_s);
+  // Sentinel's defaults (30 s down-after, 1 s promotion): the first holder's
+  // job outlasts the detection, as H7 needs.
+  options.lock.lease = 60_s;
+  options.workers.work = sim::Distribution::constant(40_s);
   return options;
 }
 
@@ -171,6 +174,10 @@ TEST(H7Failover, APromotedReplicaThatMissedTheGrantGrantsTheLockAgain) {
   ASSERT_TRUE(regrant);
   // The token counter was not replicated either: the token repeats.
   EXPECT_EQ((*regrant)["token"], 1);
+  // Not before Sentinel's detection (30 s) and promotion (1 s) after the crash.
+  const auto crash = history.first("crash", "redis-0");
+  ASSERT_TRUE(crash);
+  EXPECT_GE((*regrant)["t"].get<std::int64_t>(), (*crash)["t"].get<std::int64_t>() + 31'000'000'000);
   EXPECT_GT(history.overlapping_holds(), 0);
 }
 

@@ -78,7 +78,16 @@ class ScenarioGenerator {
   json service_of(const std::string& kind) {
     json service{{"kind", kind}};
     if (kind != "consensus") service["persistence"] = pick({"none", "everysec", "always"});
-    if (kind == "redis-failover") service["replication_lag"] = milliseconds(1, 500);
+    if (kind == "redis-failover") {
+      service["replication_lag"] = milliseconds(1, 500);
+      // Sentinel's timing, short enough that failovers finish within the minute.
+      service["down_after"] = milliseconds(0, 20'000);
+      service["promotion"] = milliseconds(0, 2'000);
+      if (chance(30)) {
+        service["min_replicas_to_write"] = 1;
+        service["min_replicas_max_lag"] = milliseconds(500, 15'000);
+      }
+    }
     if (kind == "redlock") {
       service["instances"] = chance(50) ? 3 : 5;
       service["recheck_elapsed"] = chance(50);
@@ -98,6 +107,9 @@ class ScenarioGenerator {
       workers["acquire"] = chance(20) ? "get-then-set" : "set-nx-px";
     }
     workers["release"] = pick({"compare-and-delete", "compare-and-delete", "plain-del", "none"});
+    if (service == "redis-failover" && chance(30)) {
+      workers["wait_replicas"] = {{"replicas", 1}, {"timeout", milliseconds(1, 2'000)}};
+    }
     if (has_lease && service != "consensus" && chance(30)) {
       workers["renew"] = "watchdog";
       workers["renew_every"] = milliseconds(50, 3'000);
@@ -142,6 +154,16 @@ class ScenarioGenerator {
     json fault{{"kind", kind}};
     if (kind == "failover") {
       fault["target"] = "redis-0";
+      if (chance(50)) {
+        // Split brain: a random subset of the workers stays with the old primary.
+        fault["primary"] = "partition";
+        json with_primary = json::array();
+        for (int worker = 1; worker <= workers; ++worker) {
+          if (chance(50)) with_primary.push_back(fmt::format("worker-{}", worker));
+        }
+        fault["with_primary"] = with_primary;
+        fault["for"] = milliseconds(100, 40'000);
+      }
       if (chance(50)) {
         fault["when"] = "after-grant";
         fault["delay"] = milliseconds(0, 5'000);
@@ -242,6 +264,7 @@ constexpr SwarmRegression kSwarmRegressions[] = {
     {"consensus-waiters-expire-together.json", 118},
     {"redlock-restart-after-deadline.json", 685},
     {"failover-replication-in-flight.json", 476},
+    {"failover-wait-crash-twice.json", 2346},
 };
 
 TEST(OracleSwarm, ScenariosTheSwarmOnceFailedOnNowRunCleanlyAndAgree) {

@@ -81,6 +81,60 @@ TEST(ScenarioParser, RefusesAWriteOnlyWorkloadWithZeroJobsNamingThePath) {
   }
 }
 
+TEST(ScenarioParser, ReadsSentinelTimingMitigationsAndASplitBrainFailoverWithTheirDefaults) {
+  const Scenario defaults = parse_scenario(
+      R"({"name": "x", "service": {"kind": "redis-failover"},
+          "faults": [{"kind": "failover", "at": "1s", "primary": "partition", "for": "20s"}]})",
+      "x.json");
+  EXPECT_EQ(defaults.system.service.down_after, 30_s);
+  EXPECT_EQ(defaults.system.service.promotion, 1_s);
+  EXPECT_EQ(defaults.system.service.min_replicas_to_write, 0);
+  EXPECT_EQ(defaults.system.service.min_replicas_max_lag, 10_s);
+  EXPECT_FALSE(defaults.system.workers.wait_replicas);
+  EXPECT_EQ(defaults.faults.at(0).failover_primary, model::FailoverPrimary::kPartition);
+  EXPECT_EQ(defaults.faults.at(0).with_primary, std::vector<std::string>{"worker-1"});
+  const Scenario given = parse_scenario(
+      R"({"name": "x", "service": {"kind": "redis-failover", "down_after": "5s", "promotion": "300ms",
+                                   "min_replicas_to_write": 1, "min_replicas_max_lag": "4s"},
+          "workers": {"count": 3, "wait_replicas": {"replicas": 1, "timeout": "100ms"}},
+          "faults": [{"kind": "failover", "at": "1s", "primary": "partition", "with_primary": ["worker-2", "worker-3"],
+                      "for": "20s"}]})",
+      "x.json");
+  EXPECT_EQ(given.system.service.down_after, 5_s);
+  EXPECT_EQ(given.system.service.promotion, 300_ms);
+  EXPECT_EQ(given.system.service.min_replicas_to_write, 1);
+  EXPECT_EQ(given.system.service.min_replicas_max_lag, 4_s);
+  ASSERT_TRUE(given.system.workers.wait_replicas);
+  EXPECT_EQ(given.system.workers.wait_replicas->timeout, 100_ms);
+  EXPECT_EQ(given.faults.at(0).with_primary, (std::vector<std::string>{"worker-2", "worker-3"}));
+}
+
+TEST(ScenarioParser, RefusesSentinelSettingsWhereTheyDoNotApplyNamingThePath) {
+  const std::pair<const char*, const char*> cases[] = {
+      {R"({"name": "x", "service": {"kind": "redis", "down_after": "5s"}})", "/service/down_after"},
+      {R"({"name": "x", "workers": {"wait_replicas": {"replicas": 1}}})", "/workers/wait_replicas"},
+      {R"({"name": "x", "service": {"kind": "redis-failover"}, "workers": {"wait_replicas": {"timeout": "0s"}}})",
+       "/workers/wait_replicas/timeout"},
+      {R"({"name": "x", "service": {"kind": "redis-failover"},
+           "faults": [{"kind": "failover", "at": "1s", "with_primary": ["worker-1"]}]})",
+       "/faults/0/with_primary"},
+      {R"({"name": "x", "service": {"kind": "redis-failover"},
+           "faults": [{"kind": "failover", "at": "1s", "primary": "partition"}]})",
+       "/faults/0"},
+      {R"({"name": "x", "service": {"kind": "redis-failover"},
+           "faults": [{"kind": "failover", "at": "1s", "primary": "partition", "for": "1s", "with_primary": ["storage"]}]})",
+       "/faults/0/with_primary/0"},
+  };
+  for (const auto& [text, path] : cases) {
+    try {
+      (void)parse_scenario(text, "x.json");
+      ADD_FAILURE() << "parsed: " << text;
+    } catch (const ScenarioError& error) {
+      EXPECT_NE(std::string{error.what()}.find(path), std::string::npos) << error.what();
+    }
+  }
+}
+
 TEST(ScenarioParser, ReadsDurationsAsMillisecondNumbersOrTextAndLeaseNone) {
   const Scenario scenario = parse_scenario(
       R"({"name": "x", "duration": 1500, "lock": {"lease": "none"}, "workers": {"work": "1.5s"}})", "x.json");

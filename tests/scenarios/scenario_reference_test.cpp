@@ -47,6 +47,8 @@ std::vector<ObjectProbe> every_object_the_parser_reads() {
       {"/service", R"({"name": "x", "service": {"zzzz": 1}})"},
       {"/lock", R"({"name": "x", "lock": {"zzzz": 1}})"},
       {"/workers", R"({"name": "x", "workers": {"zzzz": 1}})"},
+      {"/workers/wait_replicas",
+       R"({"name": "x", "service": {"kind": "redis-failover"}, "workers": {"wait_replicas": {"zzzz": 1}}})"},
       {"/workload", R"({"name": "x", "workload": {"kind": "counter", "zzzz": 1}})"},
       {"/workload", R"({"name": "x", "workload": {"kind": "billing", "zzzz": 1}})"},
       {"/workload", R"({"name": "x", "workload": {"kind": "write-only", "zzzz": 1}})"},

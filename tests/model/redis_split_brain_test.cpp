@@ -1,0 +1,143 @@
+// Sentinel's failover as it takes time (model/redis_service.*): detection
+// after down_after, promotion after that, and the split brain of a primary
+// that is cut off but alive, with the two real mitigations,
+// min-replicas-to-write and WAIT.
+#include <algorithm>
+
+#include <gtest/gtest.h>
+
+#include "model_test_support.h"
+
+namespace locksim::model {
+namespace {
+
+using namespace sim::literals;
+using testing::Event;
+using testing::History;
+using testing::Plan;
+using testing::run_system;
+
+std::int64_t at_ns(const Event& event) { return event["t"].get<std::int64_t>(); }
+
+// Two workers, short jobs, a 10 s lease, Sentinel deciding after 10 s and
+// promoting 1 s later; the failover fault fires at 5 s.
+SystemOptions sentinel_setup() {
+  SystemOptions options;
+  options.service.kind = ServiceKind::kRedisFailover;
+  options.service.replication_lag = sim::Distribution::constant(5_ms);
+  options.service.down_after = 10_s;
+  options.service.promotion = 1_s;
+  options.lock.lease = 10_s;
+  options.workers.count = 2;
+  options.workers.work = sim::Distribution::constant(1_s);
+  options.workers.retry = sim::Distribution::constant(200_ms);
+  options.workload = CounterWorkload{"qty", 20};
+  return options;
+}
+
+Plan failover_at_five_seconds(FailoverFault fault) {
+  return [fault](Nemesis& nemesis, System&) { nemesis.at(sim::Time{} + 5_s, [&nemesis, fault] { nemesis.failover(fault); }); };
+}
+
+FailoverFault split_brain_for(sim::Duration length) {
+  FailoverFault fault;
+  fault.primary = FailoverPrimary::kPartition;
+  fault.with_primary = {"worker-1"};
+  fault.heal_after = length;
+  return fault;
+}
+
+TEST(SentinelTiming, TheReplicaIsPromotedDownAfterPlusPromotionAfterTheCrashAndNobodyIsGrantedInBetween) {
+  const History history = run_system(sentinel_setup(), failover_at_five_seconds(FailoverFault{}));
+  const auto promote = history.first("replica.promote", "redis-1");
+  ASSERT_TRUE(promote);
+  EXPECT_EQ(at_ns(*promote), 16'000'000'000);
+  for (const Event& grant : history.all("lease.grant")) {
+    EXPECT_FALSE(at_ns(grant) > 5'000'000'000 && at_ns(grant) < 16'000'000'000) << grant.dump();
+  }
+  EXPECT_TRUE(history.first("lease.grant", "redis-1"));
+}
+
+TEST(SentinelTiming, ALeaseShorterThanTheDetectionHasRunOutBeforeThePromotedReplicaGrants) {
+  SystemOptions options = sentinel_setup();
+  options.service.down_after = 30_s;
+  const History history = run_system(options, failover_at_five_seconds(FailoverFault{}));
+  EXPECT_EQ(history.promises().double_grants, 0);
+  EXPECT_EQ(history.overlapping_holds(), 0);
+  EXPECT_FALSE(history.first("lease.adopt"));
+}
+
+TEST(SentinelTiming, APartitionHealedBeforeDownAfterCausesNoFailover) {
+  const History history = run_system(sentinel_setup(), failover_at_five_seconds(split_brain_for(3_s)));
+  EXPECT_FALSE(history.first("replica.promote"));
+  EXPECT_EQ(history.count("lease.grant", "redis-1"), 0u);
+  EXPECT_EQ(history.final_values()["qty"].get<int>(), 40);
+}
+
+TEST(SplitBrain, BothPrimariesGrantTheLockUntilThePartitionHeals) {
+  const History history = run_system(sentinel_setup(), failover_at_five_seconds(split_brain_for(20_s)));
+  // redis-0 keeps granting worker-1 during the partition (5 s to 25 s) ...
+  const auto old_side = history.all("lease.grant", "redis-0");
+  EXPECT_TRUE(std::any_of(old_side.begin(), old_side.end(), [](const Event& grant) {
+    return at_ns(grant) > 16'000'000'000 && at_ns(grant) < 25'000'000'000 && grant["owner"] == "worker-1";
+  }));
+  // ... while the promoted redis-1 grants worker-2 from 16 s on.
+  const auto new_side = history.first("lease.grant", "redis-1");
+  ASSERT_TRUE(new_side);
+  EXPECT_EQ((*new_side)["owner"], "worker-2");
+  EXPECT_GT(history.promises().double_grants, 0);
+  EXPECT_GT(history.overlapping_holds(), 0);
+}
+
+TEST(SplitBrain, TheOldPrimaryRejoinsAsAReplicaAndWhatItStillHeldIsRecordedLost) {
+  const History history = run_system(sentinel_setup(), failover_at_five_seconds(split_brain_for(20_s)));
+  const auto heal = history.first("fault.end", "nemesis", [](const Event& e) { return e["kind"] == "failover"; });
+  ASSERT_TRUE(heal);
+  EXPECT_EQ(at_ns(*heal), 25'000'000'000);
+  // From the heal on, redis-0 grants nothing: it is the new primary's replica.
+  for (const Event& grant : history.all("lease.grant", "redis-0")) EXPECT_LT(at_ns(grant), at_ns(*heal));
+  for (const Event& lost : history.all("lease.lost", "redis-0")) {
+    EXPECT_EQ(at_ns(lost), at_ns(*heal));
+    EXPECT_EQ(lost["reason"], "failover");
+  }
+  // Both workers finish against the one primary left.
+  EXPECT_GT(history.count("lease.grant", "redis-1"), 0u);
+  EXPECT_EQ(history.count("hold.begin"), history.count("hold.end"));
+}
+
+TEST(SplitBrain, MinReplicasToWriteStopsTheOldPrimaryGrantingMaxLagAfterTheCut) {
+  SystemOptions options = sentinel_setup();
+  options.service.min_replicas_to_write = 1;
+  options.service.min_replicas_max_lag = 4_s;
+  const History history = run_system(options, failover_at_five_seconds(split_brain_for(20_s)));
+  // The last acknowledgement before the cut is at most 1 s old: redis-0 grants
+  // for at most max lag after the cut, then answers NOREPLICAS.
+  for (const Event& grant : history.all("lease.grant", "redis-0")) EXPECT_LE(at_ns(grant), 9'000'000'000);
+  EXPECT_TRUE(history.first("acquire.fail", "worker-1", [](const Event& e) { return e["reason"] == "no-replicas"; }));
+  // The promoted replica's only replica is the cut-off old primary: it refuses writes until the heal.
+  for (const Event& grant : history.all("lease.grant", "redis-1")) EXPECT_GT(at_ns(grant), 25'000'000'000);
+  EXPECT_EQ(history.final_values()["qty"].get<int>(), 40);
+}
+
+TEST(SplitBrain, WaitKeepsEveryWorkerFromActingOnAGrantTheReplicaLacks) {
+  SystemOptions options = sentinel_setup();
+  options.workers.wait_replicas = WaitReplicas{1, 1_s};
+  const History history = run_system(options, failover_at_five_seconds(split_brain_for(20_s)));
+  EXPECT_EQ(history.overlapping_holds(), 0);
+  EXPECT_TRUE(history.stale_accepts().empty());
+  EXPECT_TRUE(history.first("acquire.fail", "worker-1", [](const Event& e) { return e["reason"] == "not-replicated"; }));
+  // A grant WAIT rejected is given back by its owner at once.
+  const auto given_back = history.first("lease.release", "redis-0", [](const Event& e) {
+    return e["by"] == e["owner"] && at_ns(e) > 5'000'000'000;
+  });
+  EXPECT_TRUE(given_back);
+  EXPECT_EQ(history.final_values()["qty"].get<int>(), 40);
+}
+
+TEST(SplitBrain, WithoutMitigationsTheTwoBrainsLoseUpdates) {
+  const History history = run_system(sentinel_setup(), failover_at_five_seconds(split_brain_for(20_s)));
+  EXPECT_LT(history.final_values()["qty"].get<int>(), static_cast<int>(history.count("write.accept")));
+}
+
+}  // namespace
+}  // namespace locksim::model
