@@ -45,6 +45,7 @@ PlannedFault concrete(const Scenario& scenario, const FaultSpec& fault, std::siz
   planned.side_a = fault.side_a;
   planned.side_b = fault.side_b;
   planned.extra = fault.extra;
+  planned.evict = fault.evict;
   return planned;
 }
 

@@ -31,6 +31,7 @@ struct PlannedFault {
   std::vector<std::string> side_a;
   std::vector<std::string> side_b;
   Duration extra;
+  int evict = 1;
 };
 
 struct Plan {

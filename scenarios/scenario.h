@@ -29,6 +29,8 @@ enum class FaultKind {
   kFailover,
   kDelaySpike,
   kStarveRenewal,
+  kPowerLoss,       // a machine crash: as kCrash, and Redis loses what it had not fsynced
+  kMemoryPressure,  // a Redis primary must evict keys by its maxmemory policy
 };
 
 // Whom a fault hits: a node by name, or one node of a group drawn from the seed.
@@ -76,6 +78,7 @@ struct FaultSpec {
   std::vector<std::string> side_a;                                  // partition `between`
   std::vector<std::string> side_b;
   Duration extra;                                                   // delay-spike
+  int evict = 1;                                                    // memory-pressure: keys to free room for
 };
 
 // The stuck_lock threshold when the file gives none: 10 × the lease, or one
