@@ -23,11 +23,12 @@ LocalTime ConsensusLockClient::valid_until(LocalTime sent_at) const {
 }
 
 sim::Task<AcquireOutcome> ConsensusLockClient::acquire(Context context, std::string owner, std::string value) {
-  const LocalTime give_up_at = context.now() + request_timeout_;
+  // Giving up is a timeout (monotonic clock); the lease belief is on the lease clock.
+  const LocalTime give_up_at = context.monotonic_now() + request_timeout_;
   bool create = true;
   while (true) {
-    const LocalTime sent_at = context.now();
-    const Duration wait = std::clamp(give_up_at - sent_at, Duration::zero(), poll_every_);
+    const LocalTime sent_at = context.now(lease_clock());
+    const Duration wait = std::clamp(give_up_at - context.monotonic_now(), Duration::zero(), poll_every_);
     ConsensusLockCommand command{lock_, owner, value, ttl_, wait, create};
     const std::optional<sim::Message> reply = co_await context.call(service_, std::move(command), wait + request_timeout_);
     if (!reply) {
@@ -44,7 +45,7 @@ sim::Task<AcquireOutcome> ConsensusLockClient::acquire(Context context, std::str
       case ConsensusLockStatus::kWaiting:
         break;
     }
-    if (context.now() >= give_up_at) {
+    if (context.monotonic_now() >= give_up_at) {
       co_await give_up(context, owner, value);
       co_return AcquireOutcome{std::nullopt, "held"};
     }
@@ -57,7 +58,7 @@ sim::Task<> ConsensusLockClient::give_up(Context context, std::string owner, std
 }
 
 sim::Task<RenewOutcome> ConsensusLockClient::renew(Context context, Lease lease) {
-  const LocalTime sent_at = context.now();
+  const LocalTime sent_at = context.now(lease_clock());
   ConsensusKeepAliveCommand command{lease.value};
   const std::optional<sim::Message> reply = co_await context.call(service_, std::move(command), request_timeout_);
   if (!reply) {

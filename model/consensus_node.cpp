@@ -12,6 +12,10 @@ using sim::Context;
 using sim::Duration;
 using sim::LocalTime;
 
+// Every time this node decides by is on its monotonic clock: etcd's lessor
+// times leases with Go's monotonic reading (time.Since), ZooKeeper's session
+// tracker with System.nanoTime (Time.currentElapsedTime). So setting the wall
+// clock (NTP, an operator) ends no session early or late; drift still counts.
 LocalTime deadline_after(LocalTime now, Duration ttl) { return ttl == Duration::max() ? LocalTime::max() : now + ttl; }
 
 }  // namespace
@@ -29,7 +33,7 @@ void ConsensusNode::on_boot(Context context) {
     // (etcd's lessor does this on promotion).
     held_requests_.clear();
     for (auto& [name, session] : sessions_) {
-      session.deadline = deadline_after(context.now(), session.ttl);
+      session.deadline = deadline_after(context.monotonic_now(), session.ttl);
     }
     for (auto& [name, state] : locks_) {
       state.delay_timer_running = false;
@@ -97,7 +101,7 @@ void ConsensusNode::lock(Context context, sim::Message request) {
     created.lock = command.lock;
     created.revision = ++revision_;
     created.ttl = command.ttl;
-    created.deadline = deadline_after(context.now(), command.ttl);
+    created.deadline = deadline_after(context.monotonic_now(), command.ttl);
     session = sessions_.emplace(session_name, std::move(created)).first;
     locks_[command.lock].queue.emplace(session->second.revision, session_name);
     if (session->second.deadline != LocalTime::max()) {
@@ -191,7 +195,7 @@ ValidateReply ConsensusNode::validate(Context context, const ValidateCommand& co
 }
 
 void ConsensusNode::refresh(Context context, Session& session) {
-  session.deadline = deadline_after(context.now(), session.ttl);
+  session.deadline = deadline_after(context.monotonic_now(), session.ttl);
   if (holds(session) && session.ttl != Duration::max()) {
     context.record("lease.renew", {{"lock", session.lock},
                                    {"owner", session.owner},
@@ -210,7 +214,7 @@ void ConsensusNode::expire_due_sessions(Context context) {
   // Earliest deadline first, then creation order: never the map's name order.
   std::vector<std::tuple<LocalTime, std::uint64_t, std::string>> due;
   for (const auto& [name, session] : sessions_) {
-    if (session.deadline <= context.now()) {
+    if (session.deadline <= context.monotonic_now()) {
       due.emplace_back(session.deadline, session.number, name);
     }
   }
@@ -230,7 +234,7 @@ void ConsensusNode::end_session(Context context, const std::string& session_name
     if (cause == EndCause::kExpired) {
       context.record("lease.expire", {{"lock", ended.lock}, {"owner", ended.owner}, {"token", ended.revision}});
       // The holder failed: whatever it was doing may still be in flight.
-      state.grants_resume_at = context.now() + lock_delay_;
+      state.grants_resume_at = context.monotonic_now() + lock_delay_;
     } else {
       context.record("lease.release",
                      {{"lock", ended.lock}, {"owner", ended.owner}, {"token", ended.revision}, {"by", by}});
@@ -252,7 +256,7 @@ void ConsensusNode::grant_if_free(Context context, const std::string& lock_name)
   if (state.queue.empty() || state.head_granted) {
     return;
   }
-  if (context.now() < state.grants_resume_at) {
+  if (context.monotonic_now() < state.grants_resume_at) {
     if (!state.delay_timer_running) {
       state.delay_timer_running = true;
       context.spawn("lock-delay", grant_when_delay_ends(context, lock_name));
@@ -262,7 +266,7 @@ void ConsensusNode::grant_if_free(Context context, const std::string& lock_name)
   const auto& [revision, session_name] = *state.queue.begin();
   const Session& session = sessions_.at(session_name);
   LOCKSIM_ASSERT(session.revision == revision, "a lock queue entry disagrees with its session");
-  if (session.deadline <= context.now()) {
+  if (session.deadline <= context.monotonic_now()) {
     // This waiter's session ends at this very instant (several can after a
     // pause): expire_due_sessions ends it next and grants past it. Granting
     // it would promise a lease that is already over.
@@ -277,13 +281,13 @@ void ConsensusNode::grant_if_free(Context context, const std::string& lock_name)
     context.record("lease.grant", {{"lock", lock_name},
                                    {"owner", session.owner},
                                    {"token", revision},
-                                   {"lease_ns", session.deadline - context.now()}});
+                                   {"lease_ns", session.deadline - context.monotonic_now()}});
   }
   answer_held(context, session_name, ConsensusLockReply{ConsensusLockStatus::kGranted, revision});
 }
 
 sim::Task<> ConsensusNode::grant_when_delay_ends(Context context, std::string lock_name) {
-  co_await context.sleep_until(locks_[lock_name].grants_resume_at);
+  co_await context.sleep_until(locks_[lock_name].grants_resume_at, sim::ClockKind::kMonotonic);
   locks_[lock_name].delay_timer_running = false;
   expire_due_sessions(context);
   grant_if_free(context, lock_name);
@@ -295,11 +299,11 @@ sim::Task<> ConsensusNode::watch_session(Context context, std::string session_na
     if (session == sessions_.end() || session->second.number != number) {
       co_return;  // revoked or already expired
     }
-    if (context.now() >= session->second.deadline) {
+    if (context.monotonic_now() >= session->second.deadline) {
       expire_due_sessions(context);
       co_return;
     }
-    co_await context.sleep_until(session->second.deadline);  // a keep-alive moves it: look again
+    co_await context.sleep_until(session->second.deadline, sim::ClockKind::kMonotonic);  // a keep-alive moves it: look again
   }
 }
 

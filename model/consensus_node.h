@@ -5,9 +5,11 @@
 // applies every request in arrival order, which is what linearizability
 // promises a client.
 //
-// - Sessions: a lease with a TTL, decided on this node's own clock; a
-//   keep-alive (or a poll of a waiting acquire) extends it from now. When the
-//   clock passes the deadline the session ends and its key is deleted.
+// - Sessions: a lease with a TTL, decided on this node's monotonic clock (as
+//   etcd's lessor and ZooKeeper's session tracker time them): a wall-clock
+//   jump ends none early. A keep-alive (or a poll of a waiting acquire)
+//   extends it from now. When the monotonic clock passes the deadline the
+//   session ends and its key is deleted.
 // - A lock is a queue of keys ordered by revision (a counter incremented on
 //   every change: each key created or deleted). The lowest revision holds the
 //   lock; its create revision is the fencing token, so tokens rise strictly
@@ -61,13 +63,13 @@ class ConsensusNode {
     std::string lock;
     std::int64_t revision = 0;  // create revision of the session's key
     sim::Duration ttl;          // Duration::max(): never expires
-    sim::LocalTime deadline;    // on this node's clock; LocalTime::max(): never
+    sim::LocalTime deadline;    // on this node's monotonic clock; LocalTime::max(): never
   };
 
   struct LockState {
     std::map<std::int64_t, std::string> queue;  // revision → session; the first one is the head
     bool head_granted = false;                  // the head holds the lock (lock_delay may defer it)
-    sim::LocalTime grants_resume_at;            // lock_delay: no grant before this (own clock)
+    sim::LocalTime grants_resume_at;            // lock_delay: no grant before this (monotonic clock)
     bool delay_timer_running = false;
   };
 
@@ -97,7 +99,7 @@ class ConsensusNode {
   ConsensusUnlockReply unlock(sim::Context context, const ConsensusUnlockCommand& command);
   ValidateReply validate(sim::Context context, const ValidateCommand& command);
 
-  // Ends every session whose deadline this node's clock has passed, earliest first.
+  // Ends every session whose deadline this node's monotonic clock has passed, earliest first.
   void expire_due_sessions(sim::Context context);
   void end_session(sim::Context context, const std::string& session, EndCause cause, const std::string& by);
   // Grants `lock` to its head if no one holds it and lock_delay allows.

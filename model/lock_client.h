@@ -16,7 +16,7 @@ namespace locksim::model {
 struct Lease {
   std::int64_t token = 0;
   sim::Duration length;          // as granted; Duration::max() = no expiry
-  sim::LocalTime valid_until;    // on the worker's clock; LocalTime::max() = no expiry
+  sim::LocalTime valid_until;    // on the worker's lease clock (workers.clock); LocalTime::max() = no expiry
   std::string value;             // the unique value in the lock key
 };
 
@@ -27,7 +27,7 @@ struct AcquireOutcome {
 
 struct RenewOutcome {
   bool renewed = false;
-  sim::LocalTime valid_until;  // when renewed
+  sim::LocalTime valid_until;  // when renewed; on the lease clock
   std::string reason;          // when not
 };
 
@@ -44,6 +44,15 @@ class LockClient {
   virtual sim::Task<AcquireOutcome> acquire(sim::Context context, std::string owner, std::string value) = 0;
   virtual sim::Task<RenewOutcome> renew(sim::Context context, Lease lease) = 0;
   virtual sim::Task<ReleaseOutcome> release(sim::Context context, std::string owner, Lease lease) = 0;
+
+  // The clock this client times its lease on (`workers.clock`): the believed
+  // end `valid_until`, and the elapsed time Redlock subtracts, are readings
+  // of it. Monotonic unless set: Go's time.Since and Java's nanoTime.
+  void set_lease_clock(sim::ClockKind clock) { lease_clock_ = clock; }
+  [[nodiscard]] sim::ClockKind lease_clock() const { return lease_clock_; }
+
+ private:
+  sim::ClockKind lease_clock_ = sim::ClockKind::kMonotonic;
 };
 
 }  // namespace locksim::model

@@ -13,6 +13,8 @@
 
 namespace locksim::model {
 
+class RedisInstance;
+
 class LockService {
  public:
   virtual ~LockService() = default;
@@ -28,6 +30,12 @@ class LockService {
   [[nodiscard]] virtual int quorum() const { return 1; }
   // For run.begin's `service` field: {"kind", "instances", "quorum"}.
   [[nodiscard]] virtual std::string describe_json() const = 0;
+  // The Redis instance on `node`, for the faults that act on its data
+  // (power-loss, memory-pressure); nullptr if this service has none there.
+  [[nodiscard]] virtual RedisInstance* redis_instance_on(sim::NodeId node) {
+    (void)node;
+    return nullptr;
+  }
   // The `failover` fault. Returns false if this kind of service has none (or
   // is failing over already); the service carries it out from now on.
   virtual bool failover(sim::Simulation& simulation, const FailoverFault& fault) {

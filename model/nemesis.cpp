@@ -63,6 +63,33 @@ bool Nemesis::crash(NodeId target, std::optional<Duration> restart_after) {
   return true;
 }
 
+bool Nemesis::power_loss(NodeId target, std::optional<Duration> restart_after) {
+  if (!simulation_->is_up(target)) {
+    return false;
+  }
+  const std::string name = name_of(target);
+  simulation_->record("nemesis", "fault.begin", {{"kind", "power-loss"}, {"target", name}});
+  pause_depth_.erase(target.index);
+  system_->power_loss(target);
+  if (restart_after) {
+    simulation_->schedule(simulation_->now() + *restart_after, [this, target, name] {
+      system_->restart(target);
+      simulation_->record("nemesis", "fault.end", {{"kind", "power-loss"}, {"target", name}});
+    });
+  }
+  return true;
+}
+
+bool Nemesis::memory_pressure(NodeId target, int keys) {
+  if (!system_->can_press_memory(target)) {
+    return false;
+  }
+  simulation_->record("nemesis", "fault.begin",
+                      {{"kind", "memory-pressure"}, {"target", name_of(target)}, {"evict", std::int64_t{keys}}});
+  system_->press_memory(target, keys);
+  return true;
+}
+
 bool Nemesis::jump_clock(NodeId target, Duration by) {
   simulation_->record("nemesis", "fault.begin", {{"kind", "clock-jump"}, {"target", name_of(target)}, {"by_ns", by}});
   simulation_->jump_clock(target, by);

@@ -32,6 +32,11 @@ class Nemesis {
   // The faults, acting now. Each returns true iff it fired (and was recorded).
   bool pause(sim::NodeId target, sim::Duration length);
   bool crash(sim::NodeId target, std::optional<sim::Duration> restart_after);
+  // A machine crash: as crash, but a Redis instance also loses what it had not fsynced.
+  bool power_loss(sim::NodeId target, std::optional<sim::Duration> restart_after);
+  // The target Redis primary must free the room of `keys` keys now (its maxmemory policy decides which).
+  bool memory_pressure(sim::NodeId target, int keys);
+  // Sets the target's wall clock; its monotonic clock never jumps.
   bool jump_clock(sim::NodeId target, sim::Duration by);
   bool drift_clock(sim::NodeId target, std::int64_t drift_ppm);
   bool partition(std::vector<sim::NodeId> side_a, std::vector<sim::NodeId> side_b, sim::Duration length);

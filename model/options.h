@@ -10,6 +10,7 @@
 #include <variant>
 #include <vector>
 
+#include "sim/clock_kind.h"
 #include "sim/distribution.h"
 #include "sim/time.h"
 
@@ -25,10 +26,30 @@ enum class ServiceKind {
   kConsensus,      // etcd/ZooKeeper-like: one linearizable leader, sessions, revision as token
 };
 
+// What a Redis instance has after a restart. A process crash loses no write
+// the instance acknowledged under everysec (it wrote the AOF to the kernel
+// before replying; the kernel still has it); a power loss (machine crash)
+// loses what was not fsynced yet.
 enum class Persistence {
-  kNone,         // a restart forgets every key and the token counter
-  kEverySecond,  // a restart keeps what was there at the last whole second of the instance's clock
-  kAlways,       // a restart keeps everything
+  kNone,         // any restart forgets every key and the token counter
+  kEverySecond,  // after a process crash: everything; after a power loss: the state at the last whole second of its wall clock
+  kAlways,       // any restart keeps everything (fsync before every reply)
+};
+
+// How a Redis instance frees memory once it is over `maxmemory` (redis.conf's
+// maxmemory-policy; Redis's default is noeviction).
+enum class MaxmemoryPolicy {
+  kNoEviction,   // evict nothing: the writes that pushed memory over the limit fail with OOM
+  kVolatileTtl,  // among keys with a TTL, the nearest expiry first (a lock key's short lease: first)
+  kVolatileLru,  // among keys with a TTL, the least recently used first
+  kAllkeysLru,   // any key, the least recently used first
+};
+
+// What else a Redis instance holds, and how it evicts (redis, redis-failover, redlock).
+struct RedisMemoryOptions {
+  MaxmemoryPolicy policy = MaxmemoryPolicy::kNoEviction;  // default noeviction
+  int other_keys = 0;                                     // other applications' keys, written before the run; default 0
+  std::optional<Duration> other_keys_ttl;                 // their TTL from the run's start; nullopt (default): none
 };
 
 struct ServiceOptions {
@@ -53,6 +74,7 @@ struct ServiceOptions {
   // (NOREPLICAS) while fewer replicas than that acknowledged within the lag.
   int min_replicas_to_write = 0;
   Duration min_replicas_max_lag = Duration::seconds(10);
+  RedisMemoryOptions memory;                        // eviction under memory pressure; default noeviction, no other keys
 };
 
 struct LockOptions {
@@ -90,7 +112,11 @@ struct WorkerOptions {
   ReleaseMethod release = ReleaseMethod::kCompareAndDelete;  // default compare-and-delete
   RenewMethod renew = RenewMethod::kNone;               // default none
   std::optional<Duration> renew_every;                  // watchdog period; default lease / 3
-  bool check_before_write = false;                      // re-check the lease on the local clock before writing
+  bool check_before_write = false;                      // re-check the lease on the lease clock before writing
+  // The clock the client times its lease on: monotonic (default: Go's
+  // time.Since, Java's nanoTime — what redsync, Redisson and etcd's client
+  // measure with) or wall (node-redlock's Date.now(), a System.currentTimeMillis check).
+  sim::ClockKind clock = sim::ClockKind::kMonotonic;
   Distribution retry = Distribution::uniform(Duration::milliseconds(50), Duration::milliseconds(500));  // wait before re-acquiring
   Distribution work = Distribution::uniform(Duration::milliseconds(100), Duration::seconds(2));        // holder's work before the write
   Distribution between = Distribution::constant(Duration::zero());  // idle time between a release and the next acquire

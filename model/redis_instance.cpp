@@ -1,6 +1,7 @@
 #include "model/redis_instance.h"
 
 #include <utility>
+#include <vector>
 
 namespace locksim::model {
 namespace {
@@ -22,7 +23,10 @@ void record_lease_event(Context context, std::string_view event, const std::stri
 }  // namespace
 
 RedisInstance::RedisInstance(std::string name, RedisInstanceOptions options)
-    : name_{std::move(name)}, options_{std::move(options)} {}
+    : name_{std::move(name)}, options_{std::move(options)} {
+  data_.other_keys = options_.memory.other_keys;
+  durable_.other_keys = options_.memory.other_keys;
+}
 
 sim::NodeBoot RedisInstance::boot() {
   return [this](Context context) { on_boot(context); };
@@ -34,12 +38,17 @@ void RedisInstance::on_boot(Context context) {
   if (after_restart) {
     RedisData restored;
     if (options_.role == RedisRole::kPrimary) {
-      if (options_.persistence == Persistence::kAlways) {
+      // everysec: a process crash leaves the AOF's unsynced tail in the
+      // kernel's page cache, which the restarted process reads back; only a
+      // power loss takes it away.
+      if (options_.persistence == Persistence::kAlways ||
+          (options_.persistence == Persistence::kEverySecond && !power_lost_)) {
         restored = data_;
       } else if (options_.persistence == Persistence::kEverySecond) {
         restored = durable_;
       }
     }
+    power_lost_ = false;
     // A lease the restart forgot vanished without expiring: the promise made
     // to its owner is broken, and the history must say so — also when its
     // deadline passed while the instance was down, since no lease.expire
@@ -73,9 +82,11 @@ sim::Task<> RedisInstance::serve(Context context, bool after_restart) {
   if (after_restart && options_.delayed_restart > sim::Duration::zero()) {
     // Redlock's delayed restart: stay unavailable for a while, so that every
     // lease this instance may have forgotten has expired before it votes again.
-    const LocalTime available_at = context.now() + options_.delayed_restart;
-    while (context.now() < available_at) {
-      (void)co_await context.receive_for(available_at - context.now());
+    // Timed on the monotonic clock: an operator's or supervisor's delay, not a
+    // deadline Redis compares with its wall clock.
+    const LocalTime available_at = context.monotonic_now() + options_.delayed_restart;
+    while (context.monotonic_now() < available_at) {
+      (void)co_await context.receive_for(available_at - context.monotonic_now());
     }
   }
   while (true) {
@@ -99,6 +110,7 @@ void RedisInstance::handle(Context context, const sim::Message& request) {
     context.reply(request, replica ? AcquireReply{false, 0, true} : acquire(context, *command));
   } else if (const auto* get = request.body.get_if<GetCommand>()) {
     expire_if_due(context, get->lock);
+    touch(get->lock);
     const auto key = data_.keys.find(get->lock);
     context.reply(request, GetReply{key == data_.keys.end() ? std::nullopt : std::optional{key->second.value}});
   } else if (const auto* release_command = request.body.get_if<ReleaseCommand>()) {
@@ -107,6 +119,7 @@ void RedisInstance::handle(Context context, const sim::Message& request) {
     context.reply(request, replica ? ExtendReply{false, 0, true} : extend(context, *extend_command));
   } else if (const auto* validate = request.body.get_if<ValidateCommand>()) {
     expire_if_due(context, validate->lock);
+    touch(validate->lock);
     const auto key = data_.keys.find(validate->lock);
     context.reply(request, ValidateReply{key != data_.keys.end() && key->second.token == validate->token});
   } else if (const auto* change = request.body.get_if<ReplicateCommand>()) {
@@ -129,7 +142,8 @@ void RedisInstance::handle(Context context, const sim::Message& request) {
 
 bool RedisInstance::refuses_writes(Context context) const {
   if (options_.min_replicas_to_write == 0) return false;
-  // One replica at most: it is good iff it acknowledged within the max lag.
+  // One replica at most: it is good iff it acknowledged within the max lag,
+  // measured as Redis does, by the wall clock (server.unixtime).
   const bool replica_is_good =
       last_acknowledged_at_ && context.now() - *last_acknowledged_at_ <= options_.min_replicas_max_lag;
   return (replica_is_good ? 1 : 0) < options_.min_replicas_to_write;
@@ -167,7 +181,8 @@ void RedisInstance::answer_waits(Context context, bool all) {
 }
 
 sim::Task<> RedisInstance::time_out_wait(Context context, std::uint64_t wait, LocalTime deadline) {
-  co_await context.sleep_until(deadline);
+  // Redis times a blocked client out by its wall clock (the command's time snapshot).
+  co_await context.sleep_until(deadline, sim::ClockKind::kWall);
   const auto blocked = blocked_waits_.find(wait);
   if (blocked == blocked_waits_.end()) co_return;  // answered already
   const int acknowledged = replica_ && acknowledged_offset_ >= blocked->second.offset ? 1 : 0;
@@ -180,7 +195,7 @@ sim::Task<> RedisInstance::acknowledge_every_second(Context context) {
   // the first on boot, as a replica connecting to its primary.
   while (true) {
     if (options_.role == RedisRole::kReplica && primary_) context.send(*primary_, ReplicaAck{applied_offset_});
-    co_await context.sleep_until(context.now() + kSecond);
+    co_await context.sleep(kSecond);  // a cron timer: the monotonic clock
   }
 }
 
@@ -198,7 +213,7 @@ AcquireReply RedisInstance::acquire(Context context, const AcquireCommand& comma
                                   {"reason", "overwritten"}});
   }
   RedisKey key{command.owner, command.value, ++data_.token_counter, command.lease,
-               deadline_after(context.now(), command.lease)};
+               deadline_after(context.now(), command.lease), ++uses_};
   if (command.lease == sim::Duration::max()) {
     context.record("lease.grant", {{"lock", command.lock}, {"owner", key.owner}, {"token", key.token}});
   } else {
@@ -237,6 +252,7 @@ ExtendReply RedisInstance::extend(Context context, const ExtendCommand& command)
   }
   key->second.lease = command.lease;
   key->second.deadline = deadline_after(context.now(), command.lease);
+  touch(command.lock);
   context.record("lease.renew", {{"lock", command.lock},
                                  {"owner", key->second.owner},
                                  {"token", key->second.token},
@@ -258,6 +274,73 @@ void RedisInstance::expire_if_due(Context context, const std::string& lock) {
   changed(context, lock);
 }
 
+void RedisInstance::touch(const std::string& lock) {
+  if (const auto key = data_.keys.find(lock); key != data_.keys.end()) key->second.last_used = ++uses_;
+}
+
+bool RedisInstance::other_keys_live(LocalTime now) const {
+  // Written at the run's start, so their deadline is the TTL on this clock's
+  // reading then; an expired one is gone, not evictable.
+  const std::optional<sim::Duration>& ttl = options_.memory.other_keys_ttl;
+  return data_.other_keys > 0 && (!ttl || LocalTime{} + *ttl > now);
+}
+
+RedisInstance::Victim RedisInstance::next_victim(LocalTime now) const {
+  const MaxmemoryPolicy policy = options_.memory.policy;
+  if (policy == MaxmemoryPolicy::kNoEviction) return Victim{true, std::nullopt};
+  const bool only_volatile = policy != MaxmemoryPolicy::kAllkeysLru;
+  const bool others = other_keys_live(now) && (!only_volatile || options_.memory.other_keys_ttl.has_value());
+  // The other keys were used before any lock key (last_used 0) and expire at
+  // LocalTime{} + TTL: candidates ranked with the lock keys below.
+  std::optional<std::string> best;
+  for (const auto& [lock, key] : data_.keys) {
+    if (only_volatile && key.deadline == LocalTime::max()) continue;  // no TTL: volatile-* never evicts it
+    if (!best) {
+      best = lock;
+      continue;
+    }
+    const RedisKey& current = data_.keys.at(*best);
+    const bool better = policy == MaxmemoryPolicy::kVolatileTtl ? key.deadline < current.deadline
+                                                                : key.last_used < current.last_used;
+    if (better) best = lock;
+  }
+  if (!others) return Victim{!best.has_value(), best};
+  if (!best) return Victim{false, std::nullopt};
+  if (policy == MaxmemoryPolicy::kVolatileTtl) {
+    // Nearest expiry first; on a tie the lock key, written later, is the one Redis's sampling meets as often.
+    const LocalTime others_deadline = LocalTime{} + *options_.memory.other_keys_ttl;
+    return data_.keys.at(*best).deadline <= others_deadline ? Victim{false, best} : Victim{false, std::nullopt};
+  }
+  return Victim{false, std::nullopt};  // LRU: the other keys were used before every lock key
+}
+
+int RedisInstance::evict(Context context, int keys) {
+  if (options_.role == RedisRole::kReplica) return 0;
+  // Keys already past their deadline are expired, not evicted.
+  std::vector<std::string> locks;
+  for (const auto& [lock, key] : data_.keys) locks.push_back(lock);
+  for (const std::string& lock : locks) expire_if_due(context, lock);
+  int evicted_locks = 0;
+  for (int freed = 0; freed < keys; ++freed) {
+    const Victim victim = next_victim(context.now());
+    if (victim.none) break;
+    if (!victim.lock) {
+      --data_.other_keys;
+      continue;
+    }
+    const auto key = data_.keys.find(*victim.lock);
+    // Evicted like any key: the lease vanishes without expiring, and its owner is never told.
+    context.record("lease.lost", {{"lock", key->first},
+                                  {"owner", key->second.owner},
+                                  {"token", key->second.token},
+                                  {"reason", "evicted"}});
+    data_.keys.erase(key);
+    changed(context, *victim.lock);  // a primary's eviction reaches its replica as a DEL
+    ++evicted_locks;
+  }
+  return evicted_locks;
+}
+
 void RedisInstance::watch_expiry(Context context, const std::string& lock) {
   const auto key = data_.keys.find(lock);
   if (key != data_.keys.end() && key->second.deadline != LocalTime::max()) {
@@ -275,7 +358,9 @@ sim::Task<> RedisInstance::expire_when_due(Context context, std::string lock, st
       expire_if_due(context, lock);
       co_return;
     }
-    co_await context.sleep_until(key->second.deadline);  // an extend moves it: loop and look again
+    // Redis compares a key's expiry with its wall clock (mstime(); still so
+    // in 7.x), so a clock set forward expires keys early (H4).
+    co_await context.sleep_until(key->second.deadline, sim::ClockKind::kWall);  // an extend moves it: look again
   }
 }
 
@@ -296,13 +381,14 @@ void RedisInstance::changed(Context context, const std::string& lock) {
     change.deadline = key->second.deadline;
   }
   // Shipped in order: a later change never becomes due before an earlier one.
-  const LocalTime drawn = context.now() + options_.replication_lag.sample(context.rng());
+  // The lag is a delay, not a deadline: timed on the monotonic clock.
+  const LocalTime drawn = context.monotonic_now() + options_.replication_lag.sample(context.rng());
   last_shipment_due_ = std::max(last_shipment_due_, drawn);
   context.spawn("replicate", ship_when_due(context, std::move(change), last_shipment_due_));
 }
 
 sim::Task<> RedisInstance::ship_when_due(Context context, ReplicateCommand change, LocalTime due) {
-  co_await context.sleep_until(due);
+  co_await context.sleep_until(due, sim::ClockKind::kMonotonic);
   if (replica_) {
     context.send(*replica_, std::move(change));
   }
@@ -312,7 +398,7 @@ void RedisInstance::apply_replicated(Context context, const ReplicateCommand& ch
   applied_offset_ = std::max(applied_offset_, change.offset);
   data_.token_counter = change.token_counter;
   if (change.present) {
-    data_.keys[change.lock] = RedisKey{change.owner, change.value, change.token, change.lease, change.deadline};
+    data_.keys[change.lock] = RedisKey{change.owner, change.value, change.token, change.lease, change.deadline, ++uses_};
   } else {
     data_.keys.erase(change.lock);
   }
@@ -323,8 +409,10 @@ void RedisInstance::apply_replicated(Context context, const ReplicateCommand& ch
 
 sim::Task<> RedisInstance::persist_every_second(Context context) {
   while (true) {
+    // Redis fsyncs when its cached wall-clock time (server.mstime) is a
+    // second past the last fsync: the whole second is a wall-clock one.
     const std::int64_t whole_seconds = context.now().ns() / kSecond.count_ns();
-    co_await context.sleep_until(LocalTime::from_ns((whole_seconds + 1) * kSecond.count_ns()));
+    co_await context.sleep_until(LocalTime::from_ns((whole_seconds + 1) * kSecond.count_ns()), sim::ClockKind::kWall);
     durable_ = data_;
   }
 }

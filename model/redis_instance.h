@@ -5,11 +5,17 @@
 //   Lua script (atomic); with NX off, a plain `SET PX` (get-then-set's second
 //   step), which replaces a live key: `lease.lost` reason overwritten;
 // - compare-and-delete and compare-and-extend scripts, plain `DEL`, `GET`;
-// - expiry decided by the instance's own clock: a key is gone the moment the
-//   clock passes its deadline, recorded as `lease.expire` then (a watcher per
+// - expiry decided by the instance's wall clock (Redis compares expiry with
+//   mstime(), still in 7.x): a key is gone the moment that clock passes its deadline, recorded as `lease.expire` then (a watcher per
 //   key for active expiry, plus a lazy check on every access);
-// - persistence on restart: none (forget keys and counter), everysec (the
-//   state at the last whole second of its clock), always (everything);
+// - persistence on restart: none (forget keys and counter); everysec (after
+//   a process crash everything, since the AOF was written to the kernel
+//   before each reply; after a power loss the state at the last whole second
+//   of its wall clock, the last fsync); always (everything);
+// - eviction under memory pressure (maxmemory-policy): noeviction, or
+//   volatile-ttl / volatile-lru / allkeys-lru among the lock keys and the
+//   other applications' keys; an evicted lock key is `lease.lost` reason
+//   `evicted` (its owner is never told), shipped to a replica as a DEL;
 // - as a primary with a replica, every change ships to the replica after the
 //   replication lag; a change not shipped when the primary crashes is lost.
 //   Expiry ships as an absolute deadline (Redis 7 propagates `SET … PX` as
@@ -42,12 +48,16 @@ struct RedisKey {
   std::string value;
   std::int64_t token = 0;
   sim::Duration lease;     // Duration::max(): no expiry
-  sim::LocalTime deadline;  // on this instance's clock; LocalTime::max(): never
+  sim::LocalTime deadline;  // on this instance's wall clock; LocalTime::max(): never
+  std::uint64_t last_used = 0;  // the instance's use count at its last access (LRU order)
 };
 
 struct RedisData {
   std::map<std::string, RedisKey> keys;
   std::int64_t token_counter = 0;
+  // Other applications' keys (all written before the run, so used before any
+  // lock key, with one shared TTL): how many are left.
+  std::int64_t other_keys = 0;
 };
 
 struct RedisInstanceOptions {
@@ -59,6 +69,7 @@ struct RedisInstanceOptions {
   sim::Duration min_replicas_max_lag = sim::Duration::seconds(10);
   bool acknowledge_changes = false;       // a replica acks each change (clients use WAIT)
   bool acknowledge_every_second = false;  // a replica acks every second (min-replicas-to-write)
+  RedisMemoryOptions memory;  // maxmemory-policy and the other keys it holds
 };
 
 class RedisInstance {
@@ -83,6 +94,13 @@ class RedisInstance {
   // With `old_primary_alive` (split brain) the old primary still promises
   // what it holds: nothing is recorded lost now; rejoin() records it.
   void promote(sim::Simulation& simulation, const RedisInstance& old_primary, bool old_primary_alive);
+  // The machine loses power just before its crash: the next restart has only
+  // what was fsynced (everysec: the last whole second), not what the kernel held.
+  void lose_power() { power_lost_ = true; }
+  // Memory pressure: frees the room of `keys` keys by the maxmemory policy,
+  // now; returns how many lock keys it evicted. A replica evicts nothing
+  // (replica-ignore-maxmemory, Redis's default since 5.0).
+  int evict(sim::Context context, int keys);
   // Whatever restarts next comes back as a replica (Sentinel demotes the old primary).
   void demote() { options_.role = RedisRole::kReplica; replica_.reset(); }
   // Split brain healed: this old primary, still up, becomes `new_primary`'s
@@ -120,15 +138,27 @@ class RedisInstance {
   void expire_if_due(sim::Context context, const std::string& lock);
   void changed(sim::Context context, const std::string& lock);
   void watch_expiry(sim::Context context, const std::string& lock);
+  // Marks `lock` as just used (LRU order).
+  void touch(const std::string& lock);
+  // The lock key the policy evicts next, or nullopt when an other key goes
+  // first; `none` says nothing can go.
+  struct Victim {
+    bool none = false;
+    std::optional<std::string> lock;
+  };
+  [[nodiscard]] Victim next_victim(sim::LocalTime now) const;
+  [[nodiscard]] bool other_keys_live(sim::LocalTime now) const;
 
   std::string name_;
   RedisInstanceOptions options_;
   RedisData data_;
   RedisData durable_;  // what survives a restart under everysec
   bool booted_before_ = false;
+  bool power_lost_ = false;  // the next restart follows a power loss, not a process crash
+  std::uint64_t uses_ = 0;   // accesses so far: the LRU clock
   std::optional<sim::NodeId> replica_;
   std::optional<sim::NodeId> primary_;
-  sim::LocalTime last_shipment_due_;
+  sim::LocalTime last_shipment_due_;  // on the monotonic clock
   // Replication offsets: as a primary, of its last change and of the
   // replica's last acknowledgement; as a replica, of the last change applied.
   std::int64_t shipped_offset_ = 0;

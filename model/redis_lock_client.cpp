@@ -52,7 +52,7 @@ sim::Task<AcquireOutcome> RedisLockClient::set(Context context, std::string owne
                                                bool only_if_absent) {
   // The lease counts from before the request left: the key may be set at any
   // moment of the round trip, so this is the belief that errs on the safe side.
-  const sim::LocalTime sent_at = context.now();
+  const sim::LocalTime sent_at = context.now(lease_clock());
   AcquireCommand command{lock_, owner, value, lease_, only_if_absent};
   const std::optional<sim::Message> reply = co_await ask_primary(context, std::move(command));
   if (!reply) {
@@ -88,7 +88,7 @@ sim::Task<bool> RedisLockClient::replicated(Context context) {
 }
 
 sim::Task<RenewOutcome> RedisLockClient::renew(Context context, Lease lease) {
-  const sim::LocalTime sent_at = context.now();
+  const sim::LocalTime sent_at = context.now(lease_clock());
   ExtendCommand command{lock_, lease.value, lease_};
   const std::optional<sim::Message> reply = co_await ask_primary(context, std::move(command));
   if (!reply) {

@@ -12,6 +12,7 @@ RedisService::RedisService(sim::Simulation& simulation, const SystemOptions& opt
   for (int index = 0; index < count; ++index) {
     RedisInstanceOptions instance_options;
     instance_options.persistence = options.service.persistence;
+    instance_options.memory = options.service.memory;
     instance_options.role = index == 0 ? RedisRole::kPrimary : RedisRole::kReplica;
     instance_options.replication_lag = options.service.replication_lag;
     if (with_replica) {

@@ -38,6 +38,12 @@ class RedisService final : public LockService {
   bool failover(sim::Simulation& simulation, const FailoverFault& fault) override;
 
   [[nodiscard]] const RedisInstance& instance(std::size_t index) const { return instances_[index]; }
+  [[nodiscard]] RedisInstance* redis_instance_on(sim::NodeId node) override {
+    for (std::size_t index = 0; index < nodes_.size(); ++index) {
+      if (nodes_[index] == node) return &instances_[index];
+    }
+    return nullptr;
+  }
 
  private:
   // The failover under way: from the fault until the old primary is dealt with.

@@ -35,7 +35,7 @@ Duration RedlockClient::validity_after(Duration elapsed) const {
 }
 
 sim::Task<AcquireOutcome> RedlockClient::acquire(Context context, std::string owner, std::string value) {
-  const LocalTime start = context.now();
+  const LocalTime start = context.now(lease_clock());
   AcquireCommand command{lock_, owner, value, ttl_, true};
   const std::vector<std::optional<sim::Message>> replies =
       co_await context.call_all(instances_, std::move(command), per_request_timeout_);
@@ -49,7 +49,7 @@ sim::Task<AcquireOutcome> RedlockClient::acquire(Context context, std::string ow
   }
   // Step 3: validity is what is left of the TTL once the round is over, on
   // this worker's clock (the only one it has).
-  const Duration validity = validity_after(context.now() - start);
+  const Duration validity = validity_after(context.now(lease_clock()) - start);
   if (grants >= quorum() && validity > Duration::zero()) {
     const LocalTime valid_until = ttl_ == Duration::max() ? LocalTime::max() : start + validity;
     co_return AcquireOutcome{Lease{highest_token, ttl_, valid_until, std::move(value)}, {}};
@@ -61,14 +61,14 @@ sim::Task<AcquireOutcome> RedlockClient::acquire(Context context, std::string ow
 }
 
 sim::Task<RenewOutcome> RedlockClient::renew(Context context, Lease lease) {
-  const LocalTime start = context.now();
+  const LocalTime start = context.now(lease_clock());
   ExtendCommand command{lock_, lease.value, ttl_};
   const std::vector<std::optional<sim::Message>> replies =
       co_await context.call_all(instances_, std::move(command), per_request_timeout_);
   const auto extended = std::count_if(replies.begin(), replies.end(), [](const std::optional<sim::Message>& reply) {
     return reply && reply->body.get<ExtendReply>().extended;
   });
-  const Duration validity = validity_after(context.now() - start);
+  const Duration validity = validity_after(context.now(lease_clock()) - start);
   if (extended < quorum()) {
     co_return RenewOutcome{false, {}, "no-quorum"};
   }

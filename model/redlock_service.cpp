@@ -13,6 +13,7 @@ RedlockService::RedlockService(sim::Simulation& simulation, const SystemOptions&
   for (int index = 0; index < count; ++index) {
     RedisInstanceOptions instance_options;
     instance_options.persistence = options.service.persistence;
+    instance_options.memory = options.service.memory;
     instance_options.delayed_restart = options.service.delayed_restart;
     instance_options.role = RedisRole::kPrimary;  // every Redlock instance is an independent master
     instances_.emplace_back(fmt::format("redis-{}", index), instance_options);

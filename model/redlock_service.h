@@ -41,6 +41,12 @@ class RedlockService final : public LockService {
   [[nodiscard]] int quorum() const override { return quorum_of(static_cast<int>(nodes_.size())); }
 
   [[nodiscard]] const RedisInstance& instance(std::size_t index) const { return instances_[index]; }
+  [[nodiscard]] RedisInstance* redis_instance_on(sim::NodeId node) override {
+    for (std::size_t index = 0; index < nodes_.size(); ++index) {
+      if (nodes_[index] == node) return &instances_[index];
+    }
+    return nullptr;
+  }
 
  private:
   SystemOptions options_;

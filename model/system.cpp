@@ -5,6 +5,7 @@
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
+#include "model/redis_instance.h"
 #include "model/redlock_service.h"
 
 namespace locksim::model {
@@ -33,6 +34,7 @@ System::System(sim::Simulation& simulation, SystemOptions options)
   }
   for (int number = 1; number <= options_.workers.count; ++number) {
     clients_.push_back(service_->make_client());
+    clients_.back()->set_lease_clock(options_.workers.clock);
     workers_.emplace_back(worker_name(number), options_, *clients_.back(), storage_node_,
                           [this] { on_worker_finished(); });
     worker_nodes_.push_back(simulation.add_node(workers_.back().name(), workers_.back().boot()));
@@ -85,6 +87,28 @@ void System::restart(sim::NodeId node) {
   }
   simulation_->record(simulation_->node_name(node), "restart", {});
   simulation_->restart(node);
+}
+
+void System::power_loss(sim::NodeId node) {
+  if (!simulation_->is_up(node)) {
+    return;
+  }
+  if (RedisInstance* instance = service_->redis_instance_on(node)) {
+    instance->lose_power();
+  }
+  crash(node);
+}
+
+bool System::can_press_memory(sim::NodeId node) {
+  const RedisInstance* instance = service_->redis_instance_on(node);
+  // A paused instance handles no command, so nothing pushes its memory over the limit meanwhile.
+  return instance != nullptr && simulation_->is_up(node) && !simulation_->is_paused(node) &&
+         instance->role() == RedisRole::kPrimary;
+}
+
+void System::press_memory(sim::NodeId node, int keys) {
+  if (!can_press_memory(node)) return;
+  (void)service_->redis_instance_on(node)->evict(simulation_->context_of(node), keys);
 }
 
 bool System::failover(const FailoverFault& fault) { return service_->failover(*simulation_, fault); }

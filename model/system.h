@@ -49,6 +49,15 @@ class System {
   // (hold.end reason crash) and records `crash`; restart() records `restart`.
   void crash(sim::NodeId node);
   void restart(sim::NodeId node);
+  // A machine crash: like crash(), but a Redis instance on `node` also loses
+  // what its disk had not synced (persistence everysec: the last second).
+  void power_loss(sim::NodeId node);
+  // Memory pressure can act on `node`: a Redis primary that is up (a replica
+  // ignores maxmemory, as Redis replicas do by default).
+  [[nodiscard]] bool can_press_memory(sim::NodeId node);
+  // Memory pressure on that instance: it frees the room of `keys` keys by its
+  // maxmemory policy (noeviction: none).
+  void press_memory(sim::NodeId node, int keys);
   // Returns false if the service has no failover.
   bool failover(const FailoverFault& fault);
   [[nodiscard]] bool service_has_failover() const { return options_.service.kind == ServiceKind::kRedisFailover; }

@@ -104,7 +104,7 @@ void Worker::begin_hold(Context context, const Lease& lease) {
 void Worker::end_hold(Context context) {
   // The reason is what this worker can know: a failed renewal, or its own
   // clock saying the lease ran out; otherwise it gives the lock up.
-  const char* reason = lease_lost_ ? "lost" : context.now() >= held_->valid_until ? "expired" : "released";
+  const char* reason = lease_lost_ ? "lost" : lease_ran_out(context) ? "expired" : "released";
   context.record("hold.end", {{"lock", options_.lock.name}, {"token", held_->token}, {"reason", reason}});
   held_.reset();
   ++hold_number_;  // stops this hold's renewal process
@@ -116,6 +116,13 @@ void Worker::before_crash(sim::Simulation& simulation) {
     held_.reset();
     ++hold_number_;
   }
+}
+
+bool Worker::lease_ran_out(Context context) const {
+  // On the clock the client timed the lease on (workers.clock): a wall clock
+  // set back makes a wall-clock client believe time remains (H3); a
+  // monotonic one cannot be fooled so.
+  return context.now(client_->lease_clock()) >= held_->valid_until;
 }
 
 std::optional<std::int64_t> Worker::token_to_send() const {
@@ -164,7 +171,7 @@ sim::Task<Worker::JobResult> Worker::do_job_holding(Context context) {
 
   co_await context.sleep(options_.workers.work.sample(context.rng()));
 
-  if (options_.workers.check_before_write && (lease_lost_ || context.now() >= held_->valid_until)) {
+  if (options_.workers.check_before_write && (lease_lost_ || lease_ran_out(context))) {
     co_return JobResult{};  // the hold ends (expired or lost) without writing
   }
   WriteCommand write{key, value, name_, token_to_send(), request_id, job};

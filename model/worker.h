@@ -56,6 +56,8 @@ class Worker {
   void begin_hold(sim::Context context, const Lease& lease);
   void end_hold(sim::Context context);
   [[nodiscard]] std::optional<std::int64_t> token_to_send() const;
+  // The held lease's believed end has passed, on the lease clock.
+  [[nodiscard]] bool lease_ran_out(sim::Context context) const;
 
   std::string name_;
   SystemOptions options_;

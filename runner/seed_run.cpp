@@ -54,6 +54,10 @@ bool apply(const PlannedFault& fault, model::Nemesis& nemesis, const sim::Simula
       return nemesis.delay_spike({node_named(simulation, fault.target)}, fault.extra, fault.length);
     case FaultKind::kStarveRenewal:
       return nemesis.starve_renewal(node_named(simulation, fault.target), fault.length);
+    case FaultKind::kPowerLoss:
+      return nemesis.power_loss(node_named(simulation, fault.target), fault.restart_after);
+    case FaultKind::kMemoryPressure:
+      return nemesis.memory_pressure(node_named(simulation, fault.target), fault.evict);
   }
   return false;
 }

@@ -47,6 +47,7 @@ PlannedFault concrete(const Scenario& scenario, const FaultSpec& fault, std::siz
   planned.extra = fault.extra;
   planned.failover_primary = fault.failover_primary;
   planned.with_primary = fault.with_primary;
+  planned.evict = fault.evict;
   return planned;
 }
 

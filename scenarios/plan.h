@@ -33,6 +33,7 @@ struct PlannedFault {
   Duration extra;
   model::FailoverPrimary failover_primary = model::FailoverPrimary::kCrash;
   std::vector<std::string> with_primary;  // failover with primary "partition"
+  int evict = 1;
 };
 
 struct Plan {

@@ -12,7 +12,7 @@ namespace {
 
 std::string fault_kind_name(FaultKind kind) {
   constexpr std::array kNames{"pause", "crash", "clock-jump", "clock-drift", "partition", "failover", "delay-spike",
-                              "starve-renewal"};
+                              "starve-renewal", "power-loss", "memory-pressure"};
   return kNames[static_cast<std::size_t>(kind)];
 }
 
@@ -43,7 +43,9 @@ std::string saved_plan_json(std::string_view original, const Scenario& scenario,
     switch (fault.kind) {
       case FaultKind::kPause:
       case FaultKind::kStarveRenewal: entry["for"] = sim::format_duration(fault.length); break;
+      case FaultKind::kMemoryPressure: entry["evict"] = fault.evict; break;
       case FaultKind::kCrash:
+      case FaultKind::kPowerLoss:
         if (fault.restart_after) entry["restart_after"] = sim::format_duration(*fault.restart_after);
         break;
       case FaultKind::kClockJump: entry["by"] = sim::format_duration(fault.by); break;

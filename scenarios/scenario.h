@@ -29,6 +29,8 @@ enum class FaultKind {
   kFailover,
   kDelaySpike,
   kStarveRenewal,
+  kPowerLoss,       // a machine crash: as kCrash, and Redis loses what it had not fsynced
+  kMemoryPressure,  // a Redis primary must evict keys by its maxmemory policy
 };
 
 // Whom a fault hits: a node by name, or one node of a group drawn from the seed.
@@ -78,6 +80,7 @@ struct FaultSpec {
   Duration extra;                                                   // delay-spike
   model::FailoverPrimary failover_primary = model::FailoverPrimary::kCrash;  // failover `primary`
   std::vector<std::string> with_primary{"worker-1"};                // failover `with_primary` (partition)
+  int evict = 1;                                                    // memory-pressure: keys to free room for
 };
 
 // The stuck_lock threshold when the file gives none: 10 × the lease, or one

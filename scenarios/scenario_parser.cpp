@@ -186,12 +186,44 @@ void with_member(const json& object, const char* key, Function&& read) {
   if (object.contains(key)) read(object[key]);
 }
 
+// The Redis keys on eviction: maxmemory_policy, other_keys, other_keys_ttl.
+void read_memory(const Reader& reader, const json& value, Scenario& scenario) {
+  const std::string path = "/service";
+  model::RedisMemoryOptions& memory = scenario.system.service.memory;
+  const bool redis = scenario.system.service.kind != model::ServiceKind::kConsensus;
+  for (const char* key : {"maxmemory_policy", "other_keys", "other_keys_ttl"}) {
+    if (value.contains(key) && !redis) {
+      reader.fail(path + "/" + key, fmt::format("\"{}\" goes with a Redis service (redis, redis-failover, redlock)", key));
+    }
+  }
+  with_member(value, "maxmemory_policy", [&](const json& v) {
+    memory.policy = reader.choice<model::MaxmemoryPolicy>(v, path + "/maxmemory_policy",
+                                                         {{"noeviction", model::MaxmemoryPolicy::kNoEviction},
+                                                          {"volatile-ttl", model::MaxmemoryPolicy::kVolatileTtl},
+                                                          {"volatile-lru", model::MaxmemoryPolicy::kVolatileLru},
+                                                          {"allkeys-lru", model::MaxmemoryPolicy::kAllkeysLru}});
+  });
+  with_member(value, "other_keys",
+              [&](const json& v) { memory.other_keys = static_cast<int>(reader.integer(v, path + "/other_keys", 0, 1'000'000)); });
+  with_member(value, "other_keys_ttl", [&](const json& v) {
+    if (v.is_string() && v.get<std::string>() == "none") {
+      memory.other_keys_ttl = std::nullopt;
+    } else {
+      memory.other_keys_ttl = reader.duration(v, path + "/other_keys_ttl");
+      if (*memory.other_keys_ttl == Duration::zero()) {
+        reader.expected(path + "/other_keys_ttl", "a positive duration or \"none\"", v);
+      }
+    }
+  });
+}
+
 void read_service(const Reader& reader, const json& value, Scenario& scenario) {
   const std::string path = "/service";
   reader.require_object(value, path,
                         {"kind", "instances", "persistence", "replication_lag", "drift_factor", "recheck_elapsed",
                          "delayed_restart", "lock_delay", "request_timeout", "down_after", "promotion",
-                         "min_replicas_to_write", "min_replicas_max_lag"});
+                         "min_replicas_to_write", "min_replicas_max_lag", "maxmemory_policy", "other_keys",
+                         "other_keys_ttl"});
   model::ServiceOptions& service = scenario.system.service;
   with_member(value, "kind", [&](const json& v) {
     service.kind = reader.choice<model::ServiceKind>(v, path + "/kind",
@@ -250,6 +282,7 @@ void read_service(const Reader& reader, const json& value, Scenario& scenario) {
       reader.expected(path + "/min_replicas_max_lag", "a positive duration (Redis reads 0 as off)", v);
     }
   });
+  read_memory(reader, value, scenario);
 }
 
 void read_lock(const Reader& reader, const json& value, Scenario& scenario) {
@@ -273,7 +306,7 @@ void read_workers(const Reader& reader, const json& value, Scenario& scenario) {
   const std::string path = "/workers";
   reader.require_object(value, path,
                         {"count", "acquire", "release", "renew", "renew_every", "check_before_write", "retry", "work",
-                         "between", "wait_replicas"});
+                         "between", "wait_replicas", "clock"});
   model::WorkerOptions& workers = scenario.system.workers;
   with_member(value, "count", [&](const json& v) { workers.count = static_cast<int>(reader.integer(v, path + "/count", 1, 1000)); });
   with_member(value, "acquire", [&](const json& v) {
@@ -298,6 +331,10 @@ void read_workers(const Reader& reader, const json& value, Scenario& scenario) {
   });
   with_member(value, "check_before_write",
               [&](const json& v) { workers.check_before_write = reader.boolean(v, path + "/check_before_write"); });
+  with_member(value, "clock", [&](const json& v) {
+    workers.clock = reader.choice<sim::ClockKind>(v, path + "/clock", {{"monotonic", sim::ClockKind::kMonotonic},
+                                                                       {"wall", sim::ClockKind::kWall}});
+  });
   with_member(value, "retry", [&](const json& v) { workers.retry = reader.distribution(v, path + "/retry"); });
   with_member(value, "work", [&](const json& v) { workers.work = reader.distribution(v, path + "/work"); });
   with_member(value, "between", [&](const json& v) { workers.between = reader.distribution(v, path + "/between"); });
@@ -433,12 +470,16 @@ FaultSpec read_fault(const Reader& reader, const json& value, const std::string&
                                          {"partition", FaultKind::kPartition},
                                          {"failover", FaultKind::kFailover},
                                          {"delay-spike", FaultKind::kDelaySpike},
-                                         {"starve-renewal", FaultKind::kStarveRenewal}});
+                                         {"starve-renewal", FaultKind::kStarveRenewal},
+                                         {"power-loss", FaultKind::kPowerLoss},
+                                         {"memory-pressure", FaultKind::kMemoryPressure}});
   std::vector<std::string> allowed{"kind", "target", "at", "when", "nth", "delay", "rate"};
   switch (fault.kind) {
     case FaultKind::kPause:
     case FaultKind::kStarveRenewal: allowed.insert(allowed.end(), {"for"}); break;
-    case FaultKind::kCrash: allowed.insert(allowed.end(), {"restart_after"}); break;
+    case FaultKind::kCrash:
+    case FaultKind::kPowerLoss: allowed.insert(allowed.end(), {"restart_after"}); break;
+    case FaultKind::kMemoryPressure: allowed.insert(allowed.end(), {"evict"}); break;
     case FaultKind::kClockJump: allowed.insert(allowed.end(), {"by"}); break;
     case FaultKind::kClockDrift: allowed.insert(allowed.end(), {"ppm"}); break;
     case FaultKind::kPartition: allowed.insert(allowed.end(), {"between", "for"}); break;
@@ -463,6 +504,14 @@ FaultSpec read_fault(const Reader& reader, const json& value, const std::string&
   if (fault.kind == FaultKind::kStarveRenewal && fault.target.group == TargetGroup::kNamed &&
       fault.target.node.rfind("worker-", 0) != 0) {
     reader.fail(path + "/target", "starve-renewal targets a worker");
+  }
+  if (fault.kind == FaultKind::kMemoryPressure) {
+    if (scenario.system.service.kind == model::ServiceKind::kConsensus) {
+      reader.fail(path + "/kind", "memory-pressure acts on a Redis instance; service.kind \"consensus\" has none");
+    }
+    if (fault.target.group == TargetGroup::kNamed && fault.target.node.rfind("redis-", 0) != 0) {
+      reader.fail(path + "/target", "memory-pressure targets a Redis instance (redis-0, ...) or \"service\"");
+    }
   }
   if (fault.kind == FaultKind::kFailover && scenario.system.service.kind != model::ServiceKind::kRedisFailover) {
     reader.fail(path + "/kind", "a failover needs service.kind \"redis-failover\"");
@@ -508,7 +557,11 @@ FaultSpec read_fault(const Reader& reader, const json& value, const std::string&
       fault.length = reader.distribution(required("for"), path + "/for");
       break;
     case FaultKind::kCrash:
+    case FaultKind::kPowerLoss:
       with_member(value, "restart_after", [&](const json& v) { fault.restart_after = reader.duration(v, path + "/restart_after"); });
+      break;
+    case FaultKind::kMemoryPressure:
+      with_member(value, "evict", [&](const json& v) { fault.evict = static_cast<int>(reader.integer(v, path + "/evict", 1, 1'000'000)); });
       break;
     case FaultKind::kClockJump:
       fault.by = reader.duration(required("by"), path + "/by", true);

@@ -34,8 +34,8 @@ constexpr std::array kReference = std::to_array<KeyReference>({
     {"/service/instances", "integer", "instances", "5", "2 to 99; only with kind redlock",
      "how many Redlock instances (redis-0 … redis-(N-1))"},
     {"/service/persistence", "\"none\" | \"everysec\" | \"always\"", "", "\"none\"", "",
-     "what a restarted Redis instance keeps: nothing, what it had at the last whole second of its own clock, or "
-     "everything"},
+     "what a restarted Redis instance keeps: none: nothing; everysec: everything after a process crash (crash), what "
+     "it had at the last whole second of its wall clock after a power loss (power-loss); always: everything"},
     {"/service/replication_lag", "distribution", "time", "100ms", "",
      "redis-failover: how long a write takes to reach the replica"},
     {"/service/drift_factor", "number", "fraction", "0.01", "0 to 1",
@@ -57,6 +57,14 @@ constexpr std::array kReference = std::to_array<KeyReference>({
      "within min_replicas_max_lag; 0: off"},
     {"/service/min_replicas_max_lag", "duration", "time", "10s", "> 0; only with kind redis-failover",
      "min-replicas-max-lag: how old a replica's last acknowledgement may be for it to count"},
+    {"/service/maxmemory_policy", "\"noeviction\" | \"volatile-ttl\" | \"volatile-lru\" | \"allkeys-lru\"", "",
+     "\"noeviction\"", "Redis services only",
+     "what a Redis instance evicts under memory-pressure: nothing; among keys with a TTL the nearest expiry; among "
+     "keys with a TTL the least recently used; any key, least recently used"},
+    {"/service/other_keys", "integer", "keys", "0", "0 to 1,000,000; Redis services only",
+     "other applications' keys in each Redis instance, written before the run (so used before any lock key)"},
+    {"/service/other_keys_ttl", "duration or \"none\"", "time", "\"none\"", "> 0; Redis services only",
+     "the other keys' TTL from the run's start; \"none\": they never expire (volatile-* policies skip them)"},
     {"/lock", "object", "", "{}", "", "the lock"},
     {"/lock/name", "string", "", "\"lock\"", "", "the lock's key"},
     {"/lock/lease", "duration or \"none\"", "time", "10s", "> 0",
@@ -76,7 +84,10 @@ constexpr std::array kReference = std::to_array<KeyReference>({
     {"/workers/renew_every", "duration", "time", "lease / 3", "> 0",
      "the watchdog's period; a warning when it is not shorter than the lease"},
     {"/workers/check_before_write", "boolean", "", "false", "",
-     "re-check the lease on the worker's own clock just before writing"},
+     "re-check the lease on the worker's lease clock (workers.clock) just before writing"},
+    {"/workers/clock", "\"monotonic\" | \"wall\"", "", "\"monotonic\"", "",
+     "the clock a client times its lease on: monotonic (Go's time.Since, Java's nanoTime; never jumps) or wall "
+     "(Date.now(), currentTimeMillis; a clock-jump moves it, hazard H3)"},
     {"/workers/retry", "distribution", "time", "uniform 50ms to 500ms", "", "the wait before retrying a failed acquire"},
     {"/workers/work", "distribution", "time", "uniform 100ms to 2s", "", "how long a holder works before writing"},
     {"/workers/between", "distribution", "time", "0", "",
@@ -120,12 +131,14 @@ constexpr std::array kReference = std::to_array<KeyReference>({
      "one fault: kind, target, a trigger and the kind's parameters"},
     {"/faults/N/kind",
      "\"pause\" | \"crash\" | \"clock-jump\" | \"clock-drift\" | \"partition\" | \"failover\" | \"delay-spike\" | "
-     "\"starve-renewal\"",
-     "", "required", "failover needs service kind redis-failover",
-     "pause (for): nothing the node does is processed; crash (restart_after); clock-jump (by); clock-drift (ppm); "
-     "partition (between, for); failover (primary, with_primary, for): Sentinel promotes the replica down_after + "
-     "promotion later; delay-spike (extra, for); starve-renewal (for): the "
-     "worker's renewal process alone is frozen"},
+     "\"starve-renewal\" | \"power-loss\" | \"memory-pressure\"",
+     "", "required", "failover needs service kind redis-failover; memory-pressure a Redis service",
+     "pause (for): nothing the node does is processed; crash (restart_after): the process crashes, the machine "
+     "stays up; power-loss (restart_after): the machine crashes, unsynced writes are lost; clock-jump (by): the wall "
+     "clock is set, the monotonic clock is not; clock-drift (ppm): both clocks; partition (between, for); failover "
+     "(primary, with_primary, for): Sentinel promotes the replica down_after + promotion later; delay-spike (extra, "
+     "for); starve-renewal (for): the worker's renewal process alone is frozen; memory-pressure (evict): a Redis "
+     "primary evicts by its maxmemory_policy"},
     {"/faults/N/target", "string", "", "required but for partition and failover", "a node of this scenario, or a group",
      "a node name (worker-1, redis-0, consensus, storage), or workers / service / any: one node of the group, drawn "
      "from the seed for each occurrence; on a partition or failover with when: whose event triggers it"},
@@ -142,8 +155,11 @@ constexpr std::array kReference = std::to_array<KeyReference>({
      "how long a pause, partition, delay-spike, starve-renewal or a split brain (failover with primary partition) "
      "lasts; drawn per occurrence"},
     {"/faults/N/restart_after", "duration", "time", "never restart", ">= 0",
-     "crash: restart this long after the crash (empty, or what persistence kept)"},
-    {"/faults/N/by", "duration", "time", "required", "may be negative", "clock-jump: how far the target's clock jumps"},
+     "crash, power-loss: restart this long after the crash (empty, or what persistence kept)"},
+    {"/faults/N/evict", "integer", "keys", "1", "1 to 1,000,000",
+     "memory-pressure: how many keys' room the instance must free (the policy picks them; noeviction: none)"},
+    {"/faults/N/by", "duration", "time", "required", "may be negative",
+     "clock-jump: how far the target's wall clock jumps"},
     {"/faults/N/ppm", "integer", "ppm", "required", "-400,000 to 400,000", "clock-drift: the target's new drift"},
     {"/faults/N/between", "two lists of node names", "", "required", "both lists non-empty",
      "partition: messages between the two sides are dropped (checked at send and at arrival)"},

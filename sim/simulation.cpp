@@ -11,13 +11,19 @@ namespace locksim::sim {
 
 // --- Context ----------------------------------------------------------------------
 
-LocalTime Context::now() const { return simulation_->local_time(node_); }
+LocalTime Context::now() const { return simulation_->local_time(node_, ClockKind::kWall); }
+LocalTime Context::monotonic_now() const { return simulation_->local_time(node_, ClockKind::kMonotonic); }
+LocalTime Context::now(ClockKind clock) const { return simulation_->local_time(node_, clock); }
 const std::string& Context::node_name() const { return simulation_->node_name(node_); }
 Rng& Context::rng() const { return simulation_->node_state(node_).rng; }
 std::optional<NodeId> Context::find_node(std::string_view name) const { return simulation_->find_node(name); }
 
-Context::SleepAwaiter Context::sleep(Duration length) const { return SleepAwaiter{*this, now() + length}; }
-Context::SleepAwaiter Context::sleep_until(LocalTime deadline) const { return SleepAwaiter{*this, deadline}; }
+Context::SleepAwaiter Context::sleep(Duration length) const {
+  return SleepAwaiter{*this, ClockKind::kMonotonic, monotonic_now() + length};
+}
+Context::SleepAwaiter Context::sleep_until(LocalTime deadline, ClockKind clock) const {
+  return SleepAwaiter{*this, clock, deadline};
+}
 Context::ReceiveAwaiter Context::receive() const { return ReceiveAwaiter{*this}; }
 Context::ReceiveForAwaiter Context::receive_for(Duration timeout) const { return ReceiveForAwaiter{*this, timeout}; }
 
@@ -246,8 +252,8 @@ ProcessId Simulation::process_from_ticket(std::uint64_t ticket) {
   return ProcessId{static_cast<std::uint32_t>(ticket), static_cast<std::uint32_t>(ticket >> 32)};
 }
 
-void Simulation::add_timer(TimerPurpose purpose, ProcessId process, LocalTime deadline, std::coroutine_handle<> handle,
-                           std::uint64_t call_id, std::uint32_t* slot_out) {
+void Simulation::add_timer(TimerPurpose purpose, ProcessId process, ClockKind clock, LocalTime deadline,
+                           std::coroutine_handle<> handle, std::uint64_t call_id, std::uint32_t* slot_out) {
   const NodeId node_id = processes_[process.slot].node;
   std::uint32_t slot = 0;
   if (!free_timer_slots_.empty()) {
@@ -260,6 +266,7 @@ void Simulation::add_timer(TimerPurpose purpose, ProcessId process, LocalTime de
   TimerSlot& timer = timers_[slot];
   timer.active = true;
   timer.purpose = purpose;
+  timer.clock = clock;
   timer.node = node_id;
   timer.process = process;
   timer.deadline = deadline;
@@ -267,8 +274,8 @@ void Simulation::add_timer(TimerPurpose purpose, ProcessId process, LocalTime de
   timer.call_id = call_id;
   NodeState& node = node_state(node_id);
   node.timers.push_back(slot);
-  queue_.push(node.clock.when_reads(deadline, now_), static_cast<std::uint32_t>(EventKind::kTimer), node_id.index,
-              timer_ticket(slot, timer.generation));
+  queue_.push(node.clock(clock).when_reads(deadline, now_), static_cast<std::uint32_t>(EventKind::kTimer),
+              node_id.index, timer_ticket(slot, timer.generation));
   if (purpose == TimerPurpose::kSleep) {
     processes_[process.slot].waiting = WaitKind::kSleep;
   }
@@ -323,12 +330,15 @@ void Simulation::fire_timer(const Event& event) {
   run_process(process, handle);
 }
 
-void Simulation::retime_timers(NodeId node_id) {
+void Simulation::retime_timers(NodeId node_id, std::optional<ClockKind> clock) {
   NodeState& node = node_state(node_id);
   for (std::uint32_t slot : node.timers) {
     TimerSlot& timer = timers_[slot];
+    if (clock && timer.clock != *clock) {
+      continue;  // its clock did not change: its event stands, in its place in the queue
+    }
     ++timer.generation;  // the event scheduled on the old clock is now stale
-    queue_.push(node.clock.when_reads(timer.deadline, now_), static_cast<std::uint32_t>(EventKind::kTimer),
+    queue_.push(node.clock(timer.clock).when_reads(timer.deadline, now_), static_cast<std::uint32_t>(EventKind::kTimer),
                 node_id.index, timer_ticket(slot, timer.generation));
   }
 }
@@ -470,7 +480,8 @@ void Simulation::add_receive_waiter(ProcessId process, std::coroutine_handle<> h
   ReceiveWaiter waiter{process, handle, result, kNoSlot};
   const NodeId node_id = processes_[process.slot].node;
   if (timeout) {
-    add_timer(TimerPurpose::kReceiveTimeout, process, local_time(node_id) + *timeout, handle, 0, &waiter.timer_slot);
+    add_timer(TimerPurpose::kReceiveTimeout, process, ClockKind::kMonotonic,
+              local_time(node_id, ClockKind::kMonotonic) + *timeout, handle, 0, &waiter.timer_slot);
   }
   node_state(node_id).receive_waiters.push_back(waiter);
   processes_[process.slot].waiting = WaitKind::kReceive;
@@ -483,7 +494,8 @@ void Simulation::start_call_group(ProcessId process, std::span<const NodeId> tar
   const std::uint64_t group_id = next_call_id_;
   CallGroup group{group_id, targets.size(), process, handle, kNoSlot};
   if (timeout != Duration::max()) {
-    add_timer(TimerPurpose::kCallTimeout, process, local_time(node_id) + timeout, handle, group_id, &group.timer_slot);
+    add_timer(TimerPurpose::kCallTimeout, process, ClockKind::kMonotonic, local_time(node_id, ClockKind::kMonotonic) + timeout,
+              handle, group_id, &group.timer_slot);
   }
   NodeState& node = node_state(node_id);
   node.call_groups.push_back(group);
@@ -589,20 +601,25 @@ void Simulation::restart(NodeId node_id) {
 }
 
 void Simulation::jump_clock(NodeId node, Duration by) {
-  node_state(node).clock.jump(now_, by);
-  retime_timers(node);
+  // Only the wall clock is ever set; the monotonic clock never jumps.
+  node_state(node).wall.jump(now_, by);
+  retime_timers(node, ClockKind::kWall);
 }
 
 void Simulation::set_clock_drift(NodeId node, std::int64_t drift_ppb) {
-  node_state(node).clock.set_drift(now_, drift_ppb);
-  retime_timers(node);
+  // One oscillator drives both clocks: a drift changes the rate of both.
+  NodeState& state = node_state(node);
+  state.wall.set_drift(now_, drift_ppb);
+  state.monotonic.set_drift(now_, drift_ppb);
+  retime_timers(node, std::nullopt);
 }
 
 // --- queries ----------------------------------------------------------------------
 
 bool Simulation::is_up(NodeId node) const { return node_state(node).up; }
 bool Simulation::is_paused(NodeId node) const { return node_state(node).paused; }
-LocalTime Simulation::local_time(NodeId node) const { return node_state(node).clock.read(now_); }
+LocalTime Simulation::local_time(NodeId node) const { return local_time(node, ClockKind::kWall); }
+LocalTime Simulation::local_time(NodeId node, ClockKind clock) const { return node_state(node).clock(clock).read(now_); }
 const std::string& Simulation::node_name(NodeId node) const { return node_state(node).name; }
 
 std::optional<NodeId> Simulation::find_node(std::string_view name) const {

@@ -3,7 +3,7 @@
 //
 // Nodes (workers, lock-service instances, storage) are added with a boot
 // function that spawns their processes: C++20 coroutines (Task<>) that sleep
-// on the node's own clock, send and receive messages, and call other nodes
+// on the node's own clocks, send and receive messages, and call other nodes
 // with a timeout. Everything happens in virtual true time, in the order of
 // the event queue: (time, sequence). Nothing reads the wall clock, and every
 // random draw comes from a named stream of one root seed, so the same seed
@@ -17,8 +17,15 @@
 // - crash: the node's processes are destroyed (in spawn order), its timers,
 //   inbox and pending calls dropped; messages arriving while it is down are
 //   lost. restart boots it again from its boot function.
-// - clock jump / drift: the node's clock changes; its timers, set on that
-//   clock, are re-timed accordingly.
+// - clock jump: the node's wall clock is set forward or back; timers on the
+//   wall clock are re-timed, timers on the monotonic clock are not.
+// - clock drift: both of the node's clocks run at the new rate (one
+//   oscillator drives both); every timer is re-timed.
+//
+// Each node has a wall clock and a monotonic clock (clock_kind.h). Sleeps,
+// receive and call timeouts run on the monotonic clock, as real runtimes'
+// sleeps and timeouts do; a model asks for a wall-clock timer explicitly
+// (sleep_until with ClockKind::kWall) where the real system's timer is one.
 // - process pause: one process alone is frozen (e.g. a starved renewal thread).
 //
 // Every run() is bounded by a true-time limit and an event limit; hitting one
@@ -38,6 +45,7 @@
 #include "event_queue.h"
 #include "fifo_queue.h"
 #include "history_recorder.h"
+#include "clock_kind.h"
 #include "local_clock.h"
 #include "message.h"
 #include "network.h"
@@ -99,29 +107,35 @@ struct RunOutcome {
 // process that awaits them, so one Context serves every process of its node.
 class Context {
  public:
-  // The node's own clock reading (never true time: models decide by this).
+  // The node's own wall-clock reading (never true time: models decide by this).
   [[nodiscard]] LocalTime now() const;
+  // The node's monotonic-clock reading: for measuring elapsed time.
+  [[nodiscard]] LocalTime monotonic_now() const;
+  // The reading of the node's clock `clock`.
+  [[nodiscard]] LocalTime now(ClockKind clock) const;
   [[nodiscard]] NodeId node() const { return node_; }
   [[nodiscard]] const std::string& node_name() const;
   // The node's own random stream ("node/<name>"), e.g. for retry jitter.
   [[nodiscard]] Rng& rng() const;
   [[nodiscard]] std::optional<NodeId> find_node(std::string_view name) const;
 
-  // Resumes when the node's clock reads now() + length (at least one trip
-  // through the event loop, even for zero).
+  // Resumes when the node's monotonic clock reads monotonic_now() + length
+  // (at least one trip through the event loop, even for zero).
   class SleepAwaiter;
   [[nodiscard]] SleepAwaiter sleep(Duration length) const;
-  [[nodiscard]] SleepAwaiter sleep_until(LocalTime deadline) const;
+  // Resumes when the node's clock `clock` reads `deadline` (a wall-clock
+  // deadline comes earlier or later when that clock is set).
+  [[nodiscard]] SleepAwaiter sleep_until(LocalTime deadline, ClockKind clock) const;
 
   // The next request in the node's inbox, waiting as long as it takes.
   class ReceiveAwaiter;
   [[nodiscard]] ReceiveAwaiter receive() const;
-  // The next request, or nothing if none arrives within `timeout` (node clock).
+  // The next request, or nothing if none arrives within `timeout` (monotonic clock).
   class ReceiveForAwaiter;
   [[nodiscard]] ReceiveForAwaiter receive_for(Duration timeout) const;
 
   // Sends `request` and waits for its reply; nothing if none arrives within
-  // `timeout` (node clock). A late reply is dropped.
+  // `timeout` (monotonic clock). A late reply is dropped.
   class CallAwaiter;
   [[nodiscard]] CallAwaiter call(NodeId to, Payload request, Duration timeout) const;
   // Sends `request` to every node of `targets` at once and waits until all
@@ -158,6 +172,8 @@ class Simulation {
   // --- building ---------------------------------------------------------------
   // Adds a node that boots (at true time zero, or now if running) with `boot`.
   // Node names must be unique; NodeIds follow the order of add_node calls.
+  // `clock` is its wall clock; its monotonic clock reads zero at true time
+  // zero, with the same drift.
   NodeId add_node(std::string name, NodeBoot boot, LocalClock clock = LocalClock{});
 
   // --- running ----------------------------------------------------------------
@@ -187,7 +203,9 @@ class Simulation {
 
   [[nodiscard]] bool is_up(NodeId node) const;
   [[nodiscard]] bool is_paused(NodeId node) const;
+  // The node's wall-clock reading now; local_time(node, kind) either clock's.
   [[nodiscard]] LocalTime local_time(NodeId node) const;
+  [[nodiscard]] LocalTime local_time(NodeId node, ClockKind clock) const;
   [[nodiscard]] const std::string& node_name(NodeId node) const;
   [[nodiscard]] std::optional<NodeId> find_node(std::string_view name) const;
   [[nodiscard]] std::size_t node_count() const { return nodes_.size(); }
@@ -241,6 +259,7 @@ class Simulation {
     std::uint32_t generation = 0;
     bool active = false;
     TimerPurpose purpose = TimerPurpose::kSleep;
+    ClockKind clock = ClockKind::kMonotonic;  // which of the node's clocks `deadline` is on
     NodeId node;
     ProcessId process;
     LocalTime deadline;
@@ -273,12 +292,19 @@ class Simulation {
   };
 
   struct NodeState {
-    NodeState(std::string node_name, NodeBoot node_boot, LocalClock node_clock, Rng node_rng)
-        : name{std::move(node_name)}, boot{std::move(node_boot)}, clock{node_clock}, rng{node_rng} {}
+    NodeState(std::string node_name, NodeBoot node_boot, LocalClock wall_clock, Rng node_rng)
+        : name{std::move(node_name)},
+          boot{std::move(node_boot)},
+          wall{wall_clock},
+          monotonic{LocalTime{}, wall_clock.drift_ppb()},
+          rng{node_rng} {}
+
+    [[nodiscard]] const LocalClock& clock(ClockKind kind) const { return kind == ClockKind::kWall ? wall : monotonic; }
 
     std::string name;
     NodeBoot boot;
-    LocalClock clock;
+    LocalClock wall;
+    LocalClock monotonic;
     Rng rng;
     bool up = true;
     bool paused = false;
@@ -292,8 +318,8 @@ class Simulation {
   };
 
   // Used by Context and its awaiters.
-  void add_timer(TimerPurpose purpose, ProcessId process, LocalTime deadline, std::coroutine_handle<> handle,
-                 std::uint64_t call_id, std::uint32_t* slot_out);
+  void add_timer(TimerPurpose purpose, ProcessId process, ClockKind clock, LocalTime deadline,
+                 std::coroutine_handle<> handle, std::uint64_t call_id, std::uint32_t* slot_out);
   void add_receive_waiter(ProcessId process, std::coroutine_handle<> handle, std::optional<Message>* result,
                           std::optional<Duration> timeout);
   std::optional<Message> take_from_inbox(NodeId node);
@@ -323,7 +349,8 @@ class Simulation {
   void drain_inbox(NodeId node);
   void run_process(ProcessId process, std::coroutine_handle<> handle);
   void reap_finished_processes();
-  void retime_timers(NodeId node);
+  // Re-times the node's timers on `clock` (both clocks: nullopt).
+  void retime_timers(NodeId node, std::optional<ClockKind> clock);
   void release_timer(std::uint32_t slot);
   void release_message(std::uint32_t slot);
   void reschedule_held_back(std::vector<Event>& held_back);
@@ -366,15 +393,17 @@ class Context::SleepAwaiter {
  public:
   bool await_ready() const noexcept { return false; }
   void await_suspend(std::coroutine_handle<> handle) {
-    context_.simulation_->add_timer(Simulation::TimerPurpose::kSleep, context_.simulation_->current_process(), deadline_, handle, 0,
-                                    nullptr);
+    context_.simulation_->add_timer(Simulation::TimerPurpose::kSleep, context_.simulation_->current_process(), clock_,
+                                    deadline_, handle, 0, nullptr);
   }
   void await_resume() const noexcept {}
 
  private:
   friend class Context;
-  SleepAwaiter(Context context, LocalTime deadline) : context_{context}, deadline_{deadline} {}
+  SleepAwaiter(Context context, ClockKind clock, LocalTime deadline)
+      : context_{context}, clock_{clock}, deadline_{deadline} {}
   Context context_;
+  ClockKind clock_;
   LocalTime deadline_;
 };
 

@@ -101,11 +101,12 @@ TEST(H2DelayedMessage, FencingRejectsTheLateWrite) {
 
 // --- H3: the holder's clock jumps back ---------------------------------------------------
 
-// worker-1 freezes for 11 s right after acquiring; its clock is set back 5 s
-// meanwhile, so when it wakes (true 11 s) its clock reads about 6 s.
-SystemOptions checking_before_write() {
+// worker-1 freezes for 11 s right after acquiring; its wall clock is set back
+// 5 s meanwhile, so when it wakes (true 11 s) that clock reads about 6 s.
+SystemOptions checking_before_write(sim::ClockKind lease_clock = sim::ClockKind::kWall) {
   SystemOptions options = two_workers_one_job();
   options.workers.check_before_write = true;
+  options.workers.clock = lease_clock;
   return options;
 }
 
@@ -121,6 +122,20 @@ TEST(H3HolderClockJumpsBack, CheckBeforeWriteIsFooledIntoAStaleWrite) {
   EXPECT_GT(history.overlapping_holds(), 0);
   ASSERT_FALSE(history.stale_accepts().empty());
   EXPECT_EQ(history.stale_accepts().front()["writer"], "worker-1");
+}
+
+TEST(H3HolderClockJumpsBack, AClientTimingItsLeaseOnTheMonotonicClockIsNotFooled) {
+  const History history = run_system(checking_before_write(sim::ClockKind::kMonotonic), [](Nemesis& nemesis, System& system) {
+    freeze_worker_1_for_eleven_seconds(nemesis, system);
+    nemesis.at(sim::Time{} + 6_s, [&nemesis, &system] { nemesis.jump_clock(system.worker_node(1), -(5_s)); });
+  });
+  EXPECT_TRUE(history.stale_accepts().empty());
+  // Its first hold ends, seen to have expired, before it ever writes (it redoes the job under a new lease).
+  const auto first_end = history.first("hold.end", "worker-1");
+  const auto first_write = history.first("write.invoke", "worker-1");
+  ASSERT_TRUE(first_end && first_write);
+  EXPECT_EQ((*first_end)["reason"], "expired");
+  EXPECT_LT((*first_end)["t"], (*first_write)["t"]);
 }
 
 TEST(H3HolderClockJumpsBack, WithAnHonestClockCheckBeforeWriteHoldsBack) {

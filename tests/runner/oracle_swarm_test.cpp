@@ -94,6 +94,13 @@ class ScenarioGenerator {
       if (chance(30)) service["delayed_restart"] = milliseconds(1'000, 20'000);
     }
     if (kind == "consensus" && chance(50)) service["lock_delay"] = milliseconds(0, 15'000);
+    if (kind != "consensus") {
+      service["maxmemory_policy"] = pick({"noeviction", "volatile-ttl", "volatile-lru", "allkeys-lru"});
+      if (chance(50)) {
+        service["other_keys"] = rng_.between(1, 3);
+        service["other_keys_ttl"] = chance(50) ? "none" : milliseconds(1'000, 60'000);
+      }
+    }
     return service;
   }
 
@@ -102,7 +109,8 @@ class ScenarioGenerator {
                  {"work", {{"dist", "uniform"}, {"min", "0ms"}, {"max", milliseconds(1, 8'000)}}},
                  {"retry", {{"dist", "uniform"}, {"min", "10ms"}, {"max", milliseconds(11, 1'000)}}},
                  {"between", milliseconds(0, 500)},
-                 {"check_before_write", chance(30)}};
+                 {"check_before_write", chance(30)},
+                 {"clock", pick({"monotonic", "wall"})}};
     if (service == "redis" || service == "redis-failover") {
       workers["acquire"] = chance(20) ? "get-then-set" : "set-nx-px";
     }
@@ -149,7 +157,9 @@ class ScenarioGenerator {
   json fault(const std::string& service, int workers) {
     std::vector<const char*> kinds{"pause", "pause", "crash", "clock-jump", "clock-drift", "partition", "delay-spike",
                                    "starve-renewal"};
+    kinds.push_back("power-loss");
     if (service == "redis-failover") kinds.push_back("failover");
+    if (service != "consensus") kinds.push_back("memory-pressure");
     const std::string kind = kinds[rng_.below(kinds.size())];
     json fault{{"kind", kind}};
     if (kind == "failover") {
@@ -180,9 +190,15 @@ class ScenarioGenerator {
       fault["at"] = milliseconds(0, 30'000);
       return fault;
     }
+    if (kind == "memory-pressure") {
+      const int instances = service == "redis" ? 1 : service == "redis-failover" ? 2 : 3;
+      fault["target"] = fmt::format("redis-{}", rng_.between(0, instances - 1));
+      fault["evict"] = rng_.between(1, 4);
+      return trigger(fault, service, workers);
+    }
     fault["target"] = kind == "starve-renewal" ? fmt::format("worker-{}", rng_.between(1, workers)) : node(service, workers);
     if (kind == "pause" || kind == "starve-renewal") fault["for"] = milliseconds(10, 25'000);
-    if (kind == "crash" && chance(70)) fault["restart_after"] = milliseconds(10, 15'000);
+    if ((kind == "crash" || kind == "power-loss") && chance(70)) fault["restart_after"] = milliseconds(10, 15'000);
     if (kind == "clock-jump") fault["by"] = fmt::format("{}ms", rng_.between(-20'000, 20'000));
     if (kind == "clock-drift") fault["ppm"] = rng_.between(-200'000, 200'000);
     if (kind == "delay-spike") {

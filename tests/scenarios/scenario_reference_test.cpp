@@ -60,7 +60,7 @@ std::vector<ObjectProbe> every_object_the_parser_reads() {
       {"/expect/fencing-on", R"({"name": "x", "expect": {"fencing-on": {"zzzz": "==0"}}})"},
   };
   for (const char* kind : {"pause", "crash", "clock-jump", "clock-drift", "partition", "failover", "delay-spike",
-                           "starve-renewal"}) {
+                           "starve-renewal", "power-loss", "memory-pressure"}) {
     probes.push_back({"/faults/0", std::string{R"({"name": "x", "faults": [{"kind": ")"} + kind + R"(", "zzzz": 1}]})"});
   }
   for (const char* dist : {"uniform", "exponential", "lognormal", "pareto"}) {

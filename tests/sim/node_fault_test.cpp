@@ -95,26 +95,57 @@ TEST(NodeFaults, CrashDestroysTheNodesProcessesAndDropsItsTimersAndInbox) {
   EXPECT_EQ(boots, 2);
 }
 
-TEST(NodeFaults, AClockJumpForwardWakesSleepersEarly) {
+Task<> log_at_wall_reading(Context context, const Simulation* simulation, Log* log, LocalTime reading,
+                           std::string label) {
+  co_await context.sleep_until(reading, ClockKind::kWall);
+  log->add(*simulation, label);
+}
+
+TEST(NodeFaults, AWallClockJumpForwardWakesWallClockSleepersEarly) {
   Simulation simulation{SimulationOptions{}};
   Log log;
   const NodeId node = simulation.add_node("node", [&](Context context) {
-    context.spawn("main", testing::log_after_sleep(context, &simulation, &log, 10_s, "woke"));
+    context.spawn("main", log_at_wall_reading(context, &simulation, &log, LocalTime{} + 10_s, "woke"));
   });
   simulation.schedule(Time{} + 1_s, [&] { simulation.jump_clock(node, 5_s); });
   simulation.run();
   EXPECT_EQ(log.time_of("woke"), Time{} + 5_s);
 }
 
-TEST(NodeFaults, AClockJumpBackMakesSleepersWakeLate) {
+TEST(NodeFaults, AWallClockJumpBackMakesWallClockSleepersWakeLate) {
   Simulation simulation{SimulationOptions{}};
   Log log;
   const NodeId node = simulation.add_node("node", [&](Context context) {
-    context.spawn("main", testing::log_after_sleep(context, &simulation, &log, 10_s, "woke"));
+    context.spawn("main", log_at_wall_reading(context, &simulation, &log, LocalTime{} + 10_s, "woke"));
   });
   simulation.schedule(Time{} + 1_s, [&] { simulation.jump_clock(node, -(5_s)); });
   simulation.run();
   EXPECT_EQ(log.time_of("woke"), Time{} + 15_s);
+}
+
+TEST(NodeFaults, AWallClockJumpLeavesTheMonotonicClockAndItsSleepersAlone) {
+  for (const Duration jump : {5_s, -(5_s)}) {
+    Simulation simulation{SimulationOptions{}};
+    Log log;
+    const NodeId node = simulation.add_node("node", [&](Context context) {
+      context.spawn("main", testing::log_after_sleep(context, &simulation, &log, 10_s, "woke"));
+    });
+    simulation.schedule(Time{} + 1_s, [&] { simulation.jump_clock(node, jump); });
+    simulation.run();
+    EXPECT_EQ(log.time_of("woke"), Time{} + 10_s);
+    EXPECT_EQ(simulation.local_time(node, ClockKind::kMonotonic), LocalTime{} + 10_s);
+    EXPECT_EQ(simulation.local_time(node, ClockKind::kWall), LocalTime{} + 10_s + jump);
+  }
+}
+
+TEST(NodeFaults, ADriftChangesTheRateOfBothClocks) {
+  Simulation simulation{SimulationOptions{}};
+  const NodeId node = simulation.add_node("node", [](Context) {});
+  simulation.set_clock_drift(node, 100'000'000);  // 10 % fast, from true time zero
+  simulation.schedule(Time{} + 10_s, [&] { simulation.stop(); });
+  simulation.run();
+  EXPECT_EQ(simulation.local_time(node, ClockKind::kMonotonic), LocalTime{} + 11_s);
+  EXPECT_EQ(simulation.local_time(node, ClockKind::kWall), LocalTime{} + 11_s);
 }
 
 TEST(NodeFaults, AFastClockWakesSleepersEarlyInTrueTime) {
