@@ -1,10 +1,12 @@
 #pragma once
-// duplicate_effect (spec/history.md, billing workload): storage accepts more
-// than one write for the same `job`. One violation per accept after the first,
-// with the first accept as evidence.
+// duplicate_effect (spec/history.md, billing workload): more than one accepted
+// effect for the same `job` — storage's `write.accept` with that job, or an
+// external service's `effect.accept` (a payments API), counted together. One
+// violation per accept after the first, with the first accept as evidence. An
+// `effect.reject` (a repeated idempotency key dropped) is no effect.
 //
 // Decisions: it runs when run.begin declares the billing workload, or declares
-// none and some accepted write carries a `job`; a declared non-billing
+// none and some accepted write or effect carries a `job`; a declared non-billing
 // workload is skipped (its jobs may legitimately write twice).
 //
 // Memory: one entry per distinct job accepted — the workload's unit of work
@@ -34,6 +36,7 @@ class DuplicateEffectCheck {
     std::int64_t event_index = 0;
     std::int64_t time_ns = 0;
     std::string writer;
+    bool external = false;  // an effect.accept, not a storage write
   };
   std::string declared_workload_;
   bool saw_job_ = false;
