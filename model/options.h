@@ -39,6 +39,7 @@ struct ServiceOptions {
   bool recheck_elapsed = true;                      // redlock client re-checks elapsed time after the replies; default on
   Duration delayed_restart = Duration::zero();      // redlock: an instance refuses to start until this long after a crash
   Duration lock_delay = Duration::zero();           // consensus: no grant for this long after a holder's failure
+  bool etcd_3_4_3_lock_bug = false;                 // consensus: behave as etcd 3.4.3's lock service (H15); default off
   Duration request_timeout = Duration::milliseconds(500);  // client-side timeout of one request; default 500 ms
 };
 

@@ -190,7 +190,7 @@ void read_service(const Reader& reader, const json& value, Scenario& scenario) {
   const std::string path = "/service";
   reader.require_object(value, path,
                         {"kind", "instances", "persistence", "replication_lag", "drift_factor", "recheck_elapsed",
-                         "delayed_restart", "lock_delay", "request_timeout"});
+                         "delayed_restart", "lock_delay", "request_timeout", "etcd_3_4_3_lock_bug"});
   model::ServiceOptions& service = scenario.system.service;
   with_member(value, "kind", [&](const json& v) {
     service.kind = reader.choice<model::ServiceKind>(v, path + "/kind",
@@ -225,6 +225,12 @@ void read_service(const Reader& reader, const json& value, Scenario& scenario) {
   with_member(value, "lock_delay", [&](const json& v) { service.lock_delay = reader.duration(v, path + "/lock_delay"); });
   with_member(value, "request_timeout",
               [&](const json& v) { service.request_timeout = reader.duration(v, path + "/request_timeout"); });
+  with_member(value, "etcd_3_4_3_lock_bug", [&](const json& v) {
+    if (service.kind != model::ServiceKind::kConsensus) {
+      reader.fail(path + "/etcd_3_4_3_lock_bug", "\"etcd_3_4_3_lock_bug\" goes with kind \"consensus\"");
+    }
+    service.etcd_3_4_3_lock_bug = reader.boolean(v, path + "/etcd_3_4_3_lock_bug");
+  });
 }
 
 void read_lock(const Reader& reader, const json& value, Scenario& scenario) {

@@ -48,6 +48,9 @@ constexpr std::array kReference = std::to_array<KeyReference>({
      "consensus: no grant for this long after a holder's session failed"},
     {"/service/request_timeout", "duration", "time", "500ms", ">= 0",
      "a client's timeout for one request to the service or storage"},
+    {"/service/etcd_3_4_3_lock_bug", "boolean", "", "false", "consensus only",
+     "behave as etcd 3.4.3's lock service (Jepsen, 2020; hazard H15): a waiter whose session expired in the queue is "
+     "told it holds the lock"},
     {"/lock", "object", "", "{}", "", "the lock"},
     {"/lock/name", "string", "", "\"lock\"", "", "the lock's key"},
     {"/lock/lease", "duration or \"none\"", "time", "10s", "> 0",
