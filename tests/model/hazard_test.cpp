@@ -378,6 +378,44 @@ TEST(H24IdempotenceIsNotFencing, FencingRejectsTheStaleWriteAndNoUpdateIsLost) {
   EXPECT_EQ(history.final_values()["qty"], 2);
 }
 
+// --- Acceptance case 6: a Redisson-style watchdog through a freeze ---------------------------
+
+// Lease 30 s (lockWatchdogTimeout), renewed every 10 s; worker-1's whole node
+// freezes one second into its 5 s of work (the renewal process already runs).
+SystemOptions redisson_watchdog() {
+  SystemOptions options = two_workers_one_job();
+  options.lock.lease = 30_s;
+  options.workers.renew = RenewMethod::kWatchdog;
+  options.workers.renew_every = 10_s;
+  options.workers.work = sim::Distribution::constant(5_s);
+  return options;
+}
+
+Plan freeze_worker_1_after_acquire_for(Duration length) {
+  return [length](Nemesis& nemesis, System& system) {
+    nemesis.after_event("worker-1", "acquire.ok", 1, 1_s,
+                        [&nemesis, &system, length] { nemesis.pause(system.worker_node(1), length); });
+  };
+}
+
+TEST(WatchdogThroughAFreeze, A35SecondFreezeLosesTheLockToTheOtherWorker) {
+  const History history = run_system(redisson_watchdog(), freeze_worker_1_after_acquire_for(35_s));
+  EXPECT_TRUE(history.first("lease.expire", "redis-0", [](const Event& e) { return has_token(e, 1); }));
+  EXPECT_TRUE(history.first("lease.grant", "redis-0", [](const Event& e) { return e["owner"] == "worker-2"; }));
+  EXPECT_TRUE(history.first("renew.fail", "worker-1"));
+  EXPECT_GE(history.overlapping_holds(), 1);
+}
+
+TEST(WatchdogThroughAFreeze, A20SecondFreezeKeepsTheLockBecauseTheRenewalRunsOnWaking) {
+  const History history = run_system(redisson_watchdog(), freeze_worker_1_after_acquire_for(20_s));
+  EXPECT_FALSE(history.first("lease.expire", "redis-0"));
+  const auto renewed = history.first("renew.ok", "worker-1");
+  ASSERT_TRUE(renewed);
+  EXPECT_GE((*renewed)["t"].get<std::int64_t>(), (20_s).count_ns());
+  EXPECT_EQ(history.overlapping_holds(), 0);
+  EXPECT_EQ(history.final_values()["qty"], 2);
+}
+
 // --- H25: duplicate side effect ------------------------------------------------------------
 
 // worker-1 charges customer 0; its write spends 1.7 s in the network and lands

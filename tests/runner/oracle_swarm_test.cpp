@@ -92,6 +92,7 @@ class ScenarioGenerator {
       if (chance(30)) service["delayed_restart"] = milliseconds(1'000, 20'000);
     }
     if (kind == "consensus" && chance(50)) service["lock_delay"] = milliseconds(0, 15'000);
+    if (kind == "consensus" && chance(20)) service["etcd_3_4_3_lock_bug"] = true;
     return service;
   }
 
