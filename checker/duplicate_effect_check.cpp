@@ -9,20 +9,26 @@ void DuplicateEffectCheck::observe(const Event& event) {
     declared_workload_ = std::string{event.workload_kind};
     return;
   }
-  if (event.kind != EventKind::kWriteAccept || event.job.empty()) {
+  const bool external = event.kind == EventKind::kEffectAccept;
+  if ((event.kind != EventKind::kWriteAccept && !external) || event.job.empty()) {
     return;
   }
   saw_job_ = true;
   const auto first = first_accept_by_job_.find(event.job);
   if (first == first_accept_by_job_.end()) {
     first_accept_by_job_.emplace(std::string{event.job},
-                                 FirstAccept{event.index, event.time_ns, std::string{event.writer}, std::nullopt});
+                                 FirstAccept{event.index, event.time_ns, std::string{event.writer}, external, std::nullopt});
     return;
   }
+  const char* what = external ? "performed another effect" : "accepted another write";
+  // Name the first one's kind only when it differs from this one's.
+  const char* first_what = first->second.external == external ? ""
+                           : first->second.external           ? " an external effect"
+                                                              : " a storage write";
   Violation& violation = violations_.emplace_back(make_violation(
       ViolationKind::kDuplicateEffect, {first->second.event_index, event.index}, event.time_ns, event.index,
-      fmt::format("storage accepted another write for job {} from {} (the first was from {} at {})", event.job,
-                  event.writer, first->second.writer, format_seconds(first->second.time_ns))));
+      fmt::format("{} {} for job {} from {} (the first was{} from {} at {})", event.process, what, event.job,
+                  event.writer, first_what, first->second.writer, format_seconds(first->second.time_ns))));
   violation.incident = first->second.incident.value_or(violation.incident);
   first->second.incident = violation.incident;
 }
@@ -32,7 +38,7 @@ std::optional<std::string> DuplicateEffectCheck::why_skipped() const {
     return fmt::format("run.begin declares the {} workload, not billing", declared_workload_);
   }
   if (declared_workload_.empty() && !saw_job_) {
-    return "no accepted write carries a `job` (not a billing workload)";
+    return "no accepted write or effect carries a `job` (not a billing workload)";
   }
   return std::nullopt;
 }

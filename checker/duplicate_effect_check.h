@@ -1,11 +1,13 @@
 #pragma once
-// duplicate_effect (spec/history.md, billing workload): storage accepts more
-// than one write for the same `job`. One violation per accept after the first,
-// with the first accept as evidence; the extra accepts of one job are one
-// incident (one customer charged three times is two violations, one incident).
+// duplicate_effect (spec/history.md, billing workload): more than one accepted
+// effect for the same `job` — storage's `write.accept` with that job, or an
+// external service's `effect.accept` (a payments API), counted together. One
+// violation per accept after the first, with the first accept as evidence. An
+// `effect.reject` (a repeated idempotency key dropped) is no effect. The extra accepts of one job are one incident (one customer
+// charged three times is two violations, one incident).
 //
 // Decisions: it runs when run.begin declares the billing workload, or declares
-// none and some accepted write carries a `job`; a declared non-billing
+// none and some accepted write or effect carries a `job`; a declared non-billing
 // workload is skipped (its jobs may legitimately write twice).
 //
 // Memory: one entry per distinct job accepted — the workload's unit of work
@@ -35,6 +37,7 @@ class DuplicateEffectCheck {
     std::int64_t event_index = 0;
     std::int64_t time_ns = 0;
     std::string writer;
+    bool external = false;  // an effect.accept, not a storage write
     std::optional<std::int64_t> incident;  // set at the job's first extra accept
   };
   std::string declared_workload_;

@@ -13,9 +13,15 @@ using NamedKind = std::pair<std::string_view, EventKind>;
 // One entry per kind, sorted by name (kept sorted so the list reads like the spec's index).
 constexpr std::array kNamedKinds = {
     NamedKind{"acquire.fail", EventKind::kAcquireFail},
+    NamedKind{"acquire.give_up", EventKind::kAcquireGiveUp},
     NamedKind{"acquire.invoke", EventKind::kAcquireInvoke},
     NamedKind{"acquire.ok", EventKind::kAcquireOk},
     NamedKind{"crash", EventKind::kCrash},
+    NamedKind{"effect.accept", EventKind::kEffectAccept},
+    NamedKind{"effect.fail", EventKind::kEffectFail},
+    NamedKind{"effect.invoke", EventKind::kEffectInvoke},
+    NamedKind{"effect.ok", EventKind::kEffectOk},
+    NamedKind{"effect.reject", EventKind::kEffectReject},
     NamedKind{"fault.begin", EventKind::kFaultBegin},
     NamedKind{"fault.end", EventKind::kFaultEnd},
     NamedKind{"hold.begin", EventKind::kHoldBegin},
@@ -86,6 +92,7 @@ std::optional<EventKind> event_kind_from_name(std::string_view name) {
       if (equals(name, "write.ok")) return EventKind::kWriteOk;
       break;
     case 9:
+      if (equals(name, "effect.ok")) return EventKind::kEffectOk;
       if (equals(name, "fault.end")) return EventKind::kFaultEnd;
       if (equals(name, "run.begin")) return EventKind::kRunBegin;
       break;
@@ -98,6 +105,7 @@ std::optional<EventKind> event_kind_from_name(std::string_view name) {
       if (equals(name, "write.fail")) return EventKind::kWriteFail;
       break;
     case 11:
+      if (equals(name, "effect.fail")) return EventKind::kEffectFail;
       if (equals(name, "fault.begin")) return EventKind::kFaultBegin;
       if (equals(name, "lease.adopt")) return EventKind::kLeaseAdopt;
       if (equals(name, "lease.grant")) return EventKind::kLeaseGrant;
@@ -116,6 +124,9 @@ std::optional<EventKind> event_kind_from_name(std::string_view name) {
       if (equals(name, "write.reject")) return EventKind::kWriteReject;
       break;
     case 13:
+      if (equals(name, "effect.accept")) return EventKind::kEffectAccept;
+      if (equals(name, "effect.invoke")) return EventKind::kEffectInvoke;
+      if (equals(name, "effect.reject")) return EventKind::kEffectReject;
       if (equals(name, "lease.release")) return EventKind::kLeaseRelease;
       break;
     case 14:
@@ -123,6 +134,7 @@ std::optional<EventKind> event_kind_from_name(std::string_view name) {
       if (equals(name, "release.invoke")) return EventKind::kReleaseInvoke;
       break;
     case 15:
+      if (equals(name, "acquire.give_up")) return EventKind::kAcquireGiveUp;
       if (equals(name, "replica.promote")) return EventKind::kReplicaPromote;
       break;
     default:

@@ -47,6 +47,12 @@ enum class EventKind : std::uint8_t {
   kWriteReject,
   kReadAccept,
   kReadReject,
+  kAcquireGiveUp,  // a worker gave the job up: acquire timeout or tries ran out
+  kEffectInvoke,   // a worker calls an external effect (the payments API)
+  kEffectOk,
+  kEffectFail,
+  kEffectAccept,   // the external service performed the effect (no token is checked)
+  kEffectReject,   // the external service dropped a repeated idempotency key
   kFaultBegin,
   kFaultEnd,
 };

@@ -63,6 +63,7 @@ bool checks_read(EventKind kind) {
     case EventKind::kWriteOk:
     case EventKind::kWriteAccept:
     case EventKind::kWriteReject:
+    case EventKind::kEffectAccept:
       return true;
     default:
       return false;

@@ -410,9 +410,12 @@ Problem LineDecoder::require_fields() {
   constexpr Required kWriter{"writer", "the worker whose write it was, a string"};
   constexpr Required kReader{"reader", "the worker whose read it was, a string"};
   constexpr Required kReason{"reason", "why storage rejected the write, a string"};
+  constexpr Required kJob{"job", "the job the effect is for, a string or an integer"};
+  constexpr Required kEffectReason{"reason", "why the service dropped the effect, a string"};
   switch (*kind) {
     case EventKind::kAcquireOk:
     case EventKind::kAcquireFail:
+    case EventKind::kAcquireGiveUp:
     case EventKind::kHoldBegin:
     case EventKind::kHoldEnd:
       if (event_.lock.empty()) return missing(kLock, *kind);
@@ -437,6 +440,12 @@ Problem LineDecoder::require_fields() {
     case EventKind::kReadReject:
       if (event_.key.empty()) return missing(kKey, *kind);
       if (event_.reader.empty()) return missing(kReader, *kind);
+      break;
+    case EventKind::kEffectAccept:
+    case EventKind::kEffectReject:
+      if (event_.job.empty()) return missing(kJob, *kind);
+      if (event_.writer.empty()) return missing(kWriter, *kind);
+      if (*kind == EventKind::kEffectReject && event_.reason.empty()) return missing(kEffectReason, *kind);
       break;
     default:
       break;

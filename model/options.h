@@ -61,6 +61,7 @@ struct ServiceOptions {
   bool recheck_elapsed = true;                      // redlock client re-checks elapsed time after the replies; default on
   Duration delayed_restart = Duration::zero();      // redlock: an instance refuses to start until this long after a crash
   Duration lock_delay = Duration::zero();           // consensus: no grant for this long after a holder's failure
+  bool etcd_3_4_3_lock_bug = false;                 // consensus: behave as etcd 3.4.3's lock service (H15); default off
   Duration request_timeout = Duration::milliseconds(500);  // client-side timeout of one request; default 500 ms
   // redis-failover, Sentinel's timing (docs/models.md): the primary must be
   // unreachable this long before Sentinel acts — `down-after-milliseconds`,
@@ -121,6 +122,11 @@ struct WorkerOptions {
   Distribution work = Distribution::uniform(Duration::milliseconds(100), Duration::seconds(2));        // holder's work before the write
   Distribution between = Distribution::constant(Duration::zero());  // idle time between a release and the next acquire
   std::optional<WaitReplicas> wait_replicas;            // redis-failover: WAIT after each grant; default none
+  // Giving up (redsync: 32 tries; Redisson tryLock(wait, lease): `wait`). A job whose
+  // acquire gives up is a failed job: recorded as acquire.give_up, never done, counted
+  // in unfinished_jobs. Both are checked between attempts; unset (the default) = never.
+  std::optional<Duration> acquire_timeout;  // on the worker's clock, from the job's first attempt
+  std::optional<int> max_tries;             // acquire attempts per job
 };
 
 enum class Fencing {
@@ -146,11 +152,28 @@ struct CounterWorkload {
   int jobs = 10;            // per worker; default 10
 };
 
+// Where a billing job's charge happens.
+enum class Charge {
+  kStorage,   // one storage write: the charge and the cursor together (fencing can guard it)
+  kExternal,  // a call to the `payments` node, which takes no token, then a storage write of the cursor
+};
+
+// The idempotency key a billing job sends when storage.idempotency_keys is on.
+enum class IdempotencyKey {
+  kJob,      // derived from the customer ("customer-N"): a redo of the job repeats it
+  kAttempt,  // fresh per attempt ("worker-1-3"): a redo sends a new key
+};
+
 // Customers shared by all workers: a holder reads the next unbilled customer,
-// works, charges it (one write with job = the customer), and releases.
+// works, charges it, and releases. With charge `storage` the charge is one
+// write with job = the customer that also moves the cursor; with `external`
+// it is a call to the payments API (job = the customer), then a second step
+// writes the cursor (charge, then mark done).
 struct BillingWorkload {
   std::string key = "billed";  // the cursor: how many customers are billed
   int customers = 20;          // default 20
+  Charge charge = Charge::kStorage;                          // default storage
+  IdempotencyKey idempotency_key = IdempotencyKey::kJob;     // default job
 };
 
 // Each worker does `jobs` times: acquire → work → write its result → release,

@@ -133,4 +133,22 @@ struct WriteReply {
   std::string reason;  // when rejected: "stale-token" | "duplicate-request" | "not-current"
 };
 
+// --- payments commands ----------------------------------------------------------------
+
+// One charge of a customer (the billing job), sent to the payments node. It
+// accepts no fencing token: `token` travels only so the history shows that a
+// token was there and changed nothing.
+struct ChargeCommand {
+  std::int64_t job = 0;
+  std::string writer;
+  std::optional<std::string> request_id;  // the idempotency key, when the client sends one
+  std::optional<std::int64_t> token;
+};
+// `charged`: the customer stands charged — by this call, or (`replayed`) by an
+// earlier one with the same idempotency key, whose result a payments API returns again.
+struct ChargeReply {
+  bool charged = true;
+  bool replayed = false;
+};
+
 }  // namespace locksim::model

@@ -13,6 +13,11 @@ namespace {
 
 std::string worker_name(int number) { return fmt::format("worker-{}", number); }
 
+bool charges_externally(const Workload& workload) {
+  const auto* billing = std::get_if<BillingWorkload>(&workload);
+  return billing != nullptr && billing->charge == Charge::kExternal;
+}
+
 }  // namespace
 
 System::System(sim::Simulation& simulation, SystemOptions options)
@@ -22,10 +27,16 @@ System::System(sim::Simulation& simulation, SystemOptions options)
       storage_{options_.storage, options_.lock.name, options_.service.request_timeout},
       storage_node_{simulation.add_node("storage", storage_.boot())} {
   storage_.set_validators([service = service_.get()] { return service->validators(); });
+  if (charges_externally(options_.workload)) {
+    payments_ = std::make_unique<Payments>(options_.storage.idempotency_keys);
+    payments_node_ = simulation.add_node("payments", payments_->boot());
+  }
   if (std::holds_alternative<BillingWorkload>(options_.workload)) {
-    // Storage's accepted charges, to know which customers were never charged.
+    // The accepted charges (storage's, or the payments node's), to know which
+    // customers were never charged.
     simulation.observe([this](std::string_view proc, std::string_view event, std::span<const sim::Field> fields) {
-      if (proc != "storage" || event != "write.accept") return;
+      const bool charge = (proc == "storage" && event == "write.accept") || (proc == "payments" && event == "effect.accept");
+      if (!charge) return;
       for (const sim::Field& field : fields) {
         if (field.key != "job") continue;
         if (const auto* customer = std::get_if<std::int64_t>(&field.value)) charged_customers_.insert(*customer);
@@ -35,7 +46,7 @@ System::System(sim::Simulation& simulation, SystemOptions options)
   for (int number = 1; number <= options_.workers.count; ++number) {
     clients_.push_back(service_->make_client());
     clients_.back()->set_lease_clock(options_.workers.clock);
-    workers_.emplace_back(worker_name(number), options_, *clients_.back(), storage_node_,
+    workers_.emplace_back(worker_name(number), options_, *clients_.back(), storage_node_, payments_node_,
                           [this] { on_worker_finished(); });
     worker_nodes_.push_back(simulation.add_node(workers_.back().name(), workers_.back().boot()));
   }
@@ -146,6 +157,7 @@ std::vector<std::string> System::node_names(const SystemOptions& options) {
   }
   for (int index = 0; index < instances; ++index) names.push_back(fmt::format("redis-{}", index));
   names.emplace_back("storage");
+  if (charges_externally(options.workload)) names.emplace_back("payments");
   for (int number = 1; number <= options.workers.count; ++number) names.push_back(worker_name(number));
   return names;
 }

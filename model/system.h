@@ -3,6 +3,9 @@
 // nodes, `storage`, and workers `worker-1` … `worker-N`, added in that order
 // (so NodeIds, and therefore runs, do not depend on anything else).
 //
+// With billing's charge `external`, a `payments` node comes right after
+// `storage` (other setups have none, so their NodeIds are unchanged).
+//
 // It also carries out the faults that need model knowledge (a worker's crash
 // ends its hold; a failover is the service's business), offers storage's
 // final values for `run.end` (which the runner records, with run.begin), counts
@@ -11,12 +14,14 @@
 
 #include <deque>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "model/lock_service.h"
 #include "model/options.h"
+#include "model/payments.h"
 #include "model/storage.h"
 #include "model/worker.h"
 #include "sim/simulation.h"
@@ -38,11 +43,13 @@ class System {
   [[nodiscard]] const Worker& worker(int number) const { return workers_.at(static_cast<std::size_t>(number - 1)); }
   [[nodiscard]] bool all_workers_finished() const;
   // Jobs not done (so far): counter and write-only, jobs × workers − jobs done; billing,
-  // customers never charged. Jobs of a worker that crashed for good count.
+  // customers never charged. Jobs of a worker that crashed for good count, and so
+  // do jobs given up (acquire timeout or tries).
   [[nodiscard]] std::int64_t unfinished_jobs() const;
 
   // The node names a system of `options` has, in the order it adds them:
-  // the service's instances, `storage`, then `worker-1` … `worker-N`.
+  // the service's instances, `storage`, `payments` (external charges only),
+  // then `worker-1` … `worker-N`.
   [[nodiscard]] static std::vector<std::string> node_names(const SystemOptions& options);
 
   // Faults with history records. crash() ends a crashing worker's hold
@@ -77,6 +84,9 @@ class System {
   std::unique_ptr<LockService> service_;
   Storage storage_;
   sim::NodeId storage_node_;
+  // Billing with charge `external` only: the payments node, added right after storage.
+  std::unique_ptr<Payments> payments_;
+  std::optional<sim::NodeId> payments_node_;
   std::vector<std::unique_ptr<LockClient>> clients_;
   std::deque<Worker> workers_;  // deque: boot functions hold their addresses
   std::vector<sim::NodeId> worker_nodes_;

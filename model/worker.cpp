@@ -1,5 +1,6 @@
 #include "model/worker.h"
 
+#include <algorithm>
 #include <limits>
 #include <utility>
 
@@ -28,11 +29,12 @@ int jobs_per_worker(const Workload& workload) {
 }  // namespace
 
 Worker::Worker(std::string name, SystemOptions options, LockClient& client, sim::NodeId storage,
-               std::function<void()> on_finished)
+               std::optional<sim::NodeId> payments, std::function<void()> on_finished)
     : name_{std::move(name)},
       options_{std::move(options)},
       client_{&client},
       storage_{storage},
+      payments_{payments},
       on_finished_{std::move(on_finished)} {}
 
 sim::NodeBoot Worker::boot() {
@@ -45,8 +47,16 @@ sim::NodeBoot Worker::boot() {
 
 sim::Task<> Worker::run(Context context) {
   const int jobs = jobs_per_worker(options_.workload);
-  while (jobs_done_ < jobs) {
-    const Lease lease = co_await acquire_until_granted(context);
+  while (jobs_done_ + jobs_failed_ < jobs) {
+    const std::optional<Lease> granted = co_await acquire_until_granted(context);
+    if (!granted) {
+      ++jobs_failed_;
+      // Billing's jobs are the shared customers: a worker that gives up stops.
+      if (std::holds_alternative<BillingWorkload>(options_.workload)) break;
+      co_await context.sleep(options_.workers.between.sample(context.rng()));
+      continue;
+    }
+    const Lease& lease = *granted;
     begin_hold(context, lease);
     // A fault point: a pause "after acquire" takes effect before anything else.
     co_await context.sleep(Duration::zero());
@@ -72,8 +82,12 @@ sim::Task<> Worker::run(Context context) {
   on_finished_();
 }
 
-sim::Task<Lease> Worker::acquire_until_granted(Context context) {
+sim::Task<std::optional<Lease>> Worker::acquire_until_granted(Context context) {
   const std::string& lock = options_.lock.name;
+  const std::optional<Duration> timeout = options_.workers.acquire_timeout;
+  const std::optional<int> max_tries = options_.workers.max_tries;
+  const sim::LocalTime started = context.now();
+  std::int64_t tries = 0;
   while (true) {
     const std::string value = fmt::format("{}#{}", name_, ++acquisitions_);
     context.record("acquire.invoke", {{"lock", lock}});
@@ -90,7 +104,25 @@ sim::Task<Lease> Worker::acquire_until_granted(Context context) {
       co_return std::move(*outcome.lease);
     }
     context.record("acquire.fail", {{"lock", lock}, {"reason", outcome.reason}});
-    co_await context.sleep(options_.workers.retry.sample(context.rng()));
+    ++tries;
+    Duration wait = options_.workers.retry.sample(context.rng());
+    const char* give_up = nullptr;
+    if (max_tries && tries >= *max_tries) {
+      give_up = "max-tries";
+    } else if (timeout) {
+      // Like tryLock(wait): never wait past the deadline; at it, one last try.
+      const Duration left = (started + *timeout) - context.now();
+      if (left <= Duration::zero()) {
+        give_up = "timeout";
+      } else {
+        wait = std::min(wait, left);
+      }
+    }
+    if (give_up != nullptr) {
+      context.record("acquire.give_up", {{"lock", lock}, {"reason", give_up}, {"tries", tries}});
+      co_return std::nullopt;
+    }
+    co_await context.sleep(wait);
   }
 }
 
@@ -140,6 +172,8 @@ sim::Task<Worker::JobResult> Worker::do_job_holding(Context context) {
   std::int64_t value = jobs_done_ + 1;
   std::optional<std::int64_t> job;
   std::optional<std::string> request_id;
+  const auto* billing = std::get_if<BillingWorkload>(&options_.workload);
+  const bool external = billing != nullptr && billing->charge == Charge::kExternal;
   if (!std::holds_alternative<WriteOnlyWorkload>(options_.workload)) {
     context.record("read.invoke", {{"key", key}});
     const std::optional<std::int64_t> read_token =
@@ -155,17 +189,17 @@ sim::Task<Worker::JobResult> Worker::do_job_holding(Context context) {
     const std::int64_t observed = read->body.get<ReadReply>().value;
     context.record("read.ok", {{"key", key}, {"value", observed}});
     value = observed + 1;
-    if (const auto* billing = std::get_if<BillingWorkload>(&options_.workload)) {
+    if (billing != nullptr) {
       if (observed >= billing->customers) {
         co_return JobResult{true, true};
       }
       job = observed;  // the customer to charge
-      if (options_.storage.idempotency_keys) {
+      if (options_.storage.idempotency_keys && billing->idempotency_key == IdempotencyKey::kJob) {
         request_id = fmt::format("customer-{}", observed);
       }
     }
   }
-  if (!job && options_.storage.idempotency_keys) {
+  if (!request_id && options_.storage.idempotency_keys) {
     request_id = fmt::format("{}-{}", name_, ++writes_);
   }
 
@@ -173,6 +207,16 @@ sim::Task<Worker::JobResult> Worker::do_job_holding(Context context) {
 
   if (options_.workers.check_before_write && (lease_lost_ || lease_ran_out(context))) {
     co_return JobResult{};  // the hold ends (expired or lost) without writing
+  }
+  if (external) {
+    // Step one, the charge, goes to payments with the key; step two, mark
+    // done, is the cursor write, which carries no job (it is no charge) and
+    // no idempotency key (writing the same cursor again harms nothing).
+    if (!co_await charge_externally(context, *job, std::move(request_id))) {
+      co_return JobResult{};
+    }
+    request_id.reset();
+    job.reset();
   }
   WriteCommand write{key, value, name_, token_to_send(), request_id, job};
   std::vector<sim::Field> fields{{"key", key}, {"value", write.value}};
@@ -194,6 +238,30 @@ sim::Task<Worker::JobResult> Worker::do_job_holding(Context context) {
   }
   context.record("write.ok");
   co_return JobResult{true, false};
+}
+
+sim::Task<bool> Worker::charge_externally(Context context, std::int64_t customer,
+                                          std::optional<std::string> request_id) {
+  ChargeCommand charge{customer, name_, std::move(request_id), token_to_send()};
+  std::vector<sim::Field> fields{{"job", customer}};
+  if (charge.request_id) fields.emplace_back("request_id", *charge.request_id);
+  if (charge.token) fields.emplace_back("token", *charge.token);
+  context.record_fields("effect.invoke", fields);
+  // A fault point: a pause "before write" freezes the worker with the charge in hand.
+  co_await context.sleep(Duration::zero());
+  const std::optional<sim::Message> reply =
+      co_await context.call(*payments_, std::move(charge), options_.service.request_timeout);
+  if (!reply) {
+    // The charge may still land: the worker cannot know, so the job is redone.
+    context.record("effect.fail", {{"reason", "timeout"}});
+    co_return false;
+  }
+  if (reply->body.get<ChargeReply>().replayed) {
+    context.record("effect.ok", {{"replayed", true}});
+  } else {
+    context.record("effect.ok");
+  }
+  co_return true;
 }
 
 sim::Task<> Worker::renew_while_holding(Context context, std::uint64_t hold_number) {

@@ -12,6 +12,15 @@
 // failed only when it next looks (before the write with check_before_write,
 // else after it): the gap is the hazard.
 //
+// Billing with charge `external` makes the job two steps under one hold: a
+// call to the payments node (effect.invoke → effect.ok / effect.fail), then
+// the cursor write (mark done); a failure at either step redoes the job.
+//
+// With acquire_timeout or max_tries the worker gives up a job whose acquire
+// has not succeeded in time (acquire.give_up): a failed job, never done. A
+// counter or write-only worker goes on with its next job; a billing worker
+// (whose jobs are the shared customers) stops.
+//
 // A job whose write was rejected or got no answer is done again under a new
 // acquisition. The worker object outlives crashes: its finished-job count is
 // the external job queue; everything in its processes is lost.
@@ -29,8 +38,9 @@ namespace locksim::model {
 
 class Worker {
  public:
+  // `payments`: the payments node, for billing with charge `external`.
   Worker(std::string name, SystemOptions options, LockClient& client, sim::NodeId storage,
-         std::function<void()> on_finished);
+         std::optional<sim::NodeId> payments, std::function<void()> on_finished);
 
   [[nodiscard]] sim::NodeBoot boot();
   [[nodiscard]] const std::string& name() const { return name_; }
@@ -38,6 +48,8 @@ class Worker {
   // Jobs whose effect was accepted (counter, write-only) or customers it charged (billing).
   [[nodiscard]] int jobs_done() const { return jobs_done_; }
   [[nodiscard]] bool holding() const { return held_.has_value(); }
+  // Jobs given up because the acquire timed out or ran out of tries.
+  [[nodiscard]] int jobs_failed() const { return jobs_failed_; }
 
   // Called just before this worker's node crashes: a hold ends with it.
   void before_crash(sim::Simulation& simulation);
@@ -49,8 +61,11 @@ class Worker {
   };
 
   sim::Task<> run(sim::Context context);
-  sim::Task<Lease> acquire_until_granted(sim::Context context);
+  // The lease, or nullopt when the worker gave the job up.
+  sim::Task<std::optional<Lease>> acquire_until_granted(sim::Context context);
   sim::Task<JobResult> do_job_holding(sim::Context context);
+  // Billing with charge `external`: the payments call; true if the customer stands charged.
+  sim::Task<bool> charge_externally(sim::Context context, std::int64_t customer, std::optional<std::string> request_id);
   sim::Task<> renew_while_holding(sim::Context context, std::uint64_t hold_number);
   sim::Task<> release_lock(sim::Context context, Lease lease);
   void begin_hold(sim::Context context, const Lease& lease);
@@ -63,9 +78,11 @@ class Worker {
   SystemOptions options_;
   LockClient* client_;
   sim::NodeId storage_;
+  std::optional<sim::NodeId> payments_;
   std::function<void()> on_finished_;
 
   int jobs_done_ = 0;
+  int jobs_failed_ = 0;
   bool finished_ = false;
   std::uint64_t acquisitions_ = 0;
   std::uint64_t writes_ = 0;

@@ -63,6 +63,11 @@ void Oracle::observe(sim::Time now, std::string_view proc, std::string_view even
     const std::optional<std::int64_t> job = integer_field(fields, "job");
     accepted_write(text_field(fields, "writer"), text_field(fields, "key"),
                    job ? std::to_string(*job) : std::string_view{text_field(fields, "job")});
+  } else if (event == "effect.accept") {
+    // An external effect (the payments node): no storage write, so no lock order
+    // and no counter; it is one more effect for its job.
+    const std::optional<std::int64_t> job = integer_field(fields, "job");
+    accepted_effect(job ? std::to_string(*job) : std::string{text_field(fields, "job")});
   }
 }
 
@@ -217,11 +222,7 @@ void Oracle::served(std::string_view worker) {
 
 void Oracle::accepted_write(std::string_view writer, std::string_view key, std::string_view job) {
   ++accepted_writes_by_key_[std::string{key}];
-  if (setup_.workload == OracleSetup::Workload::kBilling && !job.empty()) {
-    const std::int64_t accepted = ++accepted_writes_by_job_[std::string{job}];
-    if (accepted > 1) ++counts_.violations[static_cast<std::size_t>(ViolationKind::kDuplicateEffect)];
-    if (accepted == 2) ++duplicated_jobs_;
-  }
+  if (!job.empty()) accepted_effect(job);
   const auto found = owners_.find(writer);
   if (found == owners_.end() || !found->second.epoch) return;  // never held: not tied to the lock
   const std::int64_t epoch = *found->second.epoch;
@@ -233,6 +234,13 @@ void Oracle::accepted_write(std::string_view writer, std::string_view key, std::
     ++counts_.late_writes;  // superseded, but nobody after it has touched storage yet
   }
   served(writer);
+}
+
+void Oracle::accepted_effect(std::string_view job) {
+  if (setup_.workload != OracleSetup::Workload::kBilling) return;
+  const std::int64_t accepted = ++accepted_effects_by_job_[std::string{job}];
+  if (accepted > 1) ++counts_.violations[static_cast<std::size_t>(ViolationKind::kDuplicateEffect)];
+  if (accepted == 2) ++duplicated_jobs_;
 }
 
 // --- Incidents -----------------------------------------------------------------

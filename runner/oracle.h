@@ -21,7 +21,8 @@
 //
 // The definitions it computes are spec/history.md's (see docs/checker.md for
 // the counting conventions: double_grant and double_holder once per
-// overlapping pair, duplicate_effect once per extra accept, lost_update the
+// overlapping pair, duplicate_effect once per extra accepted effect — storage's
+// write.accept with a job or the payments node's effect.accept — lost_update the
 // number of updates lost).
 //
 // Deterministic; memory proportional to the instances, workers and jobs; O(log n)
@@ -135,6 +136,8 @@ class Oracle {
   void failed_acquire(sim::Time now, std::string_view worker);
   void served(std::string_view worker);
   void accepted_write(std::string_view writer, std::string_view key, std::string_view job);
+  // One accepted effect for `job`: a storage write carrying it, or an external effect.accept.
+  void accepted_effect(std::string_view job);
 
   OwnerState& owner(std::string_view name);
   // Starts a stretch in `stretches` and returns where it is; ends one.
@@ -155,7 +158,7 @@ class Oracle {
   std::int64_t gains_ = 0;                 // the epoch of the latest gain
   std::int64_t served_epoch_ = 0;          // the latest epoch storage has served
   std::map<std::string, std::int64_t, std::less<>> accepted_writes_by_key_;
-  std::map<std::string, std::int64_t, std::less<>> accepted_writes_by_job_;
+  std::map<std::string, std::int64_t, std::less<>> accepted_effects_by_job_;  // storage and external
   OracleCounts counts_;
 };
 

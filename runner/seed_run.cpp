@@ -69,6 +69,7 @@ const char* trigger_event_name(TriggerEvent when) {
     case TriggerEvent::kBeforeWrite: return "write.invoke";
     case TriggerEvent::kAfterGrant: return "lease.grant";
     case TriggerEvent::kBeforeReply: return "acquire.invoke";
+    case TriggerEvent::kBeforeCharge: return "effect.invoke";
   }
   return "";
 }

@@ -17,7 +17,7 @@ std::string fault_kind_name(FaultKind kind) {
 }
 
 std::string trigger_name(TriggerEvent when) {
-  constexpr std::array kNames{"after-acquire", "before-write", "after-grant", "before-reply"};
+  constexpr std::array kNames{"after-acquire", "before-write", "after-grant", "before-reply", "before-charge"};
   return kNames[static_cast<std::size_t>(when)];
 }
 

@@ -51,6 +51,7 @@ enum class TriggerEvent {
   kBeforeWrite,   // the target's nth write.invoke (the write not yet sent)
   kAfterGrant,    // the target service instance's nth lease.grant
   kBeforeReply,   // the target's nth acquire.invoke: the replies are on their way
+  kBeforeCharge,  // the target's nth effect.invoke (billing's external charge not yet sent)
 };
 
 // Fires `delay` after the target's nth matching event.

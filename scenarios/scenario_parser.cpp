@@ -223,7 +223,7 @@ void read_service(const Reader& reader, const json& value, Scenario& scenario) {
                         {"kind", "instances", "persistence", "replication_lag", "drift_factor", "recheck_elapsed",
                          "delayed_restart", "lock_delay", "request_timeout", "down_after", "promotion",
                          "min_replicas_to_write", "min_replicas_max_lag", "maxmemory_policy", "other_keys",
-                         "other_keys_ttl"});
+                         "other_keys_ttl", "etcd_3_4_3_lock_bug"});
   model::ServiceOptions& service = scenario.system.service;
   with_member(value, "kind", [&](const json& v) {
     service.kind = reader.choice<model::ServiceKind>(v, path + "/kind",
@@ -283,6 +283,12 @@ void read_service(const Reader& reader, const json& value, Scenario& scenario) {
     }
   });
   read_memory(reader, value, scenario);
+  with_member(value, "etcd_3_4_3_lock_bug", [&](const json& v) {
+    if (service.kind != model::ServiceKind::kConsensus) {
+      reader.fail(path + "/etcd_3_4_3_lock_bug", "\"etcd_3_4_3_lock_bug\" goes with kind \"consensus\"");
+    }
+    service.etcd_3_4_3_lock_bug = reader.boolean(v, path + "/etcd_3_4_3_lock_bug");
+  });
 }
 
 void read_lock(const Reader& reader, const json& value, Scenario& scenario) {
@@ -306,7 +312,7 @@ void read_workers(const Reader& reader, const json& value, Scenario& scenario) {
   const std::string path = "/workers";
   reader.require_object(value, path,
                         {"count", "acquire", "release", "renew", "renew_every", "check_before_write", "retry", "work",
-                         "between", "wait_replicas", "clock"});
+                         "between", "wait_replicas", "clock", "acquire_timeout", "max_tries"});
   model::WorkerOptions& workers = scenario.system.workers;
   with_member(value, "count", [&](const json& v) { workers.count = static_cast<int>(reader.integer(v, path + "/count", 1, 1000)); });
   with_member(value, "acquire", [&](const json& v) {
@@ -352,6 +358,10 @@ void read_workers(const Reader& reader, const json& value, Scenario& scenario) {
     });
     workers.wait_replicas = wait;
   });
+  with_member(value, "acquire_timeout",
+              [&](const json& v) { workers.acquire_timeout = reader.duration(v, path + "/acquire_timeout"); });
+  with_member(value, "max_tries",
+              [&](const json& v) { workers.max_tries = static_cast<int>(reader.integer(v, path + "/max_tries", 1, 1'000'000)); });
 }
 
 void read_workload(const Reader& reader, const json& value, Scenario& scenario) {
@@ -374,11 +384,19 @@ void read_workload(const Reader& reader, const json& value, Scenario& scenario) 
                 [&](const json& v) { write_only.jobs = static_cast<int>(reader.integer(v, path + "/jobs", 1, 1'000'000)); });
     scenario.system.workload = write_only;
   } else {
-    reader.require_object(value, path, {"kind", "key", "customers"});
+    reader.require_object(value, path, {"kind", "key", "customers", "charge", "idempotency_key"});
     model::BillingWorkload billing;
     with_member(value, "key", [&](const json& v) { billing.key = reader.string(v, path + "/key"); });
     with_member(value, "customers",
                 [&](const json& v) { billing.customers = static_cast<int>(reader.integer(v, path + "/customers", 1, 1'000'000)); });
+    with_member(value, "charge", [&](const json& v) {
+      billing.charge = reader.choice<model::Charge>(
+          v, path + "/charge", {{"storage", model::Charge::kStorage}, {"external", model::Charge::kExternal}});
+    });
+    with_member(value, "idempotency_key", [&](const json& v) {
+      billing.idempotency_key = reader.choice<model::IdempotencyKey>(
+          v, path + "/idempotency_key", {{"job", model::IdempotencyKey::kJob}, {"attempt", model::IdempotencyKey::kAttempt}});
+    });
     scenario.system.workload = billing;
   }
 }
@@ -534,7 +552,8 @@ FaultSpec read_fault(const Reader& reader, const json& value, const std::string&
                                                 {{"after-acquire", TriggerEvent::kAfterAcquire},
                                                  {"before-write", TriggerEvent::kBeforeWrite},
                                                  {"after-grant", TriggerEvent::kAfterGrant},
-                                                 {"before-reply", TriggerEvent::kBeforeReply}});
+                                                 {"before-reply", TriggerEvent::kBeforeReply},
+                                                 {"before-charge", TriggerEvent::kBeforeCharge}});
     with_member(value, "nth", [&](const json& v) { on_event.nth = static_cast<int>(reader.integer(v, path + "/nth", 1, 1'000'000)); });
     with_member(value, "delay", [&](const json& v) { on_event.delay = reader.duration(v, path + "/delay"); });
     if (fault.target.group == TargetGroup::kNamed && fault.target.node.empty()) {

@@ -65,6 +65,9 @@ constexpr std::array kReference = std::to_array<KeyReference>({
      "other applications' keys in each Redis instance, written before the run (so used before any lock key)"},
     {"/service/other_keys_ttl", "duration or \"none\"", "time", "\"none\"", "> 0; Redis services only",
      "the other keys' TTL from the run's start; \"none\": they never expire (volatile-* policies skip them)"},
+    {"/service/etcd_3_4_3_lock_bug", "boolean", "", "false", "consensus only",
+     "behave as etcd 3.4.3's lock service (Jepsen, 2020; hazard H15): a waiter whose session expired in the queue is "
+     "told it holds the lock"},
     {"/lock", "object", "", "{}", "", "the lock"},
     {"/lock/name", "string", "", "\"lock\"", "", "the lock's key"},
     {"/lock/lease", "duration or \"none\"", "time", "10s", "> 0",
@@ -98,6 +101,12 @@ constexpr std::array kReference = std::to_array<KeyReference>({
     {"/workers/wait_replicas/replicas", "integer", "replicas", "1", "1", "WAIT's numreplicas"},
     {"/workers/wait_replicas/timeout", "duration", "time", "1s", "> 0",
      "WAIT's timeout on the primary's clock (Redisson's slavesSyncTimeout default)"},
+    {"/workers/acquire_timeout", "duration", "time", "none (never give up)", ">= 0",
+     "give a job up when its acquire has not succeeded this long after its first attempt (Redisson tryLock's "
+     "wait): acquire.give_up, a failed job counted in unfinished_jobs; checked between attempts"},
+    {"/workers/max_tries", "integer", "attempts", "none (never give up)", "1 to 1,000,000",
+     "give a job up after this many failed acquire attempts (redsync: 32): acquire.give_up, a failed job counted "
+     "in unfinished_jobs"},
     {"/workload", "object", "", "{\"kind\": \"counter\"}", "", "what the workers do with storage while holding"},
     {"/workload/kind", "\"counter\" | \"billing\" | \"write-only\"", "", "\"counter\"", "",
      "counter: each job reads key, works, writes read+1 (stale writes, lost updates); billing: a holder charges the "
@@ -109,6 +118,12 @@ constexpr std::array kReference = std::to_array<KeyReference>({
      "how many jobs each worker does"},
     {"/workload/customers", "integer", "customers", "20", "1 to 1,000,000; billing only",
      "customers shared by all workers, each to be charged once"},
+    {"/workload/charge", "\"storage\" | \"external\"", "", "\"storage\"", "billing only",
+     "storage: the charge is one storage write that also moves the cursor (fencing can guard it); external: a call "
+     "to the `payments` node, which takes no token, then a storage write of the cursor (charge, then mark done)"},
+    {"/workload/idempotency_key", "\"job\" | \"attempt\"", "", "\"job\"", "billing only; with "
+     "storage.idempotency_keys",
+     "the key a charge carries: job: derived from the customer, so a redo repeats it; attempt: fresh per attempt"},
     {"/storage", "object", "", "{}", "", "the protected resource"},
     {"/storage/fencing", "\"off\" | \"on\" | \"compare\"", "", "\"off\"", "",
      "on: clients send their token and storage rejects one lower than the highest seen; compare: every seed runs "
@@ -117,7 +132,7 @@ constexpr std::array kReference = std::to_array<KeyReference>({
     {"/storage/validate", "\"max-seen\" | \"service\"", "", "\"max-seen\"", "",
      "how a fenced write is judged: the highest token seen, or asking the lock service whether the token is current"},
     {"/storage/idempotency_keys", "boolean", "", "false", "",
-     "storage drops a repeated request_id (a retried write reuses its id)"},
+     "storage (and the payments node) drops a repeated request_id (a retried write reuses its id)"},
     {"/network", "object", "", "{}", "", "every message between nodes"},
     {"/network/delay", "distribution", "time", "1ms", "", "one-way delay of each message"},
     {"/network/drop", "number", "probability", "0", "0 to 1", "chance a message is lost"},
@@ -140,12 +155,13 @@ constexpr std::array kReference = std::to_array<KeyReference>({
      "for); starve-renewal (for): the worker's renewal process alone is frozen; memory-pressure (evict): a Redis "
      "primary evicts by its maxmemory_policy"},
     {"/faults/N/target", "string", "", "required but for partition and failover", "a node of this scenario, or a group",
-     "a node name (worker-1, redis-0, consensus, storage), or workers / service / any: one node of the group, drawn "
+     "a node name (worker-1, redis-0, consensus, storage, payments), or workers / service / any: one node of the group, drawn "
      "from the seed for each occurrence; on a partition or failover with when: whose event triggers it"},
     {"/faults/N/at", "duration", "true time", "", ">= 0", "trigger: fire at this true time"},
-    {"/faults/N/when", "\"after-acquire\" | \"before-write\" | \"after-grant\" | \"before-reply\"", "", "", "",
+    {"/faults/N/when",
+     "\"after-acquire\" | \"before-write\" | \"after-grant\" | \"before-reply\" | \"before-charge\"", "", "", "",
      "trigger: fire on the target's nth acquire.ok / write.invoke (the write not yet sent) / lease.grant / "
-     "acquire.invoke"},
+     "acquire.invoke / effect.invoke (billing's external charge not yet sent)"},
     {"/faults/N/nth", "integer", "events", "1", "1 to 1,000,000; only with when", "which matching event triggers it"},
     {"/faults/N/delay", "duration", "time", "0", ">= 0; only with when", "fire this long after the event"},
     {"/faults/N/rate", "string \"COUNT/UNIT\"", "per s, min or h", "", "COUNT > 0",

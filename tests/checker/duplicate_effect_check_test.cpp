@@ -27,6 +27,58 @@ TEST(DuplicateEffect, SecondAcceptedWriteForTheSameJobIsADuplicateEffect) {
             "was from worker-1 at 1.000s)");
 }
 
+Fields external_charge(const char* writer, std::int64_t job) {
+  return Fields{{"job", job}, {"writer", writer}, {"token", 1}};
+}
+
+TEST(DuplicateEffect, TwoAcceptedExternalEffectsForOneJobAreADuplicateWhateverTheirTokens) {
+  HistoryBuilder history;
+  history.add(0, "run", "run.begin", Fields{{"workload", {{"kind", "billing"}}}})
+      .add(seconds(1), "payments", "effect.accept", external_charge("worker-1", 0), "first")
+      .add(seconds(2), "payments", "effect.accept", external_charge("worker-1", 1))
+      .add(seconds(3), "payments", "effect.accept", external_charge("worker-2", 0), "second");
+  const auto found = violations_of(check(history), ViolationKind::kDuplicateEffect);
+  ASSERT_EQ(found.size(), 1U);
+  EXPECT_EQ(found[0].events, (std::vector<std::int64_t>{history.index_of("first"), history.index_of("second")}));
+  EXPECT_EQ(found[0].detail,
+            "duplicate_effect at 3.000s: payments performed another effect for job 0 from worker-2 (the first was "
+            "from worker-1 at 1.000s)");
+}
+
+TEST(DuplicateEffect, AStorageChargeAndAnExternalChargeForOneJobCountTogether) {
+  HistoryBuilder history;
+  history.add(0, "run", "run.begin", Fields{{"workload", "billing"}})
+      .add(seconds(1), "storage", "write.accept", Fields{{"key", "billed"}, {"writer", "worker-1"}, {"job", 4}})
+      .add(seconds(2), "payments", "effect.accept", external_charge("worker-2", 4));
+  const auto found = violations_of(check(history), ViolationKind::kDuplicateEffect);
+  ASSERT_EQ(found.size(), 1U);
+  EXPECT_NE(found[0].detail.find("(the first was a storage write from worker-1"), std::string::npos) << found[0].detail;
+}
+
+TEST(DuplicateEffect, AnExternalRepeatDroppedByItsIdempotencyKeyIsNoEffect) {
+  HistoryBuilder history;
+  Fields dropped = external_charge("worker-2", 0);
+  dropped["request_id"] = "customer-0";
+  dropped["reason"] = "duplicate-request";
+  Fields first = external_charge("worker-1", 0);
+  first["request_id"] = "customer-0";
+  history.add(0, "run", "run.begin", Fields{{"workload", "billing"}})
+      .add(seconds(1), "payments", "effect.accept", first)
+      .add(seconds(2), "payments", "effect.reject", dropped);
+  const HistoryVerdict verdict = check(history);
+  EXPECT_TRUE(ran(verdict, ViolationKind::kDuplicateEffect));
+  EXPECT_EQ(verdict.violation_count(ViolationKind::kDuplicateEffect), 0);
+}
+
+TEST(DuplicateEffect, AnUndeclaredWorkloadWithExternalEffectsIsJudged) {
+  HistoryBuilder history;
+  history.add(seconds(1), "payments", "effect.accept", external_charge("worker-1", 2))
+      .add(seconds(2), "payments", "effect.accept", external_charge("worker-1", 2));
+  const HistoryVerdict verdict = check(history);
+  EXPECT_TRUE(ran(verdict, ViolationKind::kDuplicateEffect));
+  EXPECT_EQ(verdict.violation_count(ViolationKind::kDuplicateEffect), 1);
+}
+
 TEST(DuplicateEffect, RejectedRepeatOfAJobIsNoEffect) {
   HistoryBuilder history;
   Fields rejected = charge("worker-2", "customer-7");

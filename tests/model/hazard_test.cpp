@@ -400,6 +400,44 @@ TEST(H24IdempotenceIsNotFencing, FencingRejectsTheStaleWriteAndNoUpdateIsLost) {
   EXPECT_EQ(history.final_values()["qty"], 2);
 }
 
+// --- Acceptance case 6: a Redisson-style watchdog through a freeze ---------------------------
+
+// Lease 30 s (lockWatchdogTimeout), renewed every 10 s; worker-1's whole node
+// freezes one second into its 5 s of work (the renewal process already runs).
+SystemOptions redisson_watchdog() {
+  SystemOptions options = two_workers_one_job();
+  options.lock.lease = 30_s;
+  options.workers.renew = RenewMethod::kWatchdog;
+  options.workers.renew_every = 10_s;
+  options.workers.work = sim::Distribution::constant(5_s);
+  return options;
+}
+
+Plan freeze_worker_1_after_acquire_for(Duration length) {
+  return [length](Nemesis& nemesis, System& system) {
+    nemesis.after_event("worker-1", "acquire.ok", 1, 1_s,
+                        [&nemesis, &system, length] { nemesis.pause(system.worker_node(1), length); });
+  };
+}
+
+TEST(WatchdogThroughAFreeze, A35SecondFreezeLosesTheLockToTheOtherWorker) {
+  const History history = run_system(redisson_watchdog(), freeze_worker_1_after_acquire_for(35_s));
+  EXPECT_TRUE(history.first("lease.expire", "redis-0", [](const Event& e) { return has_token(e, 1); }));
+  EXPECT_TRUE(history.first("lease.grant", "redis-0", [](const Event& e) { return e["owner"] == "worker-2"; }));
+  EXPECT_TRUE(history.first("renew.fail", "worker-1"));
+  EXPECT_GE(history.overlapping_holds(), 1);
+}
+
+TEST(WatchdogThroughAFreeze, A20SecondFreezeKeepsTheLockBecauseTheRenewalRunsOnWaking) {
+  const History history = run_system(redisson_watchdog(), freeze_worker_1_after_acquire_for(20_s));
+  EXPECT_FALSE(history.first("lease.expire", "redis-0"));
+  const auto renewed = history.first("renew.ok", "worker-1");
+  ASSERT_TRUE(renewed);
+  EXPECT_GE((*renewed)["t"].get<std::int64_t>(), (20_s).count_ns());
+  EXPECT_EQ(history.overlapping_holds(), 0);
+  EXPECT_EQ(history.final_values()["qty"], 2);
+}
+
 // --- H25: duplicate side effect ------------------------------------------------------------
 
 // worker-1 charges customer 0; its write spends 1.7 s in the network and lands
@@ -440,6 +478,75 @@ TEST(H25DuplicateEffect, AnIdempotencyKeyDerivedFromTheJobDoes) {
   EXPECT_TRUE(history.first("write.reject", "storage",
                             [](const Event& e) { return e["reason"] == "duplicate-request" && e["job"] == 0; }));
   EXPECT_EQ(history.final_values()["billed"], 3);
+}
+
+// --- H25 as it really is: an external effect that takes no token ----------------------------
+
+// Billing through the payments node; storage fences writes and reads. worker-1's
+// charge of customer 0 spends 1.7 s in the network: past its 500 ms request
+// timeout, so the job is redone under a newer token — and the charge lands anyway.
+SystemOptions external_billing(bool idempotency_keys, IdempotencyKey key) {
+  SystemOptions options = billing(idempotency_keys);
+  options.storage.fence_reads = true;
+  auto& workload = std::get<BillingWorkload>(options.workload);
+  workload.charge = Charge::kExternal;
+  workload.idempotency_key = key;
+  return options;
+}
+
+void delay_worker_1s_first_external_charge(Nemesis& nemesis, System& system) {
+  nemesis.after_event("worker-1", "effect.invoke", 1, 0_s,
+                      [&nemesis, &system] { nemesis.delay_spike({system.worker_node(1)}, 1700_ms, 1_ms); });
+}
+
+std::map<std::int64_t, int> external_charges_per_job(const History& history) {
+  std::map<std::int64_t, int> charges;
+  for (const Event& accept : history.all("effect.accept", "payments")) ++charges[accept["job"].get<std::int64_t>()];
+  return charges;
+}
+
+TEST(H25ExternalEffect, FencedReadsAndWritesDoNotStopTheLateChargeAtThePaymentsApi) {
+  const History history =
+      run_system(external_billing(false, IdempotencyKey::kJob), delay_worker_1s_first_external_charge);
+  EXPECT_EQ(external_charges_per_job(history)[0], 2);
+  // The late charge carries token 1 and lands after storage registered token 2's read.
+  const auto late = history.first("effect.accept", "payments", [](const Event& e) { return has_token(e, 1); });
+  const auto newer_read = history.first("read.accept", "storage", [](const Event& e) { return has_token(e, 2); });
+  ASSERT_TRUE(late);
+  ASSERT_TRUE(newer_read);
+  EXPECT_GT((*late)["t"], (*newer_read)["t"]);
+  EXPECT_EQ(history.count("write.reject"), 0u);  // storage saw nothing stale: its step was never the problem
+  EXPECT_EQ(history.final_values()["billed"], 3);
+}
+
+TEST(H25ExternalEffect, AnIdempotencyKeyDerivedFromTheJobMakesThePaymentsApiDropTheRepeat) {
+  const History history =
+      run_system(external_billing(true, IdempotencyKey::kJob), delay_worker_1s_first_external_charge);
+  for (const auto& [job, charges] : external_charges_per_job(history)) EXPECT_EQ(charges, 1) << "customer " << job;
+  const auto dropped = history.first("effect.reject", "payments", [](const Event& e) { return e["job"] == 0; });
+  ASSERT_TRUE(dropped);
+  EXPECT_EQ((*dropped)["reason"], "duplicate-request");
+  EXPECT_EQ((*dropped)["request_id"], "customer-0");
+  // The caller is told the customer stands charged, and marks it done.
+  EXPECT_TRUE(history.first("effect.ok", "", [](const Event& e) { return e.value("replayed", false); }));
+  EXPECT_EQ(history.final_values()["billed"], 3);
+}
+
+TEST(H25ExternalEffect, AKeyMadeFreshPerAttemptDoesNotStopTheRepeat) {
+  const History history =
+      run_system(external_billing(true, IdempotencyKey::kAttempt), delay_worker_1s_first_external_charge);
+  EXPECT_EQ(external_charges_per_job(history)[0], 2);
+  EXPECT_EQ(history.count("effect.reject"), 0u);
+}
+
+TEST(H25ExternalEffect, TheSameLateChargeAsAFencedStorageWriteIsTurnedAway) {
+  SystemOptions options = billing(false);
+  options.storage.fence_reads = true;
+  const History history = run_system(options, delay_worker_1s_first_charge);
+  for (const auto& [job, charges] : accepted_charges_per_job(history)) EXPECT_EQ(charges, 1) << "customer " << job;
+  const auto rejected = history.first("write.reject", "storage", [](const Event& e) { return e["job"] == 0; });
+  ASSERT_TRUE(rejected);
+  EXPECT_EQ((*rejected)["reason"], "stale-token");
 }
 
 // --- H26: lease shorter than the work ------------------------------------------------------

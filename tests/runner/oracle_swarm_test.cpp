@@ -54,6 +54,7 @@ class ScenarioGenerator {
     scenario["clocks"] = {{"drift_ppm", rng_.between(0, 500)}};
     json faults = json::array();
     const int fault_count = static_cast<int>(rng_.between(0, 4));
+    has_payments_ = scenario["workload"].value("charge", "") == "external";
     for (int index = 0; index < fault_count; ++index) faults.push_back(fault(service, workers));
     scenario["faults"] = faults;
     scenario["allow_inert"] = true;
@@ -67,7 +68,13 @@ class ScenarioGenerator {
   json workload() {
     const std::int64_t roll = rng_.between(1, 100);
     if (roll <= 60) return json{{"kind", "counter"}, {"key", "qty"}, {"jobs", rng_.between(1, 4)}};
-    if (roll <= 85) return json{{"kind", "billing"}, {"customers", rng_.between(1, 5)}};
+    if (roll <= 85) {
+      json billing{{"kind", "billing"}, {"customers", rng_.between(1, 5)}};
+      // Half the billing runs charge through the payments node, with either key.
+      if (chance(50)) billing["charge"] = "external";
+      if (chance(50)) billing["idempotency_key"] = pick({"job", "attempt"});
+      return billing;
+    }
     return json{{"kind", "write-only"}, {"jobs", rng_.between(1, 4)}};
   }
   std::string pick(std::initializer_list<const char*> options) {
@@ -101,6 +108,7 @@ class ScenarioGenerator {
         service["other_keys_ttl"] = chance(50) ? "none" : milliseconds(1'000, 60'000);
       }
     }
+    if (kind == "consensus" && chance(20)) service["etcd_3_4_3_lock_bug"] = true;
     return service;
   }
 
@@ -111,6 +119,9 @@ class ScenarioGenerator {
                  {"between", milliseconds(0, 500)},
                  {"check_before_write", chance(30)},
                  {"clock", pick({"monotonic", "wall"})}};
+    // Clients that give up: a timeout, a cap on tries, both or neither.
+    if (chance(25)) workers["acquire_timeout"] = milliseconds(0, 10'000);
+    if (chance(25)) workers["max_tries"] = rng_.between(1, 32);
     if (service == "redis" || service == "redis-failover") {
       workers["acquire"] = chance(20) ? "get-then-set" : "set-nx-px";
     }
@@ -128,6 +139,7 @@ class ScenarioGenerator {
   std::string node(const std::string& service, int workers) {
     if (chance(50)) return fmt::format("worker-{}", rng_.between(1, workers));
     if (chance(15)) return "storage";
+    if (has_payments_ && chance(20)) return "payments";
     if (service == "consensus") return "consensus";
     const int instances = service == "redis" ? 1 : service == "redis-failover" ? 2 : 3;
     return fmt::format("redis-{}", rng_.between(0, instances - 1));
@@ -143,7 +155,8 @@ class ScenarioGenerator {
     } else {
       const bool worker_target = fault.contains("target") && fault["target"].get<std::string>().starts_with("worker");
       if (worker_target) {
-        fault["when"] = pick({"after-acquire", "before-write", "before-reply"});
+        fault["when"] = has_payments_ ? pick({"after-acquire", "before-write", "before-reply", "before-charge"})
+                                      : pick({"after-acquire", "before-write", "before-reply"});
       } else {
         fault["target"] = service == "consensus" ? "consensus" : "redis-0";
         fault["when"] = "after-grant";
@@ -209,6 +222,7 @@ class ScenarioGenerator {
   }
 
   sim::Rng rng_;
+  bool has_payments_ = false;  // the scenario being generated has the payments node
 };
 
 std::string describe(const std::vector<OracleMismatch>& mismatches) {

@@ -135,6 +135,51 @@ TEST(ScenarioParser, RefusesSentinelSettingsWhereTheyDoNotApplyNamingThePath) {
   }
 }
 
+TEST(ScenarioParser, ReadsAnExternalBillingChargeWithItsKeyAndClientsThatGiveUp) {
+  const Scenario scenario = parse_scenario(
+      R"({"name": "x", "workload": {"kind": "billing", "charge": "external", "idempotency_key": "attempt"},
+          "workers": {"acquire_timeout": "30s", "max_tries": 32}})",
+      "x.json");
+  const auto& billing = std::get<model::BillingWorkload>(scenario.system.workload);
+  EXPECT_EQ(billing.charge, model::Charge::kExternal);
+  EXPECT_EQ(billing.idempotency_key, model::IdempotencyKey::kAttempt);
+  EXPECT_EQ(scenario.system.workers.acquire_timeout, sim::Duration::seconds(30));
+  EXPECT_EQ(scenario.system.workers.max_tries, 32);
+  const Scenario defaults = parse_scenario(R"({"name": "x", "workload": {"kind": "billing"}})", "x.json");
+  EXPECT_EQ(std::get<model::BillingWorkload>(defaults.system.workload).charge, model::Charge::kStorage);
+  EXPECT_FALSE(defaults.system.workers.max_tries.has_value());
+  EXPECT_FALSE(defaults.system.workers.acquire_timeout.has_value());
+}
+
+TEST(ScenarioParser, RefusesBadNewKeysNamingTheirPaths) {
+  const std::vector<std::pair<const char*, const char*>> cases{
+      {R"({"name": "x", "workload": {"kind": "billing", "charge": "card"}})", "/workload/charge"},
+      {R"({"name": "x", "workload": {"kind": "billing", "idempotency_key": "random"}})", "/workload/idempotency_key"},
+      {R"({"name": "x", "workers": {"max_tries": 0}})", "/workers/max_tries"},
+      {R"({"name": "x", "workers": {"acquire_timeout": "-1s"}})", "/workers/acquire_timeout"},
+      {R"({"name": "x", "service": {"kind": "redis", "etcd_3_4_3_lock_bug": true}})", "/service/etcd_3_4_3_lock_bug"},
+      {R"({"name": "x", "faults": [{"kind": "pause", "target": "worker-1", "when": "before-payment", "for": "1s"}]})",
+       "/faults/0/when"},
+  };
+  for (const auto& [text, path] : cases) {
+    try {
+      (void)parse_scenario(text, "x.json");
+      ADD_FAILURE() << "parsed: " << text;
+    } catch (const ScenarioError& error) {
+      EXPECT_NE(std::string{error.what()}.find(path), std::string::npos) << error.what();
+    }
+  }
+}
+
+TEST(ScenarioParser, ReadsTheEtcdBugSwitchAndTheBeforeChargeTrigger) {
+  const Scenario scenario = parse_scenario(
+      R"({"name": "x", "service": {"kind": "consensus", "etcd_3_4_3_lock_bug": true},
+          "faults": [{"kind": "pause", "target": "worker-1", "when": "before-charge", "for": "1s"}]})",
+      "x.json");
+  EXPECT_TRUE(scenario.system.service.etcd_3_4_3_lock_bug);
+  EXPECT_EQ(std::get<OnEvent>(scenario.faults.at(0).trigger).when, TriggerEvent::kBeforeCharge);
+}
+
 TEST(ScenarioParser, ReadsDurationsAsMillisecondNumbersOrTextAndLeaseNone) {
   const Scenario scenario = parse_scenario(
       R"({"name": "x", "duration": 1500, "lock": {"lease": "none"}, "workers": {"work": "1.5s"}})", "x.json");
