@@ -5,6 +5,9 @@
 namespace locksim::checker {
 
 void DoubleGrantCheck::observe(const QuorumChange& change, int quorum, std::vector<Violation>& violations) {
+  if (change.direction == QuorumChange::Direction::kRegained) {
+    return;  // the owner still holds: overlapping its own older lease is no double grant
+  }
   BusyLock& busy = busy_locks_[change.lock];
   auto& holders = busy.holders;
   if (change.direction == QuorumChange::Direction::kLost) {

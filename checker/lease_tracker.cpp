@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <set>
 
 namespace locksim::checker {
 
@@ -96,7 +97,7 @@ QuorumChange cause_of(const Event& event) {
 
 }  // namespace
 
-void LeaseTracker::begin_promise(const Event& event, std::vector<QuorumChange>& changes) {
+void LeaseTracker::begin_promise(const Event& event, std::vector<QuorumChange>& changes, bool may_regain) {
   Promise promise;
   promise.owner = std::string{event.owner};
   promise.token = Token::of(event);
@@ -106,6 +107,52 @@ void LeaseTracker::begin_promise(const Event& event, std::vector<QuorumChange>& 
   promise.lease_ns = expiry_of(event);
   promises_at_or_new(event.process, event.lock).push_back(std::move(promise));
   count(event.process, event.lock, event.owner, +1, cause_of(event), changes);
+  if (may_regain) {
+    regain_if_new_token(event, changes);
+  }
+}
+
+void LeaseTracker::regain_if_new_token(const Event& event, std::vector<QuorumChange>& changes) {
+  const auto owners = owners_by_lock_.find(event.lock);
+  if (owners == owners_by_lock_.end()) {
+    return;
+  }
+  const auto promises = owners->second.find(event.owner);
+  if (promises == owners->second.end() || !promises->second.has_quorum) {
+    return;
+  }
+  // A gain this event made already carries its token, so this compares equal.
+  const Token token = Token::of(event);
+  if (promises->second.gained_token == token || instances_promising(event.lock, event.owner, token) < quorum_) {
+    return;
+  }
+  promises->second.gained_token = token;
+  QuorumChange change = cause_of(event);
+  change.direction = QuorumChange::Direction::kRegained;
+  change.lock = std::string{event.lock};
+  change.owner = std::string{event.owner};
+  changes.push_back(std::move(change));
+}
+
+int LeaseTracker::instances_promising(std::string_view lock, std::string_view owner, const Token& token) const {
+  std::set<std::string_view> instances;
+  for (const auto& [instance, locks] : promises_) {
+    const auto by_lock = locks.find(lock);
+    if (by_lock == locks.end()) {
+      continue;
+    }
+    for (const Promise& promise : by_lock->second) {
+      if (promise.owner == owner && promise.token == token) {
+        instances.insert(instance);
+      }
+    }
+  }
+  for (const auto& [sequence, end] : pending_by_sequence_) {
+    if (end.lock == lock && end.owner == owner && end.token == token) {
+      instances.insert(end.instance);
+    }
+  }
+  return static_cast<int>(instances.size());
 }
 
 void LeaseTracker::renew_promise(const Event& event, std::vector<QuorumChange>& changes) {
@@ -186,7 +233,7 @@ void LeaseTracker::adopt_promise(const Event& event, std::vector<QuorumChange>& 
   }
   std::optional<AdoptedPromise> adopted = take_adopted(event);
   if (!adopted) {
-    begin_promise(event, changes);
+    begin_promise(event, changes, /*may_regain=*/false);
     return;
   }
   // The same lease, now promised by the adopter: its grant stays, its
@@ -268,6 +315,9 @@ void LeaseTracker::count(std::string_view instance, std::string_view lock, std::
   const bool had_quorum = promises->second.has_quorum;
   const bool has_quorum = static_cast<int>(by_instance.size()) >= quorum_;
   promises->second.has_quorum = has_quorum;
+  if (has_quorum && !had_quorum) {
+    promises->second.gained_token = cause.token;
+  }
   if (had_quorum != has_quorum) {
     QuorumChange change = cause;
     change.direction = has_quorum ? QuorumChange::Direction::kGained : QuorumChange::Direction::kLost;

@@ -31,6 +31,13 @@
 //   its new deadline if lost there; end events at its former instance no longer
 //   match it. An adopt that matches nothing begins a promise at the adopter
 //   (a gain only if the owner had no quorum yet).
+// - A re-gain: a lease.grant (or a lease.renew that begins a promise) giving
+//   an owner that already holds the lock a token other than the one of its
+//   latest gain, once the instances promising it that token reach the quorum,
+//   is reported as kRegained. The owner won the lock anew while a promise of
+//   its own older lease still runs (a lost lease waiting for its end, or one
+//   its instance granted over): a new place in the lock order, though the
+//   owner never stopped holding. A lease.adopt moves a lease, so it is none.
 // - `lease_ns` absent or 0 means no expiry: a lost lease of that kind is
 //   promised until the history ends.
 //
@@ -51,9 +58,10 @@
 
 namespace locksim::checker {
 
-// An owner started or stopped holding a lock (a quorum of promises).
+// An owner started or stopped holding a lock (a quorum of promises), or won
+// it anew with another token while it held it (kRegained: it keeps holding).
 struct QuorumChange {
-  enum class Direction : std::uint8_t { kGained, kLost };
+  enum class Direction : std::uint8_t { kGained, kLost, kRegained };
   Direction direction = Direction::kGained;
   std::string lock;
   std::string owner;
@@ -129,10 +137,16 @@ class LeaseTracker {
   struct OwnerPromises {
     std::map<std::string, int, std::less<>> promises_by_instance;  // running promises per instance
     bool has_quorum = false;
+    Token gained_token;  // the token of its latest gain or re-gain, while it holds
   };
   using OwnersOfLock = std::map<std::string, OwnerPromises, std::less<>>;
 
-  void begin_promise(const Event& event, std::vector<QuorumChange>& changes);
+  // `may_regain`: false for an adopt that matched nothing (it names an existing lease).
+  void begin_promise(const Event& event, std::vector<QuorumChange>& changes, bool may_regain = true);
+  // Reports a re-gain if `event` (a promise just begun) makes one.
+  void regain_if_new_token(const Event& event, std::vector<QuorumChange>& changes);
+  // Distinct instances promising `owner` `token` on `lock`, running or lost and pending.
+  [[nodiscard]] int instances_promising(std::string_view lock, std::string_view owner, const Token& token) const;
   void renew_promise(const Event& event, std::vector<QuorumChange>& changes);
   void end_promise(const Event& event, std::vector<QuorumChange>& changes);
   void lose_promise(const Event& event, std::vector<QuorumChange>& changes);

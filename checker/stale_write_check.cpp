@@ -56,7 +56,7 @@ std::optional<std::int64_t> StaleWriteCheck::TopTwo::best_other_than(std::string
 }
 
 void StaleWriteCheck::observe_change(const QuorumChange& change) {
-  if (change.direction != QuorumChange::Direction::kGained) {
+  if (change.direction == QuorumChange::Direction::kLost) {
     return;
   }
   WhiteBoxLock& lock = entry(white_box_locks_, change.lock);

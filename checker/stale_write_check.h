@@ -9,8 +9,9 @@
 // Two modes, both computed in one pass; finish() picks one:
 // - white-box (the history has lease.grant events): every gain of a lock
 //   (LeaseTracker's QuorumChange kGained: a grant for a single instance,
-//   reaching the quorum for Redlock) gets the next *epoch* of that lock, in
-//   history order. A worker's epoch is that of its most recent gain. Each
+//   reaching the quorum for Redlock) and every re-gain (kRegained: the owner,
+//   still holding by an older lease's promise, won the lock anew with another
+//   token) gets the next *epoch* of that lock, in history order. A worker's epoch is that of its most recent gain. Each
 //   serve — read.accept by `reader`, write.accept by `writer` — raises the
 //   lock's served high-water epoch to the server's epoch. A write.accept by W
 //   is stale iff the high-water before it exceeds W's epoch; late iff not

@@ -11,12 +11,9 @@ void StuckLockCheck::observe(const Event& event, const LeaseTracker& leases, std
     case EventKind::kCrash:
       crash_by_worker_[std::string{event.process}] = Moment{event.index, event.time_ns};
       break;
-    case EventKind::kHoldBegin: {
-      HoldRecord& hold = holds_[{std::string{event.process}, std::string{event.lock}}];
-      hold.began = Moment{event.index, event.time_ns};
-      hold.ended.reset();
-      break;
-    }
+    case EventKind::kHoldBegin:
+    case EventKind::kAcquireOk: active_again(event.process, event); break;
+    case EventKind::kLeaseGrant: active_again(event.owner, event); break;
     case EventKind::kHoldEnd:
       holds_[{std::string{event.process}, std::string{event.lock}}].ended = Moment{event.index, event.time_ns};
       break;
@@ -26,6 +23,12 @@ void StuckLockCheck::observe(const Event& event, const LeaseTracker& leases, std
     default:
       break;
   }
+}
+
+void StuckLockCheck::active_again(std::string_view owner, const Event& event) {
+  HoldRecord& hold = holds_[{std::string{owner}, std::string{event.lock}}];
+  hold.began = Moment{event.index, event.time_ns};
+  hold.ended.reset();
 }
 
 std::optional<std::pair<StuckLockCheck::Moment, std::string_view>> StuckLockCheck::useless_since(

@@ -8,6 +8,9 @@
 // - The owner is useless on a lock from the earliest of its crash and its
 //   hold.end on that lock that came after its last hold.begin there (a worker
 //   that crashed before its first hold.begin is useless from the crash).
+//   A lease.grant to the owner or its acquire.ok on the lock counts as a
+//   hold.begin here: an owner granted the lock again is acquiring (waiting on
+//   WAIT replicas, say), not idle, until its next hold.end or crash.
 // - Reported at the first acquire.fail on the lock, by another worker, more
 //   than stuck_after after that moment while the owner still has a promise on
 //   the lock (any instance: a minority of stuck promises also blocks a quorum);
@@ -47,13 +50,15 @@ class StuckLockCheck {
     std::int64_t time_ns = 0;
   };
   struct HoldRecord {
-    std::optional<Moment> began;
+    std::optional<Moment> began;  // its last hold.begin, lease.grant or acquire.ok
     std::optional<Moment> ended;
     std::int64_t reported_useless_index = -1;  // the useless moment already reported
   };
   // When `owner` became useless on `lock`, and why; nullopt if it is not.
   [[nodiscard]] std::optional<std::pair<Moment, std::string_view>> useless_since(const std::string& owner,
                                                                                const HoldRecord* hold) const;
+  // `owner` began holding, or was granted or acquired `event`'s lock: useful again.
+  void active_again(std::string_view owner, const Event& event);
   [[nodiscard]] std::int64_t threshold_ns(const OwnerStanding& standing) const;
   void judge_failed_acquire(const Event& event, const LeaseTracker& leases, std::vector<Violation>& violations);
 

@@ -37,7 +37,10 @@ void Oracle::observe(sim::Time now, std::string_view proc, std::string_view even
                      std::span<const sim::Field> fields) {
   forget_due_promises(now);
   if (event == "lease.grant") {
+    acquiring(text_field(fields, "owner"));
     grant(now, proc, Promise{std::string{text_field(fields, "owner")}, token_of(fields), now, lease_length(fields)});
+  } else if (event == "acquire.ok") {
+    acquiring(proc);
   } else if (event == "lease.renew") {
     renew(now, proc, text_field(fields, "owner"), token_of(fields), lease_length(fields));
   } else if (event == "lease.expire") {
@@ -83,7 +86,7 @@ void Oracle::forget_due_promises(sim::Time now) {
   std::erase_if(forgotten_, due);
 }
 
-void Oracle::grant(sim::Time now, std::string_view instance, Promise promise) {
+void Oracle::grant(sim::Time now, std::string_view instance, Promise promise, bool new_lease) {
   // An instance keeps one value per key: a grant over a live lease replaces
   // it (a plain SET), and the replaced owner's promise runs out on its own.
   if (const auto live = live_by_instance_.find(instance); live != live_by_instance_.end()) {
@@ -91,8 +94,34 @@ void Oracle::grant(sim::Time now, std::string_view instance, Promise promise) {
     forget_due_promises(now);
   }
   const std::string owner_name = promise.owner;
+  const std::int64_t token = promise.token;
+  const bool held = owner(owner_name).holds;
   live_by_instance_.insert_or_assign(std::string{instance}, std::move(promise));
   count_promise(instance, owner_name, +1);
+  OwnerState& state = owner(owner_name);
+  if (!held && state.holds) {
+    state.gained_token = token;
+  } else if (held && new_lease && token != state.gained_token &&
+             instances_promising(owner_name, token) >= setup_.quorum) {
+    // A re-gain: the owner still holds by an older lease of its own (forgotten,
+    // or granted over) and won the lock anew: the next place in the lock order,
+    // but no new holding stretch and no double grant with itself.
+    state.gained_token = token;
+    state.epoch = ++gains_;
+  }
+}
+
+int Oracle::instances_promising(std::string_view owner_name, std::int64_t token) const {
+  std::set<std::string_view> instances;
+  for (const auto& [instance, live] : live_by_instance_) {
+    if (live.owner == owner_name && live.token == token) instances.insert(instance);
+  }
+  for (const ForgottenPromise& forgotten : forgotten_) {
+    if (forgotten.promise.owner == owner_name && forgotten.promise.token == token) {
+      instances.insert(forgotten.instance);
+    }
+  }
+  return static_cast<int>(instances.size());
 }
 
 void Oracle::renew(sim::Time now, std::string_view instance, std::string_view owner_name, std::int64_t token,
@@ -130,7 +159,7 @@ void Oracle::adopt(sim::Time now, std::string_view instance, Promise promise) {
   const auto same_lease = [owner_name = promise.owner, token = promise.token](const Promise& other) {
     return other.owner == owner_name && other.token == token;
   };
-  grant(now, instance, std::move(promise));
+  grant(now, instance, std::move(promise), /*new_lease=*/false);
   for (auto live = live_by_instance_.begin(); live != live_by_instance_.end();) {
     if (live->first != instance && same_lease(live->second)) {
       count_promise(live->first, live->second.owner, -1);
@@ -179,6 +208,14 @@ void Oracle::begin_work(std::string_view worker) {
   OwnerState& state = owner(worker);
   if (!state.working) state.working_stretch = open_stretch(working_);
   state.working = true;
+  state.useless_since.reset();
+  state.hold_ended = false;
+  state.stuck_reported = false;
+}
+
+void Oracle::acquiring(std::string_view worker) {
+  // Granted the lock (it may still wait for replicas before it holds): not idle.
+  OwnerState& state = owner(worker);
   state.useless_since.reset();
   state.hold_ended = false;
   state.stuck_reported = false;

@@ -16,7 +16,8 @@
 // - a lease is identified by (owner, token): adopted by a promoted replica, it
 //   is the same lease, ending once wherever it ends;
 // - the lock order is the order in which gains (an owner reaching its quorum
-//   of promises) happened, and storage's served order is the order of its
+//   of promises, or, already holding by an older lease of its own, a quorum
+//   of promises of a new token) happened, and storage's served order is the order of its
 //   accepts.
 //
 // The definitions it computes are spec/history.md's (see docs/checker.md for
@@ -114,15 +115,21 @@ class Oracle {
     bool holds = false;                       // a quorum of instances promise it
     std::size_t holding_stretch = 0;          // in holding_, while it holds
     std::size_t working_stretch = 0;          // in working_, while it works
-    std::optional<std::int64_t> epoch;        // the lock order of its latest gain
+    std::optional<std::int64_t> epoch;        // the lock order of its latest gain or re-gain
+    std::int64_t gained_token = 0;            // the token of that gain, while it holds
     bool working = false;                     // between its hold.begin and hold.end
-    std::optional<sim::Time> useless_since;   // stopped holding, or (no hold ended since) its latest crash
+    // Stopped holding, or (no hold ended since) its latest crash; a grant or
+    // acquire.ok clears it, as a hold.begin does: it is acquiring, not idle.
+    std::optional<sim::Time> useless_since;
     bool hold_ended = false;                  // since its last hold.begin
     bool stuck_reported = false;              // for the current useless_since
   };
 
   void forget_due_promises(sim::Time now);
-  void grant(sim::Time now, std::string_view instance, Promise promise);
+  // `new_lease`: false for an adoption, which moves a lease and is never a re-gain.
+  void grant(sim::Time now, std::string_view instance, Promise promise, bool new_lease = true);
+  // Distinct instances promising `owner` `token`, live or forgotten.
+  [[nodiscard]] int instances_promising(std::string_view owner, std::int64_t token) const;
   void renew(sim::Time now, std::string_view instance, std::string_view owner, std::int64_t token,
              std::optional<sim::Duration> length);
   void end(std::string_view instance, std::string_view owner, std::int64_t token);
@@ -132,6 +139,7 @@ class Oracle {
   void count_promise(std::string_view instance, const std::string& owner, int delta);
 
   void begin_work(std::string_view worker);
+  void acquiring(std::string_view worker);
   void stop_work(sim::Time now, std::string_view worker, bool crashed);
   void failed_acquire(sim::Time now, std::string_view worker);
   void served(std::string_view worker);

@@ -344,5 +344,54 @@ TEST(StaleWrite, RedlockWriteIsStaleOnlyOnceAnotherOwnerHasAQuorumAndWasServed) 
   EXPECT_EQ(verdict.counts.late_writes, 0);
 }
 
+// worker-1's lease (token 1) is evicted at 1 s, but it is promised until 10 s;
+// worker-2 wins the lock, serves, releases; at 1.5 s worker-1 wins it again
+// with token 3 while its forgotten token-1 promise still runs.
+HistoryBuilder regained_while_own_lost_lease_runs() {
+  HistoryBuilder history;
+  history.add(ms(0), "redis-0", "lease.grant", lease("worker-1", 1))
+      .add(ms(1000), "redis-0", "lease.lost",
+           Fields{{"lock", "orders"}, {"owner", "worker-1"}, {"token", 1}, {"reason", "evicted"}})
+      .add(ms(1100), "redis-0", "lease.grant", lease("worker-2", 2))
+      .add(ms(1200), "storage", "read.accept", read("worker-2", 2))
+      .add(ms(1300), "storage", "write.accept", write("worker-2", 2, 5))
+      .add(ms(1400), "redis-0", "lease.release",
+           Fields{{"lock", "orders"}, {"owner", "worker-2"}, {"token", 2}, {"by", "worker-2"}})
+      .add(ms(1500), "redis-0", "lease.grant", lease("worker-1", 3), "regrant");
+  return history;
+}
+
+TEST(StaleWrite, AnOwnerGrantedANewTokenWhileItsOwnLostLeaseIsStillPromisedWritesInLockOrder) {
+  HistoryBuilder history = regained_while_own_lost_lease_runs();
+  history.add(ms(1600), "storage", "read.accept", read("worker-1", 3))
+      .add(ms(1700), "storage", "write.accept", write("worker-1", 3, 6));
+  const HistoryVerdict verdict = check(history);
+  EXPECT_TRUE(violations_of(verdict, ViolationKind::kStaleWrite).empty());
+  EXPECT_EQ(verdict.counts.late_writes, 0);
+  // worker-2's grant while token 1 was still promised is the one double grant;
+  // worker-1 overlapping its own forgotten lease is none.
+  EXPECT_EQ(violations_of(verdict, ViolationKind::kDoubleGrant).size(), 1U);
+}
+
+TEST(StaleWrite, AfterARegainTheOtherOwnersWriteIsStale) {
+  HistoryBuilder history = regained_while_own_lost_lease_runs();
+  history.add(ms(1600), "storage", "write.accept", write("worker-1", 3, 6), "served")
+      .add(ms(1700), "storage", "write.accept", write("worker-2", 2, 7), "stale");
+  const auto found = violations_of(check(history), ViolationKind::kStaleWrite);
+  ASSERT_EQ(found.size(), 1U);
+  EXPECT_EQ(found[0].events, (std::vector<std::int64_t>{history.index_of("regrant"), history.index_of("served"),
+                                                        history.index_of("stale")}));
+}
+
+TEST(StaleWrite, ARenewalOfTheSameTokenIsNoNewGain) {
+  HistoryBuilder history = superseded_history();
+  history.add(ms(46000), "storage", "write.accept", write("worker-2", 4, 5))
+      .add(ms(46500), "redis-0", "lease.renew", lease("worker-2", 4))
+      .add(ms(47000), "storage", "write.accept", write("worker-2", 4, 6));
+  const HistoryVerdict verdict = check(history);
+  EXPECT_TRUE(violations_of(verdict, ViolationKind::kStaleWrite).empty());
+  EXPECT_EQ(verdict.counts.late_writes, 0);
+}
+
 }  // namespace
 }  // namespace locksim::checker

@@ -106,5 +106,40 @@ TEST(StuckLock, OwnersOwnFailedAcquireDoesNotCount) {
   EXPECT_TRUE(violations_of(check(history), ViolationKind::kStuckLock).empty());
 }
 
+// worker-1 held token 1 and ended its hold at 1 s; at 2 s it is granted the
+// lock again (token 2) but waits (WAIT replicas, say) before its hold.begin.
+HistoryBuilder granted_but_not_yet_holding() {
+  HistoryBuilder history;
+  history.add(ms(0), "redis-0", "lease.grant",
+              Fields{{"lock", "L"}, {"owner", "worker-1"}, {"token", 1}, {"lease_ns", seconds(1)}})
+      .add(ms(10), "worker-1", "hold.begin", Fields{{"lock", "L"}, {"token", 1}})
+      .add(seconds(1) - 1, "worker-1", "hold.end", lock_only())
+      .add(seconds(1), "redis-0", "lease.release",
+           Fields{{"lock", "L"}, {"owner", "worker-1"}, {"token", 1}, {"by", "worker-1"}})
+      .add(seconds(2), "redis-0", "lease.grant",
+           Fields{{"lock", "L"}, {"owner", "worker-1"}, {"token", 2}, {"lease_ns", seconds(30)}}, "regrant");
+  return history;
+}
+
+TEST(StuckLock, AnOwnerGrantedTheLockAgainIsNotIdleWhileItWaitsToBeginHolding) {
+  HistoryBuilder history = granted_but_not_yet_holding();
+  history.add(seconds(14), "worker-2", "acquire.fail", Fields{{"lock", "L"}, {"reason", "held"}});
+  CheckOptions options;
+  options.stuck_after_ns = seconds(5);
+  EXPECT_TRUE(violations_of(check(history, options), ViolationKind::kStuckLock).empty());
+}
+
+TEST(StuckLock, AnOwnerGrantedAgainThatCrashesBeforeHoldingIsUselessFromTheCrash) {
+  HistoryBuilder history = granted_but_not_yet_holding();
+  history.add(seconds(3), "worker-1", "crash", Fields::object(), "crash")
+      .add(seconds(9), "worker-2", "acquire.fail", Fields{{"lock", "L"}, {"reason", "held"}}, "fail");
+  CheckOptions options;
+  options.stuck_after_ns = seconds(5);
+  const auto found = violations_of(check(history, options), ViolationKind::kStuckLock);
+  ASSERT_EQ(found.size(), 1U);
+  EXPECT_EQ(found[0].events, (std::vector<std::int64_t>{history.index_of("regrant"), history.index_of("crash"),
+                                                        history.index_of("fail")}));
+}
+
 }  // namespace
 }  // namespace locksim::checker

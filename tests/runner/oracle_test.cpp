@@ -140,6 +140,51 @@ TEST_F(OracleTest, ALockIsStuckWhenAUselessOwnerIsStillPromisedItWhileOthersAreT
   EXPECT_EQ(oracle.finish({}).of(ViolationKind::kStuckLock), 1);
 }
 
+TEST_F(OracleTest, AnOwnerGrantedANewTokenWhileItsOwnForgottenLeaseIsStillPromisedWritesInLockOrder) {
+  grant(0, "redis-0", "worker-1", 1);
+  record(1'000, "redis-0", "lease.lost", {{"lock", "lock"}, {"owner", "worker-1"}, {"token", 1}, {"reason", "evicted"}});
+  grant(1'100, "redis-0", "worker-2", 2);  // worker-1's token 1 is promised until 10 s: a double grant
+  record(1'200, "storage", "read.accept", {{"key", "qty"}, {"reader", "worker-2"}});
+  record(1'300, "storage", "write.accept", {{"key", "qty"}, {"value", 1}, {"writer", "worker-2"}});
+  record(1'400, "redis-0", "lease.release", {{"owner", "worker-2"}, {"token", 2}, {"by", "worker-2"}});
+  grant(1'500, "redis-0", "worker-1", 3);  // a new gain, though its token-1 promise still runs
+  record(1'600, "storage", "read.accept", {{"key", "qty"}, {"reader", "worker-1"}});
+  record(1'700, "storage", "write.accept", {{"key", "qty"}, {"value", 2}, {"writer", "worker-1"}});
+  record(1'800, "storage", "write.accept", {{"key", "qty"}, {"value", 3}, {"writer", "worker-2"}});  // stale
+  const OracleCounts counts = finish(3);
+  EXPECT_EQ(counts.of(ViolationKind::kStaleWrite), 1);  // worker-2's last write only
+  EXPECT_EQ(counts.late_writes, 0);
+  EXPECT_EQ(counts.of(ViolationKind::kDoubleGrant), 1);  // an owner overlapping itself is none
+}
+
+TEST_F(OracleTest, ARenewalOrAdoptionOfTheSameTokenIsNoNewGain) {
+  grant(0, "redis-0", "worker-1", 1);
+  grant(100, "redis-0", "worker-2", 2);  // a plain SET over worker-1's lease
+  record(200, "storage", "write.accept", {{"key", "qty"}, {"value", 1}, {"writer", "worker-2"}});
+  record(300, "redis-0", "lease.renew",
+         {{"owner", "worker-1"}, {"token", 1}, {"lease_ns", Duration::milliseconds(10'000)}});  // starts one again
+  record(400, "storage", "write.accept", {{"key", "qty"}, {"value", 2}, {"writer", "worker-1"}});
+  EXPECT_EQ(finish(2).of(ViolationKind::kStaleWrite), 1);
+}
+
+TEST_F(OracleTest, AnOwnerGrantedTheLockAgainIsNotIdleWhileItWaitsToBeginHolding) {
+  Oracle oracle{OracleSetup{1, Duration::seconds(5), OracleSetup::Workload::kCounter, "qty"}};
+  const auto at = [&oracle](std::int64_t milliseconds, std::string_view proc, std::string_view event,
+                            std::initializer_list<Field> fields) {
+    oracle.observe(at_ms(milliseconds), proc, event, std::span{fields.begin(), fields.size()});
+  };
+  at(0, "redis-0", "lease.grant", {{"owner", "worker-1"}, {"token", 1}, {"lease_ns", Duration::seconds(1)}});
+  at(10, "worker-1", "hold.begin", {});
+  at(999, "worker-1", "hold.end", {});
+  at(1'000, "redis-0", "lease.release", {{"owner", "worker-1"}, {"token", 1}, {"by", "worker-1"}});
+  at(2'000, "redis-0", "lease.grant", {{"owner", "worker-1"}, {"token", 2}, {"lease_ns", Duration::seconds(30)}});
+  at(14'000, "worker-2", "acquire.fail", {});  // worker-1 waits on its replicas: acquiring, not idle
+  EXPECT_EQ(oracle.finish({}).of(ViolationKind::kStuckLock), 0);
+  at(15'000, "worker-1", "crash", {});
+  at(20'001, "worker-2", "acquire.fail", {});  // useless since the crash, more than 5 s ago
+  EXPECT_EQ(oracle.finish({}).of(ViolationKind::kStuckLock), 1);
+}
+
 TEST(OracleBilling, EveryExtraAcceptedChargeOfAJobIsADuplicateEffect) {
   Oracle oracle{OracleSetup{1, Duration::seconds(100), OracleSetup::Workload::kBilling, ""}};
   const std::initializer_list<Field> charge{{"key", "customer-1"}, {"value", 1}, {"writer", "worker-1"}, {"job", 1}};
