@@ -420,6 +420,60 @@ Plan freeze_worker_1_after_acquire_for(Duration length) {
   };
 }
 
+// --- H13: a renewal that reports success wrongly -------------------------------------------
+
+// Lease 10 s, a watchdog every 10/3 s, 20 s of work, and a client that checks
+// its lease before writing; worker-1 freezes 1 s after acquiring for 12 s, so
+// its key expires, worker-2 takes the lock, and worker-1's overdue renewal
+// runs the moment it wakes, on worker-2's key.
+SystemOptions renewal_after_a_freeze(RenewCommand renew_command) {
+  SystemOptions options = two_workers_one_job();
+  options.lock.lease = 10_s;
+  options.workers.renew = RenewMethod::kWatchdog;
+  options.workers.renew_command = renew_command;
+  options.workers.check_before_write = true;
+  options.workers.work = sim::Distribution::constant(20_s);
+  return options;
+}
+
+bool renews_worker_2s_lease(const Event& event) { return event["owner"] == "worker-2" && has_token(event, 2); }
+
+TEST(H13PlainPexpireRenewal, TheOldHoldersRenewalExtendsTheNewHoldersKeyAndReportsSuccess) {
+  const History history =
+      run_system(renewal_after_a_freeze(RenewCommand::kPlainPexpire), freeze_worker_1_after_acquire_for(12_s));
+  const auto grant = history.first("lease.grant", "redis-0", renews_worker_2s_lease);
+  ASSERT_TRUE(grant);
+  // worker-1 believes it renewed its own lease (token 1) ...
+  const auto renewed = history.first("renew.ok", "worker-1", [&grant](const Event& e) {
+    return has_token(e, 1) && e["t"].get<std::int64_t>() > (*grant)["t"].get<std::int64_t>();
+  });
+  ASSERT_TRUE(renewed);
+  // ... while what the instance extended was worker-2's.
+  EXPECT_TRUE(history.first("lease.renew", "redis-0", renews_worker_2s_lease));
+  EXPECT_FALSE(history.first("renew.fail", "worker-1"));
+  EXPECT_GT(history.overlapping_holds(), 0);
+  ASSERT_FALSE(history.stale_accepts().empty());
+  EXPECT_EQ(history.stale_accepts().front()["writer"], "worker-1");
+}
+
+TEST(H13PlainPexpireRenewal, FencedReadsTurnTheBelievingHoldersWriteAway) {
+  SystemOptions options = with_fencing(renewal_after_a_freeze(RenewCommand::kPlainPexpire));
+  options.storage.fence_reads = true;
+  const History history = run_system(options, freeze_worker_1_after_acquire_for(12_s));
+  EXPECT_TRUE(history.stale_accepts().empty());
+  EXPECT_TRUE(history.first("write.reject", "storage", [](const Event& e) { return e["writer"] == "worker-1"; }));
+}
+
+TEST(H13CompareAndExtend, TheOldHoldersRenewalFailsAndItStopsWithoutWriting) {
+  const History history =
+      run_system(renewal_after_a_freeze(RenewCommand::kCompareAndExtend), freeze_worker_1_after_acquire_for(12_s));
+  EXPECT_TRUE(history.first("renew.fail", "worker-1", [](const Event& e) { return e["reason"] == "not-owner"; }));
+  EXPECT_FALSE(history.first("lease.renew", "redis-0", renews_worker_2s_lease));
+  EXPECT_FALSE(history.first("write.invoke", "worker-1"));
+  EXPECT_TRUE(history.stale_accepts().empty());
+  EXPECT_TRUE(history.first("hold.end", "worker-1", [](const Event& e) { return e["reason"] == "lost"; }));
+}
+
 TEST(WatchdogThroughAFreeze, A35SecondFreezeLosesTheLockToTheOtherWorker) {
   const History history = run_system(redisson_watchdog(), freeze_worker_1_after_acquire_for(35_s));
   EXPECT_TRUE(history.first("lease.expire", "redis-0", [](const Event& e) { return has_token(e, 1); }));
