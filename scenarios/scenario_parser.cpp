@@ -311,8 +311,9 @@ void read_lock(const Reader& reader, const json& value, Scenario& scenario) {
 void read_workers(const Reader& reader, const json& value, Scenario& scenario) {
   const std::string path = "/workers";
   reader.require_object(value, path,
-                        {"count", "acquire", "release", "renew", "renew_every", "renew_command", "check_before_write", "retry", "work",
-                         "between", "wait_replicas", "clock", "acquire_timeout", "max_tries"});
+                        {"count", "acquire", "release", "renew", "renew_every", "check_before_write", "retry", "work",
+                         "between", "wait_replicas", "clock", "acquire_timeout", "max_tries",
+                         "renew_command"});
   model::WorkerOptions& workers = scenario.system.workers;
   with_member(value, "count", [&](const json& v) { workers.count = static_cast<int>(reader.integer(v, path + "/count", 1, 1000)); });
   with_member(value, "acquire", [&](const json& v) {
