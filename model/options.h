@@ -100,6 +100,12 @@ enum class RenewMethod {
   kWatchdog,  // a separate process on the worker extends the lease every renew_every (Redisson-style)
 };
 
+// How a renewal extends the key (Redis and Redlock).
+enum class RenewCommand {
+  kCompareAndExtend,  // Lua: PEXPIRE only if the value is still mine (Redisson, redsync)
+  kPlainPexpire,      // PEXPIRE whoever holds it: extends another owner's lease and reports success (H13)
+};
+
 // `WAIT numreplicas timeout` after a grant (redis-failover): a grant fewer
 // than `replicas` acknowledged within `timeout` is given back and not used.
 struct WaitReplicas {
@@ -113,6 +119,7 @@ struct WorkerOptions {
   ReleaseMethod release = ReleaseMethod::kCompareAndDelete;  // default compare-and-delete
   RenewMethod renew = RenewMethod::kNone;               // default none
   std::optional<Duration> renew_every;                  // watchdog period; default lease / 3
+  RenewCommand renew_command = RenewCommand::kCompareAndExtend;  // default compare-and-extend
   bool check_before_write = false;                      // re-check the lease on the lease clock before writing
   // The clock the client times its lease on: monotonic (default: Go's
   // time.Since, Java's nanoTime — what redsync, Redisson and etcd's client

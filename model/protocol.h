@@ -55,11 +55,13 @@ struct ReleaseReply {
   bool no_replicas = false;
 };
 
-// compare-and-extend (PEXPIRE if the value is still mine).
+// compare-and-extend (PEXPIRE if the value is still mine), or with
+// `compare` off a plain PEXPIRE, which extends whoever holds the key.
 struct ExtendCommand {
   std::string lock;
   std::string value;
   sim::Duration lease;
+  bool compare = true;
 };
 struct ExtendReply {
   bool extended = false;

@@ -247,7 +247,9 @@ ReleaseReply RedisInstance::release(Context context, const ReleaseCommand& comma
 ExtendReply RedisInstance::extend(Context context, const ExtendCommand& command) {
   expire_if_due(context, command.lock);
   const auto key = data_.keys.find(command.lock);
-  if (key == data_.keys.end() || key->second.value != command.value) {
+  // PEXPIRE on a missing key answers 0 (it revives nothing); a plain one on
+  // another owner's key extends that owner's lease, recorded as its renewal.
+  if (key == data_.keys.end() || (command.compare && key->second.value != command.value)) {
     return ExtendReply{};
   }
   key->second.lease = command.lease;

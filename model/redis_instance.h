@@ -4,7 +4,8 @@
 // - acquire: `SET lock value NX PX lease` and `INCR` of a token counter in one
 //   Lua script (atomic); with NX off, a plain `SET PX` (get-then-set's second
 //   step), which replaces a live key: `lease.lost` reason overwritten;
-// - compare-and-delete and compare-and-extend scripts, plain `DEL`, `GET`;
+// - compare-and-delete and compare-and-extend scripts, plain `DEL`, plain
+//   `PEXPIRE` (extends whoever holds the key: `lease.renew` names that owner), `GET`;
 // - expiry decided by the instance's wall clock (Redis compares expiry with
 //   mstime(), still in 7.x): a key is gone the moment that clock passes its deadline, recorded as `lease.expire` then (a watcher per
 //   key for active expiry, plus a lazy check on every access);

@@ -9,7 +9,8 @@ using sim::Context;
 
 RedisLockClient::RedisLockClient(std::vector<sim::NodeId> instances, std::shared_ptr<const RedisSentinel> sentinel,
                                  std::string lock, std::optional<sim::Duration> lease, AcquireMethod acquire_method,
-                                 ReleaseMethod release_method, sim::Duration request_timeout,
+                                 ReleaseMethod release_method, RenewCommand renew_command,
+                                 sim::Duration request_timeout,
                                  std::optional<WaitReplicas> wait_replicas)
     : instances_{std::move(instances)},
       sentinel_{std::move(sentinel)},
@@ -17,6 +18,7 @@ RedisLockClient::RedisLockClient(std::vector<sim::NodeId> instances, std::shared
       lease_{lease.value_or(sim::Duration::max())},
       acquire_method_{acquire_method},
       release_method_{release_method},
+      renew_command_{renew_command},
       request_timeout_{request_timeout},
       wait_replicas_{wait_replicas} {
   LOCKSIM_ASSERT(!instances_.empty(), "a Redis client needs an instance");
@@ -89,7 +91,7 @@ sim::Task<bool> RedisLockClient::replicated(Context context) {
 
 sim::Task<RenewOutcome> RedisLockClient::renew(Context context, Lease lease) {
   const sim::LocalTime sent_at = context.now(lease_clock());
-  ExtendCommand command{lock_, lease.value, lease_};
+  ExtendCommand command{lock_, lease.value, lease_, renew_command_ == RenewCommand::kCompareAndExtend};
   const std::optional<sim::Message> reply = co_await ask_primary(context, std::move(command));
   if (!reply) {
     co_return RenewOutcome{false, {}, "timeout"};

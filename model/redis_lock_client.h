@@ -4,7 +4,8 @@
 //
 // - set-nx-px: one `SET lock value NX PX lease` (+ INCR token) round trip;
 //   get-then-set: `GET`, then if nil `SET PX` — two round trips, the race;
-// - compare-and-delete / plain DEL release; compare-and-extend renewal;
+// - compare-and-delete / plain DEL release; compare-and-extend renewal, or a
+//   plain PEXPIRE, which "renews" another owner's key too (H13);
 // - the lease is believed valid until the worker's clock, read when the
 //   request was sent, plus the lease.
 //
@@ -30,7 +31,7 @@ class RedisLockClient final : public LockClient {
   // `sentinel` names the primary among `instances` (it outlives the client).
   RedisLockClient(std::vector<sim::NodeId> instances, std::shared_ptr<const RedisSentinel> sentinel,
                   std::string lock, std::optional<sim::Duration> lease, AcquireMethod acquire_method,
-                  ReleaseMethod release_method, sim::Duration request_timeout,
+                  ReleaseMethod release_method, RenewCommand renew_command, sim::Duration request_timeout,
                   std::optional<WaitReplicas> wait_replicas = std::nullopt);
 
   sim::Task<AcquireOutcome> acquire(sim::Context context, std::string owner, std::string value) override;
@@ -50,6 +51,7 @@ class RedisLockClient final : public LockClient {
   sim::Duration lease_;
   AcquireMethod acquire_method_;
   ReleaseMethod release_method_;
+  RenewCommand renew_command_;
   sim::Duration request_timeout_;
   std::optional<WaitReplicas> wait_replicas_;
 };

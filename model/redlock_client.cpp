@@ -62,7 +62,7 @@ sim::Task<AcquireOutcome> RedlockClient::acquire(Context context, std::string ow
 
 sim::Task<RenewOutcome> RedlockClient::renew(Context context, Lease lease) {
   const LocalTime start = context.now(lease_clock());
-  ExtendCommand command{lock_, lease.value, ttl_};
+  ExtendCommand command{lock_, lease.value, ttl_, options_.renew_command == RenewCommand::kCompareAndExtend};
   const std::vector<std::optional<sim::Message>> replies =
       co_await context.call_all(instances_, std::move(command), per_request_timeout_);
   const auto extended = std::count_if(replies.begin(), replies.end(), [](const std::optional<sim::Message>& reply) {

@@ -19,7 +19,7 @@
 // hold a lease that every instance has already expired (hazard H14).
 //
 // Release is compare-and-delete on every instance; renewal is
-// compare-and-extend on every instance, renewed iff a quorum extended it and
+// compare-and-extend (or plain PEXPIRE) on every instance, renewed iff a quorum extended it and
 // validity (computed as in step 3) is left.
 //
 // The per-request timeout is min(request_timeout, ttl / 10): the page asks for
@@ -56,6 +56,7 @@ enum class ElapsedCheck {
 struct RedlockClientOptions {
   std::optional<sim::Duration> lease = sim::Duration::seconds(10);  // the TTL; nullopt = no expiry; default 10 s
   ReleaseMethod release = ReleaseMethod::kCompareAndDelete;          // default compare-and-delete
+  RenewCommand renew_command = RenewCommand::kCompareAndExtend;      // default compare-and-extend
   double drift_factor = 0.01;                                       // fraction of the TTL allowed for clock drift; default 0.01
   ElapsedCheck elapsed_check = ElapsedCheck::kSubtractElapsed;      // default: the published algorithm
   sim::Duration request_timeout = sim::Duration::milliseconds(500);  // upper bound per request; default 500 ms

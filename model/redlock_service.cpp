@@ -29,6 +29,7 @@ std::unique_ptr<LockClient> RedlockService::make_client() const {
   RedlockClientOptions client_options;
   client_options.lease = options_.lock.lease;
   client_options.release = options_.workers.release;
+  client_options.renew_command = options_.workers.renew_command;
   client_options.drift_factor = options_.service.drift_factor;
   client_options.elapsed_check =
       options_.service.recheck_elapsed ? ElapsedCheck::kSubtractElapsed : ElapsedCheck::kIgnoreElapsed;

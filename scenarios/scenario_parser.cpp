@@ -312,7 +312,8 @@ void read_workers(const Reader& reader, const json& value, Scenario& scenario) {
   const std::string path = "/workers";
   reader.require_object(value, path,
                         {"count", "acquire", "release", "renew", "renew_every", "check_before_write", "retry", "work",
-                         "between", "wait_replicas", "clock", "acquire_timeout", "max_tries"});
+                         "between", "wait_replicas", "clock", "acquire_timeout", "max_tries",
+                         "renew_command"});
   model::WorkerOptions& workers = scenario.system.workers;
   with_member(value, "count", [&](const json& v) { workers.count = static_cast<int>(reader.integer(v, path + "/count", 1, 1000)); });
   with_member(value, "acquire", [&](const json& v) {
@@ -334,6 +335,12 @@ void read_workers(const Reader& reader, const json& value, Scenario& scenario) {
     workers.renew_every = reader.duration(v, path + "/renew_every");
     // A watchdog that renews every 0 s would renew forever at one instant: the run could not advance.
     if (*workers.renew_every == Duration::zero()) reader.expected(path + "/renew_every", "a positive duration", v);
+  });
+  with_member(value, "renew_command", [&](const json& v) {
+    workers.renew_command =
+        reader.choice<model::RenewCommand>(v, path + "/renew_command",
+                                           {{"compare-and-extend", model::RenewCommand::kCompareAndExtend},
+                                            {"pexpire", model::RenewCommand::kPlainPexpire}});
   });
   with_member(value, "check_before_write",
               [&](const json& v) { workers.check_before_write = reader.boolean(v, path + "/check_before_write"); });

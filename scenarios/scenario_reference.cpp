@@ -86,6 +86,11 @@ constexpr std::array kReference = std::to_array<KeyReference>({
      "watchdog: a separate process on the worker extends the lease every renew_every (Redisson-style)"},
     {"/workers/renew_every", "duration", "time", "lease / 3", "> 0",
      "the watchdog's period; a warning when it is not shorter than the lease"},
+    {"/workers/renew_command", "\"compare-and-extend\" | \"pexpire\"", "", "\"compare-and-extend\"",
+     "redis, redis-failover and redlock",
+     "how a renewal extends the key: compare-and-extend (Lua: PEXPIRE only if the value is still mine, as "
+     "Redisson and redsync do); pexpire: a plain PEXPIRE, which extends whoever holds the key and reports "
+     "success (H13)"},
     {"/workers/check_before_write", "boolean", "", "false", "",
      "re-check the lease on the worker's lease clock (workers.clock) just before writing"},
     {"/workers/clock", "\"monotonic\" | \"wall\"", "", "\"monotonic\"", "",

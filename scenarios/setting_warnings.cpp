@@ -26,8 +26,20 @@ Duration clamped(double nanoseconds) {
   return Duration::nanoseconds(std::llround(std::clamp(nanoseconds, 0.0, longest)));
 }
 
+void check_renew_command(const Scenario& scenario, std::vector<SettingWarning>& warnings) {
+  const model::WorkerOptions& workers = scenario.system.workers;
+  if (workers.renew_command != model::RenewCommand::kPlainPexpire) return;
+  if (workers.renew != model::RenewMethod::kWatchdog) {
+    warnings.push_back({"/workers/renew_command", "has no effect: workers.renew is \"none\" (nothing renews)"});
+  } else if (scenario.system.service.kind == model::ServiceKind::kConsensus) {
+    warnings.push_back({"/workers/renew_command",
+                        "has no effect: a consensus session is kept alive by its own keep-alives, not PEXPIRE"});
+  }
+}
+
 void check_renewal(const Scenario& scenario, std::vector<SettingWarning>& warnings) {
   const model::WorkerOptions& workers = scenario.system.workers;
+  check_renew_command(scenario, warnings);
   if (!workers.renew_every) return;
   if (workers.renew != model::RenewMethod::kWatchdog) {
     warnings.push_back({"/workers/renew_every", "has no effect: workers.renew is \"none\" (set \"renew\": "

@@ -1,5 +1,7 @@
 // One deterministic test per hazard of the catalogue (shared/hazards.md),
 // each with a hand-built plan and assertions on the events the models emit.
+#include <algorithm>
+
 #include <gtest/gtest.h>
 
 #include "model_test_support.h"
@@ -122,6 +124,7 @@ TEST(H3HolderClockJumpsBack, CheckBeforeWriteIsFooledIntoAStaleWrite) {
   EXPECT_GT(history.overlapping_holds(), 0);
   ASSERT_FALSE(history.stale_accepts().empty());
   EXPECT_EQ(history.stale_accepts().front()["writer"], "worker-1");
+  EXPECT_EQ(history.final_values()["qty"], 1);  // worker-2 read 0 too: an update lost
 }
 
 TEST(H3HolderClockJumpsBack, AClientTimingItsLeaseOnTheMonotonicClockIsNotFooled) {
@@ -418,6 +421,76 @@ Plan freeze_worker_1_after_acquire_for(Duration length) {
     nemesis.after_event("worker-1", "acquire.ok", 1, 1_s,
                         [&nemesis, &system, length] { nemesis.pause(system.worker_node(1), length); });
   };
+}
+
+// --- H13: a renewal that reports success wrongly -------------------------------------------
+
+// Lease 10 s, a watchdog every 10/3 s, 20 s of work, and a client that checks
+// its lease before writing; worker-1 freezes 1 s after acquiring for 12 s, so
+// its key expires, worker-2 takes the lock, and worker-1's overdue renewal
+// runs the moment it wakes, on worker-2's key.
+SystemOptions renewal_after_a_freeze(RenewCommand renew_command) {
+  SystemOptions options = two_workers_one_job();
+  options.lock.lease = 10_s;
+  options.workers.renew = RenewMethod::kWatchdog;
+  options.workers.renew_command = renew_command;
+  options.workers.check_before_write = true;
+  options.workers.work = sim::Distribution::constant(20_s);
+  return options;
+}
+
+bool is_worker_2s_lease(const Event& event) { return event["owner"] == "worker-2" && has_token(event, 2); }
+
+// How many times the instance extended worker-2's lease, whoever asked.
+std::size_t renewals_of_worker_2s_lease(const History& history) {
+  const std::vector<Event> renewals = history.all("lease.renew", "redis-0");
+  return static_cast<std::size_t>(std::count_if(renewals.begin(), renewals.end(), is_worker_2s_lease));
+}
+
+TEST(H13PlainPexpireRenewal, TheOldHoldersRenewalExtendsTheNewHoldersKeyAndReportsSuccess) {
+  const History history =
+      run_system(renewal_after_a_freeze(RenewCommand::kPlainPexpire), freeze_worker_1_after_acquire_for(12_s));
+  const auto grant = history.first("lease.grant", "redis-0", is_worker_2s_lease);
+  ASSERT_TRUE(grant);
+  // worker-1 believes it renewed its own lease (token 1) ...
+  const auto renewed = history.first("renew.ok", "worker-1", [&grant](const Event& e) {
+    return has_token(e, 1) && e["t"].get<std::int64_t>() > (*grant)["t"].get<std::int64_t>();
+  });
+  ASSERT_TRUE(renewed);
+  // ... while what the instance extended was worker-2's.
+  EXPECT_TRUE(history.first("lease.renew", "redis-0", is_worker_2s_lease));
+  EXPECT_GT(renewals_of_worker_2s_lease(history), history.count("renew.ok", "worker-2"));
+  EXPECT_FALSE(history.first("renew.fail", "worker-1"));
+  EXPECT_TRUE(history.first("hold.end", "worker-1", [](const Event& e) { return e["reason"] == "released"; }));
+  EXPECT_GT(history.overlapping_holds(), 0);
+  ASSERT_FALSE(history.stale_accepts().empty());
+  EXPECT_EQ(history.stale_accepts().front()["writer"], "worker-1");
+  EXPECT_EQ(history.final_values()["qty"], 1);  // worker-2 read 0 too: an update lost
+}
+
+TEST(H13PlainPexpireRenewal, FencedReadsTurnTheBelievingHoldersWriteAway) {
+  SystemOptions options = with_fencing(renewal_after_a_freeze(RenewCommand::kPlainPexpire));
+  options.storage.fence_reads = true;
+  const History history = run_system(options, freeze_worker_1_after_acquire_for(12_s));
+  EXPECT_TRUE(history.stale_accepts().empty());
+  EXPECT_TRUE(history.first("write.reject", "storage", [](const Event& e) { return e["writer"] == "worker-1"; }));
+}
+
+TEST(H13CompareAndExtend, TheOldHoldersRenewalFailsAndItStopsWithoutWriting) {
+  const History history =
+      run_system(renewal_after_a_freeze(RenewCommand::kCompareAndExtend), freeze_worker_1_after_acquire_for(12_s));
+  EXPECT_TRUE(history.first("renew.fail", "worker-1", [](const Event& e) { return e["reason"] == "not-owner"; }));
+  // Every extension of worker-2's lease is worker-2's own renewal.
+  EXPECT_EQ(renewals_of_worker_2s_lease(history), history.count("renew.ok", "worker-2"));
+  EXPECT_TRUE(history.first("hold.end", "worker-1", [](const Event& e) { return e["reason"] == "lost"; }));
+  // worker-1 writes only under a new lease, after worker-2 released.
+  const auto second_hold = history.first("hold.begin", "worker-1", [](const Event& e) { return has_token(e, 3); });
+  const auto first_write = history.first("write.invoke", "worker-1");
+  ASSERT_TRUE(second_hold);
+  ASSERT_TRUE(first_write);
+  EXPECT_GT((*first_write)["t"].get<std::int64_t>(), (*second_hold)["t"].get<std::int64_t>());
+  EXPECT_TRUE(history.stale_accepts().empty());
+  EXPECT_EQ(history.final_values()["qty"], 2);
 }
 
 TEST(WatchdogThroughAFreeze, A35SecondFreezeLosesTheLockToTheOtherWorker) {

@@ -132,6 +132,7 @@ class ScenarioGenerator {
     if (has_lease && service != "consensus" && chance(30)) {
       workers["renew"] = "watchdog";
       workers["renew_every"] = milliseconds(50, 3'000);
+      workers["renew_command"] = pick({"compare-and-extend", "pexpire"});
     }
     return workers;
   }

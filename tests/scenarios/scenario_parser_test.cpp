@@ -160,6 +160,7 @@ TEST(ScenarioParser, RefusesBadNewKeysNamingTheirPaths) {
       {R"({"name": "x", "service": {"kind": "redis", "etcd_3_4_3_lock_bug": true}})", "/service/etcd_3_4_3_lock_bug"},
       {R"({"name": "x", "faults": [{"kind": "pause", "target": "worker-1", "when": "before-payment", "for": "1s"}]})",
        "/faults/0/when"},
+      {R"({"name": "x", "workers": {"renew": "watchdog", "renew_command": "expire"}})", "/workers/renew_command"},
   };
   for (const auto& [text, path] : cases) {
     try {
@@ -169,6 +170,14 @@ TEST(ScenarioParser, RefusesBadNewKeysNamingTheirPaths) {
       EXPECT_NE(std::string{error.what()}.find(path), std::string::npos) << error.what();
     }
   }
+}
+
+TEST(ScenarioParser, ReadsTheRenewCommandDefaultingToCompareAndExtend) {
+  EXPECT_EQ(parse_scenario(R"({"name": "x"})", "x.json").system.workers.renew_command,
+            model::RenewCommand::kCompareAndExtend);
+  const Scenario given =
+      parse_scenario(R"({"name": "x", "workers": {"renew": "watchdog", "renew_command": "pexpire"}})", "x.json");
+  EXPECT_EQ(given.system.workers.renew_command, model::RenewCommand::kPlainPexpire);
 }
 
 TEST(ScenarioParser, ReadsTheEtcdBugSwitchAndTheBeforeChargeTrigger) {

@@ -46,6 +46,18 @@ TEST(SettingWarnings, AWatchdogRenewingNoFasterThanTheLeaseIsWarnedAbout) {
                   .warnings.empty());
 }
 
+TEST(SettingWarnings, APlainPexpireRenewalWithNothingToRenewIsWarnedAbout) {
+  EXPECT_EQ(pointers(parse_scenario(R"({"name": "x", "workers": {"renew_command": "pexpire"}})", "x.json").warnings),
+            std::vector<std::string>{"/workers/renew_command"});
+  EXPECT_EQ(pointers(parse_scenario(R"({"name": "x", "service": {"kind": "consensus"},
+                                        "workers": {"renew": "watchdog", "renew_command": "pexpire"}})",
+                                    "x.json")
+                         .warnings),
+            std::vector<std::string>{"/workers/renew_command"});
+  EXPECT_TRUE(parse_scenario(R"({"name": "x", "workers": {"renew": "watchdog", "renew_command": "pexpire"}})", "x.json")
+                  .warnings.empty());
+}
+
 TEST(SettingWarnings, ARenewalPeriodWithoutAWatchdogIsWarnedAbout) {
   const Scenario scenario = parse_scenario(R"({"name": "x", "workers": {"renew_every": "1s"}})", "x.json");
   ASSERT_EQ(pointers(scenario.warnings), std::vector<std::string>{"/workers/renew_every"});
