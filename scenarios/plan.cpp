@@ -22,23 +22,31 @@ std::vector<std::string> group_members(const Scenario& scenario, TargetGroup gro
 }
 
 std::string draw_target(const Scenario& scenario, const FaultSpec& fault, sim::Rng& rng) {
-  if (fault.target.group == TargetGroup::kNamed) {
-    return fault.target.node;
-  }
+  if (fault.target.group == TargetGroup::kNamed) return fault.target.node;
   const std::vector<std::string> members = group_members(scenario, fault.target.group);
   return members[rng.below(members.size())];
 }
 
 PlannedFault concrete(const Scenario& scenario, const FaultSpec& fault, std::size_t index, sim::Rng& rng) {
+  std::string target = draw_target(scenario, fault, rng);
+  return plan_fault(fault, index, std::move(target), fault.length.sample(rng));
+}
+
+}  // namespace
+
+std::vector<std::string> fault_targets(const Scenario& scenario, const FaultSpec& fault) {
+  // Partitions and failovers act on no one node; their target, if any, is
+  // whose event triggers them.
+  if (fault.target.group == TargetGroup::kNamed) return {fault.target.node};
+  return group_members(scenario, fault.target.group);
+}
+
+PlannedFault plan_fault(const FaultSpec& fault, std::size_t index, std::string target, Duration length) {
   PlannedFault planned;
   planned.index = index;
   planned.kind = fault.kind;
-  // Partitions and failovers act on no one node; their target, if any, is
-  // whose event triggers them.
-  if (!fault.target.node.empty() || fault.target.group != TargetGroup::kNamed) {
-    planned.target = draw_target(scenario, fault, rng);
-  }
-  planned.length = fault.length.sample(rng);
+  planned.target = std::move(target);
+  planned.length = length;
   planned.restart_after = fault.restart_after;
   planned.by = fault.by;
   planned.ppm = fault.ppm;
@@ -50,8 +58,6 @@ PlannedFault concrete(const Scenario& scenario, const FaultSpec& fault, std::siz
   planned.evict = fault.evict;
   return planned;
 }
-
-}  // namespace
 
 std::vector<std::string> scenario_node_names(const Scenario& scenario) {
   return model::System::node_names(scenario.system);

@@ -46,6 +46,14 @@ struct Plan {
 // service instances, storage, workers.
 [[nodiscard]] std::vector<std::string> scenario_node_names(const Scenario& scenario);
 
+// The nodes `fault` may hit: its named node ("" when it names none: an
+// untargeted partition or failover), or every member of its group.
+[[nodiscard]] std::vector<std::string> fault_targets(const Scenario& scenario, const FaultSpec& fault);
+
+// Fault `index` of a scenario made concrete with this target and length (its
+// `for`); the trigger is left for the caller to set.
+[[nodiscard]] PlannedFault plan_fault(const FaultSpec& fault, std::size_t index, std::string target, Duration length);
+
 [[nodiscard]] Plan make_plan(const Scenario& scenario, std::uint64_t seed);
 
 }  // namespace locksim::scenarios

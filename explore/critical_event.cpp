@@ -1,0 +1,163 @@
+#include "explore/critical_event.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "sim/duration_text.h"
+
+namespace locksim::explore {
+namespace {
+
+using scenarios::FaultKind;
+using scenarios::PlannedFault;
+using sim::Duration;
+
+constexpr Duration kPrecision = Duration::microseconds(1);
+
+// The length that bisection varies, by name; nullptr when the fault has none.
+struct Length {
+  const char* name;
+  Duration PlannedFault::*member;
+};
+
+std::optional<Length> length_of(const PlannedFault& fault) {
+  switch (fault.kind) {
+    case FaultKind::kPause:
+    case FaultKind::kPartition:
+    case FaultKind::kStarveRenewal: return Length{"for", &PlannedFault::length};
+    case FaultKind::kFailover:
+      if (fault.failover_primary == model::FailoverPrimary::kPartition) return Length{"for", &PlannedFault::length};
+      return std::nullopt;
+    case FaultKind::kClockJump: return Length{"by", &PlannedFault::by};
+    case FaultKind::kDelaySpike: return Length{"extra", &PlannedFault::extra};
+    case FaultKind::kCrash:
+    case FaultKind::kPowerLoss:
+    case FaultKind::kClockDrift:
+    case FaultKind::kMemoryPressure: return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+std::string kind_word(FaultKind kind) {
+  switch (kind) {
+    case FaultKind::kPause: return "pause";
+    case FaultKind::kCrash: return "crash";
+    case FaultKind::kClockJump: return "clock jump";
+    case FaultKind::kClockDrift: return "clock drift";
+    case FaultKind::kPartition: return "partition";
+    case FaultKind::kFailover: return "failover";
+    case FaultKind::kDelaySpike: return "delay spike";
+    case FaultKind::kStarveRenewal: return "renewal starvation";
+    case FaultKind::kPowerLoss: return "power loss";
+    case FaultKind::kMemoryPressure: return "memory pressure";
+  }
+  return "fault";
+}
+
+RunnableCase with_length(const RunnableCase& base, std::size_t position, const Length& length, Duration value) {
+  RunnableCase changed = base;
+  changed.plan.faults[position].*length.member = value;
+  return changed;
+}
+
+// The smallest magnitude (keeping the sign of `planned`) that still shows `kind`:
+// the run at `planned` shows it; bisect between 0 and there.
+Duration smallest_failing(const RunnableCase& minimal, std::size_t position, const Length& length,
+                          CaseRunner& runner, checker::ViolationKind kind) {
+  const Duration planned = minimal.plan.faults[position].*length.member;
+  const std::int64_t sign = planned.count_ns() < 0 ? -1 : 1;
+  const auto shows = [&](std::int64_t magnitude) {
+    return runner.shows(with_length(minimal, position, length, Duration::nanoseconds(sign * magnitude)), kind);
+  };
+  std::int64_t passing = 0;
+  std::int64_t failing = sign * planned.count_ns();
+  if (shows(passing)) return Duration::zero();
+  while (failing - passing > kPrecision.count_ns()) {
+    // Midpoints on whole microseconds from 0, so the threshold reads cleanly.
+    const std::int64_t middle = passing + (failing - passing) / 2 / kPrecision.count_ns() * kPrecision.count_ns();
+    (shows(middle) ? failing : passing) = middle;
+  }
+  return Duration::nanoseconds(sign * failing);
+}
+
+// When the `occurrence`-th fault.begin of this kind and target happened, and
+// the lease its target last got before it (acquire.ok or renew.ok): how long
+// it was and how much of it was left, by true time.
+struct LeaseAtFault {
+  std::optional<Duration> lease;
+  std::optional<Duration> left;
+};
+
+LeaseAtFault lease_at_pause(const std::vector<std::string>& history, const std::string& target) {
+  LeaseAtFault found;
+  std::optional<std::pair<std::int64_t, std::int64_t>> last_lease;  // (t, lease_ns)
+  for (const std::string& line : history) {
+    const nlohmann::json event = nlohmann::json::parse(line, nullptr, false);
+    if (!event.is_object()) continue;
+    const std::string ev = event.value("ev", "");
+    const std::int64_t t = event.value("t", std::int64_t{0});
+    if (event.value("proc", "") == target && (ev == "acquire.ok" || ev == "renew.ok") && event.contains("lease_ns")) {
+      last_lease = std::pair{t, event["lease_ns"].get<std::int64_t>()};
+    }
+    if (ev == "fault.begin" && event.value("kind", "") == "pause" && event.contains("target") &&
+        event["target"] == target) {
+      if (last_lease) {
+        found.lease = Duration::nanoseconds(last_lease->second);
+        found.left = Duration::nanoseconds(last_lease->second - (t - last_lease->first));
+      }
+      return found;
+    }
+  }
+  return found;
+}
+
+std::string statement_of(const CriticalEvent& event, checker::ViolationKind kind) {
+  const std::string what = fmt::format("{}{}", kind_word(event.kind), event.target.empty() ? "" : " of " + event.target);
+  const std::string violation{checker::violation_kind_name(kind)};
+  if (!event.needed) return fmt::format("the run shows {} without the {} too", violation, what);
+  std::string text = fmt::format("without the {} the run shows no {}", what, violation);
+  if (!event.threshold) return text;
+  if (event.threshold->count_ns() == 0) {
+    return text + fmt::format("; with it, {} fails at any {} (even 0s)", violation, event.length_name);
+  }
+  text += fmt::format("; it fails from a {} of {} ({} {} in the plan)", kind_word(event.kind),
+                      sim::format_duration(*event.threshold), event.length_name, sim::format_duration(*event.length));
+  if (event.lease && event.lease_left) {
+    text += fmt::format("; the lease is {} and had {} left when {} froze, so the pause outlasts it by {}",
+                        sim::format_duration(*event.lease), sim::format_duration(*event.lease_left), event.target,
+                        sim::format_duration(*event.threshold - *event.lease_left));
+  }
+  return text;
+}
+
+}  // namespace
+
+std::vector<CriticalEvent> critical_events(const RunnableCase& minimal, CaseRunner& runner, checker::ViolationKind kind,
+                                           const std::vector<std::string>& history) {
+  std::vector<CriticalEvent> events;
+  for (std::size_t position = 0; position < minimal.plan.faults.size(); ++position) {
+    const PlannedFault& fault = minimal.plan.faults[position];
+    CriticalEvent event;
+    event.fault = fault.index;
+    event.kind = fault.kind;
+    event.target = fault.target;
+    RunnableCase without = minimal;
+    without.plan.faults.erase(without.plan.faults.begin() + static_cast<std::ptrdiff_t>(position));
+    event.needed = !runner.shows(without, kind);
+    if (const std::optional<Length> length = length_of(fault); length && event.needed) {
+      event.length_name = length->name;
+      event.length = fault.*length->member;
+      event.threshold = smallest_failing(minimal, position, *length, runner, kind);
+      if (fault.kind == FaultKind::kPause) {
+        const LeaseAtFault lease = lease_at_pause(history, fault.target);
+        event.lease = lease.lease;
+        event.lease_left = lease.left;
+      }
+    }
+    event.statement = statement_of(event, kind);
+    events.push_back(std::move(event));
+  }
+  return events;
+}
+
+}  // namespace locksim::explore

@@ -1,0 +1,104 @@
+#include "explore/explore_goal.h"
+
+#include <algorithm>
+#include <array>
+
+#include <fmt/format.h>
+
+#include "scenarios/fencing_modes.h"
+
+namespace locksim::explore {
+namespace {
+
+using checker::ViolationKind;
+using scenarios::Expectation;
+
+std::optional<ViolationKind> violation_kind_of(const scenarios::Measure& measure) {
+  if (const auto* kind = std::get_if<ViolationKind>(&measure)) return *kind;
+  if (const auto* of = std::get_if<scenarios::IncidentsOf>(&measure)) return of->kind;
+  return std::nullopt;
+}
+
+bool applies_in(const Expectation& expectation, model::Fencing mode) {
+  return !expectation.mode || *expectation.mode == mode;
+}
+
+// Fails when nothing happens (">0", ">=1", ">2%").
+bool claims_hazard(const Expectation& expectation) {
+  return !scenarios::bound_holds(expectation.bound, 0, 0, 1);
+}
+
+// A total that one run with one violation breaks ("==0", "<1"); shares of
+// runs are rules over many seeds, not per run.
+bool forbids_in_one_run(const Expectation& expectation) {
+  return expectation.bound.scale == scenarios::Scale::kTotal && scenarios::bound_holds(expectation.bound, 0, 0, 1) &&
+         !scenarios::bound_holds(expectation.bound, 1, 1, 1);
+}
+
+// Harm to data first (what a lesson and a CI failure are about), then the
+// lock's own violations, each in the checker's order.
+constexpr std::array kGoalOrder{ViolationKind::kStaleWrite,     ViolationKind::kLostUpdate,  ViolationKind::kDuplicateEffect,
+                                ViolationKind::kDoubleHolder,   ViolationKind::kDoubleGrant, ViolationKind::kForeignRelease,
+                                ViolationKind::kStuckLock};
+
+template <typename Rule>
+std::vector<ViolationKind> kinds_where(const scenarios::Scenario& scenario, model::Fencing mode, Rule rule) {
+  std::vector<ViolationKind> kinds;
+  for (const ViolationKind kind : kGoalOrder) {
+    const bool named = std::ranges::any_of(scenario.expect, [&](const Expectation& expectation) {
+      return violation_kind_of(expectation.measure) == kind && applies_in(expectation, mode) && rule(expectation);
+    });
+    if (named) kinds.push_back(kind);
+  }
+  return kinds;
+}
+
+std::string names_of(const std::vector<ViolationKind>& kinds) {
+  std::string names;
+  for (const ViolationKind kind : kinds) {
+    names += (names.empty() ? "" : ", ") + std::string{checker::violation_kind_name(kind)};
+  }
+  return names;
+}
+
+}  // namespace
+
+ExploreGoal choose_goal(const scenarios::Scenario& scenario, std::optional<ViolationKind> target,
+                        std::optional<model::Fencing> fencing) {
+  const std::vector<model::Fencing> modes = fencing ? std::vector{*fencing} : scenario.fencing_modes;
+  if (target) {
+    ExploreGoal goal{modes.front(), {*target}, GoalMeaning::kBreakSafety, ""};
+    for (const model::Fencing mode : modes) {
+      if (std::ranges::count(kinds_where(scenario, mode, claims_hazard), *target) > 0) {
+        goal.mode = mode;
+        goal.meaning = GoalMeaning::kShowHazard;
+        break;
+      }
+    }
+    goal.reason = fmt::format("--target {} with {}{}", checker::violation_kind_name(*target),
+                              scenarios::fencing_mode_name(goal.mode),
+                              goal.meaning == GoalMeaning::kShowHazard ? " (the file expects it: >0)" : "");
+    return goal;
+  }
+  for (const model::Fencing mode : modes) {
+    if (auto kinds = kinds_where(scenario, mode, claims_hazard); !kinds.empty()) {
+      std::string reason = fmt::format("the file expects {} with {} (>0): show it as small as it gets",
+                                       names_of(kinds), scenarios::fencing_mode_name(mode));
+      return {mode, std::move(kinds), GoalMeaning::kShowHazard, std::move(reason)};
+    }
+  }
+  for (const model::Fencing mode : modes) {
+    if (auto kinds = kinds_where(scenario, mode, forbids_in_one_run); !kinds.empty()) {
+      std::string reason = fmt::format("the file expects no {} with {} (==0): look for a run that breaks it",
+                                       names_of(kinds), scenarios::fencing_mode_name(mode));
+      return {mode, std::move(kinds), GoalMeaning::kBreakSafety, std::move(reason)};
+    }
+  }
+  const model::Fencing mode = fencing.value_or(model::Fencing::kOn);
+  std::vector kinds{ViolationKind::kStaleWrite, ViolationKind::kLostUpdate, ViolationKind::kDuplicateEffect};
+  std::string reason = fmt::format("the file states no per-run rule: look for harm ({}) with {}", names_of(kinds),
+                                   scenarios::fencing_mode_name(mode));
+  return {mode, std::move(kinds), GoalMeaning::kBreakSafety, std::move(reason)};
+}
+
+}  // namespace locksim::explore

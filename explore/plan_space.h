@@ -1,0 +1,72 @@
+#pragma once
+// The space `locksim explore` searches: the plans a scenario's own faults
+// and sizes allow — which of its faults occur, whom they hit, when, for how
+// long (within each distribution's support), how many workers and jobs, and
+// whether the network delay and the work length are the scenario's
+// distributions or a constant. One point of it is an ExploreCase.
+//
+// Cases are drawn with rapidcheck (rc::Random, rc::Gen) as rc::Shrinkable
+// values, so rapidcheck's shrinking gives each failing case its simpler
+// neighbours: a fault left out, fewer workers or jobs, a shorter length, an
+// earlier time, a constant in place of a distribution. Integers shrink
+// towards their lower end; times and lengths move in whole milliseconds.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <rapidcheck/Random.h>
+#include <rapidcheck/Shrinkable.h>
+
+#include "scenarios/plan.h"
+#include "scenarios/scenario.h"
+
+namespace locksim::explore {
+
+// One fault occurrence a case may have: a scenario fault, or one occurrence
+// of a fault that fires at a rate.
+struct FaultSlot {
+  std::size_t fault = 0;       // its index in the scenario's faults
+  bool present = true;         // false: left out
+  std::size_t target = 0;      // which of the fault's possible targets (modulo their number)
+  std::int64_t at_ns = 0;      // when it fires, true time (a fault with `when` keeps its trigger)
+  std::int64_t length_ns = 0;  // its `for`
+
+  friend bool operator==(const FaultSlot&, const FaultSlot&) = default;
+};
+
+struct ExploreCase {
+  std::uint64_t seed = 1;  // the run's own random streams: work lengths, network delays, clocks
+  std::vector<FaultSlot> faults;
+  int workers = 1;
+  int jobs = 1;  // per worker (billing: customers)
+  std::optional<std::int64_t> network_delay_us;  // a constant in place of the network's delay
+  std::optional<std::int64_t> work_us;           // a constant in place of workers.work
+
+  friend bool operator==(const ExploreCase&, const ExploreCase&) = default;
+};
+
+// A case made runnable: the scenario with its sizes and distributions
+// replaced, and the plan of faults (every one explicit).
+struct RunnableCase {
+  scenarios::Scenario scenario;
+  scenarios::Plan plan;
+};
+
+// Draws one case of `scenario`'s space. `size` (0…100, as rapidcheck's)
+// scales how far from the simplest case the sizes and times may go.
+[[nodiscard]] rc::Shrinkable<ExploreCase> draw_case(const scenarios::Scenario& scenario, const rc::Random& random,
+                                                    int size);
+
+[[nodiscard]] RunnableCase runnable(const scenarios::Scenario& scenario, const ExploreCase& point);
+
+// Equal for two runnable cases that run alike (a left-out fault's fields,
+// or a target index that wraps to the same node, do not count).
+[[nodiscard]] std::string run_key(const RunnableCase& runnable_case);
+
+// The fewest workers the scenario's faults allow: the highest worker-N any
+// fault names (as target, partition side or failover side), else 1.
+[[nodiscard]] int fewest_workers(const scenarios::Scenario& scenario);
+
+}  // namespace locksim::explore
