@@ -54,6 +54,20 @@ std::string kind_word(FaultKind kind) {
   return "fault";
 }
 
+// "a pause of 10.2s", "a jump of -3s": what the length is of.
+std::string length_phrase(FaultKind kind, Duration length) {
+  const std::string value = sim::format_duration(length);
+  switch (kind) {
+    case FaultKind::kPause: return "a pause of " + value;
+    case FaultKind::kPartition: return "a partition of " + value;
+    case FaultKind::kFailover: return "a split brain of " + value;
+    case FaultKind::kClockJump: return "a clock jump of " + value;
+    case FaultKind::kDelaySpike: return "an extra delay of " + value;
+    case FaultKind::kStarveRenewal: return "renewals starved for " + value;
+    default: return value;
+  }
+}
+
 RunnableCase with_length(const RunnableCase& base, std::size_t position, const Length& length, Duration value) {
   RunnableCase changed = base;
   changed.plan.faults[position].*length.member = value;
@@ -120,8 +134,8 @@ std::string statement_of(const CriticalEvent& event, checker::ViolationKind kind
   if (event.threshold->count_ns() == 0) {
     return text + fmt::format("; with it, {} fails at any {} (even 0s)", violation, event.length_name);
   }
-  text += fmt::format("; it fails from a {} of {} ({} {} in the plan)", kind_word(event.kind),
-                      sim::format_duration(*event.threshold), event.length_name, sim::format_duration(*event.length));
+  text += fmt::format("; it fails from {} ({} {} in the plan)", length_phrase(event.kind, *event.threshold),
+                      event.length_name, sim::format_duration(*event.length));
   if (event.lease && event.lease_left) {
     text += fmt::format("; the lease is {} and had {} left when {} froze, so the pause outlasts it by {}",
                         sim::format_duration(*event.lease), sim::format_duration(*event.lease_left), event.target,

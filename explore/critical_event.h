@@ -2,7 +2,7 @@
 // The critical event of a minimal counterexample: for each of its faults,
 // whether the run still shows the violation without it, and for a fault with
 // a length (a pause's or partition's `for`, a clock jump's `by`, a delay
-// spike's `extra`, a crash's `restart_after`) the smallest length that still
+// spike's `extra`) the smallest length that still
 // shows it, found by bisection to a microsecond. A pause is stated against
 // the lease its target held when it froze.
 

@@ -36,10 +36,11 @@ bool forbids_in_one_run(const Expectation& expectation) {
 }
 
 // Harm to data first (what a lesson and a CI failure are about), then the
-// lock's own violations, each in the checker's order.
-constexpr std::array kGoalOrder{ViolationKind::kStaleWrite,     ViolationKind::kLostUpdate,  ViolationKind::kDuplicateEffect,
-                                ViolationKind::kDoubleHolder,   ViolationKind::kDoubleGrant, ViolationKind::kForeignRelease,
-                                ViolationKind::kStuckLock};
+// lock's own violations from the most specific cause to the most general
+// consequence: a double holder follows from most of the others.
+constexpr std::array kGoalOrder{ViolationKind::kStaleWrite,     ViolationKind::kLostUpdate, ViolationKind::kDuplicateEffect,
+                                ViolationKind::kForeignRelease, ViolationKind::kStuckLock,  ViolationKind::kDoubleGrant,
+                                ViolationKind::kDoubleHolder};
 
 template <typename Rule>
 std::vector<ViolationKind> kinds_where(const scenarios::Scenario& scenario, model::Fencing mode, Rule rule) {

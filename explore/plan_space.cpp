@@ -108,20 +108,19 @@ auto joined(rc::Shrinkable<A> first, rc::Shrinkable<B> second, Make make) {
                              [make](const std::pair<A, B>& both) { return make(both.first, both.second); });
 }
 
-rc::Shrinkable<FaultSlot> slot_of(const Scenario& scenario, std::size_t index, rc::Random& random, int size,
-                                  double chance) {
+rc::Shrinkable<FaultSlot> slot_of(const Scenario& scenario, std::size_t index, rc::Random& random, double chance) {
   const FaultSpec& fault = scenario.faults[index];
   const auto targets = static_cast<std::int64_t>(scenarios::fault_targets(scenario, fault).size());
   rc::Shrinkable<bool> present = present_with_chance(random.split(), chance);
   rc::Shrinkable<std::int64_t> target =
-      rc::gen::inRange<std::int64_t>(0, std::max<std::int64_t>(targets, 1))(random.split(), size);
+      rc::gen::inRange<std::int64_t>(0, std::max<std::int64_t>(targets, 1))(random.split(), rc::kNominalSize);
   rc::Shrinkable<std::int64_t> at = rc::shrinkable::just(std::int64_t{0});
   if (const auto* fixed = std::get_if<scenarios::AtTime>(&fault.trigger)) {
     at = shrinking_towards(fixed->at.count_ns(), 0, kNanosPerMilli);
   } else if (std::holds_alternative<scenarios::AtRate>(fault.trigger)) {
     at = rc::shrinkable::map(
         rc::gen::inRange<std::int64_t>(0, std::max<std::int64_t>(scenario.duration.count_ns() / kNanosPerMilli, 1))(
-            random.split(), size),
+            random.split(), rc::kNominalSize),
         [](std::int64_t millis) { return millis * kNanosPerMilli; });
   }
   rc::Shrinkable<std::int64_t> length = length_within(fault.length, random.split());
@@ -133,7 +132,7 @@ rc::Shrinkable<FaultSlot> slot_of(const Scenario& scenario, std::size_t index, r
                 });
 }
 
-rc::Shrinkable<std::vector<FaultSlot>> slots_of(const Scenario& scenario, rc::Random& random, int size) {
+rc::Shrinkable<std::vector<FaultSlot>> slots_of(const Scenario& scenario, rc::Random& random) {
   rc::Shrinkable<std::vector<FaultSlot>> slots = rc::shrinkable::just(std::vector<FaultSlot>{});
   const auto add = [&](rc::Shrinkable<FaultSlot> slot) {
     slots = joined(std::move(slots), std::move(slot), [](std::vector<FaultSlot> all, const FaultSlot& one) {
@@ -149,10 +148,10 @@ rc::Shrinkable<std::vector<FaultSlot>> slots_of(const Scenario& scenario, rc::Ra
           std::clamp<std::int64_t>(static_cast<std::int64_t>(std::ceil(2 * expected)) + 1, 1, kMostOccurrences);
       const double chance = std::min(1.0, expected / static_cast<double>(occurrences));
       for (std::int64_t occurrence = 0; occurrence < occurrences; ++occurrence) {
-        add(slot_of(scenario, index, random, size, chance));
+        add(slot_of(scenario, index, random, chance));
       }
     } else {
-      add(slot_of(scenario, index, random, size, scenario.swarm ? 0.5 : 0.9));
+      add(slot_of(scenario, index, random, scenario.swarm ? 0.5 : 0.9));
     }
   }
   return slots;
@@ -210,15 +209,15 @@ int fewest_workers(const Scenario& scenario) {
   return std::min(fewest, scenario.system.workers.count);
 }
 
-rc::Shrinkable<ExploreCase> draw_case(const Scenario& scenario, const rc::Random& random, int size) {
+rc::Shrinkable<ExploreCase> draw_case(const Scenario& scenario, const rc::Random& random) {
   rc::Random source = random;
   const std::uint64_t seed =
       source.split().next() % static_cast<std::uint64_t>(scenarios::kMostSeeds) + scenarios::kFewestSeeds;
-  rc::Shrinkable<std::vector<FaultSlot>> slots = slots_of(scenario, source, size);
+  rc::Shrinkable<std::vector<FaultSlot>> slots = slots_of(scenario, source);
   rc::Shrinkable<std::int64_t> workers = rc::gen::inRange<std::int64_t>(
-      fewest_workers(scenario), std::int64_t{scenario.system.workers.count} + 1)(source.split(), size);
+      fewest_workers(scenario), std::int64_t{scenario.system.workers.count} + 1)(source.split(), rc::kNominalSize);
   rc::Shrinkable<std::int64_t> jobs = rc::gen::inRange<std::int64_t>(
-      1, std::int64_t{std::max(workload_jobs(scenario.system.workload), 1)} + 1)(source.split(), size);
+      1, std::int64_t{std::max(workload_jobs(scenario.system.workload), 1)} + 1)(source.split(), rc::kNominalSize);
   using Maybe = std::optional<std::int64_t>;
   auto sizes = joined(std::move(workers), std::move(jobs), [](std::int64_t w, std::int64_t j) { return std::pair{w, j}; });
   auto constants = joined(constant_in_place_of(scenario.network.delay), constant_in_place_of(scenario.system.workers.work),

@@ -16,11 +16,6 @@ rc::Random random_for_test(std::uint64_t seed, int index) {
   return rc::Random{sim::RandomStreams{seed}.stream(fmt::format("explore/test/{}", index)).next_u64()};
 }
 
-// Sizes grow from 0 (the simplest cases first) to rapidcheck's nominal 100.
-int size_for_test(int index, int tests) {
-  return tests <= 1 ? rc::kNominalSize : index * rc::kNominalSize / (tests - 1);
-}
-
 void shrink(const scenarios::Scenario& scenario, CaseRunner& runner, rc::Shrinkable<ExploreCase> failing,
             const SearchOptions& options, Counterexample& result) {
   const std::int64_t runs_before = runner.simulations();
@@ -53,7 +48,7 @@ SearchResult search(const scenarios::Scenario& scenario, CaseRunner& runner, con
   SearchResult result;
   for (int index = 0; index < options.tests; ++index) {
     rc::Shrinkable<ExploreCase> drawn =
-        draw_case(scenario, random_for_test(options.seed, index), size_for_test(index, options.tests));
+        draw_case(scenario, random_for_test(options.seed, index));
     result.tests_run = index + 1;
     const std::optional<checker::ViolationKind> kind = runner.shown(runnable(scenario, drawn.value()));
     if (!kind) continue;

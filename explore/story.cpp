@@ -39,6 +39,11 @@ std::string fault_begins(const json& event) {
   if (kind == "crash" || kind == "power-loss") return fmt::format("{} {}", target, kind == "crash" ? "crashes" : "loses power");
   if (kind == "clock-jump") return fmt::format("{}'s wall clock jumps by {}", target, nanos_field(event, "by_ns"));
   if (kind == "partition") return fmt::format("the network splits {} for {}", field(event, "between"), nanos_field(event, "for_ns"));
+  if (kind == "failover" && field(event, "primary") == "partition") {
+    return fmt::format("split brain: the network splits {} for {}; Sentinel will promote the replica", field(event, "between"),
+                       nanos_field(event, "for_ns"));
+  }
+  if (kind == "failover") return fmt::format("the primary {} crashes; Sentinel will promote the replica", target);
   if (kind == "delay-spike") {
     return fmt::format("messages of {} take {} longer for {}", target, nanos_field(event, "extra_ns"), nanos_field(event, "for_ns"));
   }
@@ -77,6 +82,7 @@ std::string phrase(const json& event, LastWrites& last_writes) {
   if (ev == "lease.lost") {
     return fmt::format("{}: {}'s lease{} is lost ({})", proc, field(event, "owner"), token_note(event), field(event, "reason"));
   }
+  if (ev == "replica.promote") return fmt::format("{} is promoted to primary", proc);
   if (ev == "hold.begin") return fmt::format("{} starts acting as the holder{}", proc, token_note(event));
   if (ev == "hold.end") return fmt::format("{} stops acting as the holder ({})", proc, field(event, "reason"));
   if (ev == "read.ok") return fmt::format("{} reads {} = {}", proc, field(event, "key"), field(event, "value"));
@@ -95,8 +101,8 @@ std::string phrase(const json& event, LastWrites& last_writes) {
 }
 
 bool tells_the_story(const json& event) {
-  static const std::set<std::string> kEvents{"acquire.ok", "fault.begin", "fault.end", "lease.expire", "lease.lost",
-                                             "read.ok",    "write.accept", "write.reject", "effect.accept"};
+  static const std::set<std::string> kEvents{"lease.grant", "acquire.ok", "fault.begin", "fault.end", "lease.expire", "lease.lost",
+                                             "replica.promote", "read.ok",    "write.accept", "write.reject", "effect.accept"};
   return kEvents.contains(field(event, "ev"));
 }
 

@@ -1,0 +1,89 @@
+// `locksim explore` as a user runs it: what it prints, the files it writes,
+// that `run` and `replay` accept the minimal plan, and its exit codes.
+
+#include <filesystem>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "locksim_process.h"
+
+namespace locksim::cli_test {
+namespace {
+
+void write_file(const std::string& path, const std::string& text) { std::ofstream{path, std::ios::binary} << text; }
+
+TEST(ExploreCommand, ShowsThePausePastLeaseAsAMinimalReplayablePlan) {
+  const std::string minimal = scratch("h01-minimal.json");
+  const std::string report = scratch("h01-explore.json");
+  const Result explored = run_locksim("explore h01-gc-pause-past-lease --seed 1 --out " + minimal + " --json " + report);
+  ASSERT_EQ(explored.exit_code, 0) << explored.output;
+  EXPECT_NE(explored.output.find("found stale_write"), std::string::npos) << explored.output;
+  EXPECT_NE(explored.output.find("worker-1 freezes for"), std::string::npos) << explored.output;
+  EXPECT_NE(explored.output.find("critical event: without the pause of worker-1 the run shows no stale_write; it fails "
+                                 "from a pause of"),
+            std::string::npos)
+      << explored.output;
+
+  const nlohmann::json json = nlohmann::json::parse(read_text(report));
+  EXPECT_TRUE(json["found"].get<bool>());
+  EXPECT_EQ(json["counterexample"]["kind"], "stale_write");
+  EXPECT_EQ(json["counterexample"]["critical_events"].size(), 1u);
+  EXPECT_GT(json["counterexample"]["critical_events"][0]["threshold_ns"].get<std::int64_t>(), 10'000'000'000);
+
+  const Result run = run_locksim("run " + minimal);
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_NE(table_of(run.output).find("reproduced"), std::string::npos) << run.output;
+  const Result replay = run_locksim("replay " + minimal + " --around stale_write");
+  EXPECT_EQ(replay.exit_code, 1) << replay.output;
+  EXPECT_NE(replay.output.find("stale_write"), std::string::npos) << replay.output;
+}
+
+TEST(ExploreCommand, ASafeScenarioPassesItsTests) {
+  const Result explored = run_locksim("explore h22-fenced-reads --tests 20 --seed 3 --out " + scratch("unused.json"));
+  EXPECT_EQ(explored.exit_code, 0) << explored.output;
+  EXPECT_NE(explored.output.find("20 tests passed: no run showed stale_write, lost_update"), std::string::npos)
+      << explored.output;
+  EXPECT_FALSE(std::filesystem::exists(scratch("unused.json")));
+}
+
+TEST(ExploreCommand, ABrokenSafetyRuleIsExitOneAndItsMinimalPlanFailsTheSameWay) {
+  const std::string scenario = scratch("claims-safety.json");
+  write_file(scenario, R"({
+    "name": "claims-safety", "duration": "1m",
+    "workers": {"count": 3}, "workload": {"jobs": 3},
+    "faults": [{"kind": "pause", "target": "workers", "when": "after-acquire", "for": {"dist": "uniform", "min": "1s", "max": "30s"}}],
+    "expect": {"fencing-off": {"stale_write": "==0"}}
+  })");
+  const std::string minimal = scratch("claims-safety-minimal.json");
+  const Result explored = run_locksim("explore " + scenario + " --seed 2 --out " + minimal);
+  ASSERT_EQ(explored.exit_code, 1) << explored.output;
+  EXPECT_NE(explored.output.find("found stale_write"), std::string::npos) << explored.output;
+  EXPECT_EQ(nlohmann::json::parse(read_text(minimal))["expect"]["fencing-off"]["stale_write"], "==0");
+  const Result run = run_locksim("run " + minimal);
+  EXPECT_EQ(run.exit_code, 1) << run.output;
+}
+
+TEST(ExploreCommand, AClaimedHazardNotShownIsExitOne) {
+  const std::string scenario = scratch("claims-hazard.json");
+  write_file(scenario, R"({"name": "claims-hazard", "duration": "30s", "workload": {"jobs": 2},
+                          "expect": {"fencing-off": {"stale_write": ">0"}}})");
+  const Result explored = run_locksim("explore " + scenario + " --tests 5 --seed 1");
+  EXPECT_EQ(explored.exit_code, 1) << explored.output;
+  EXPECT_NE(explored.output.find("the hazard the file claims was not shown"), std::string::npos) << explored.output;
+}
+
+TEST(ExploreCommand, BadFlagsAreExitTwoWithWhatWasExpected) {
+  const Result target = run_locksim("explore h01-gc-pause-past-lease --target stale-write");
+  EXPECT_EQ(target.exit_code, 2) << target.output;
+  EXPECT_NE(target.output.find("--target stale-write: not a violation kind; expected one of double_grant"),
+            std::string::npos)
+      << target.output;
+  EXPECT_EQ(run_locksim("explore h01-gc-pause-past-lease --tests 0").exit_code, 2);
+  EXPECT_EQ(run_locksim("explore h01-gc-pause-past-lease --fencing compare").exit_code, 2);
+  const Result unknown = run_locksim("explore h01-gc-pause-past-leas");
+  EXPECT_EQ(unknown.exit_code, 2) << unknown.output;
+}
+
+}  // namespace
+}  // namespace locksim::cli_test

@@ -1,0 +1,92 @@
+// The plan space explore draws from: every drawn case lies within the
+// scenario's own space, and every shrink of a case is no bigger than it.
+
+#include <algorithm>
+#include <set>
+
+#include <gtest/gtest.h>
+#include <rapidcheck.h>
+#include <rapidcheck/gtest.h>
+
+#include "explore/plan_space.h"
+#include "explore_support.h"
+
+namespace locksim::explore {
+namespace {
+
+std::int64_t present_faults(const ExploreCase& point) {
+  return std::ranges::count_if(point.faults, [](const FaultSlot& slot) { return slot.present; });
+}
+
+// No part of `smaller` is bigger than the same part of `bigger`.
+void require_no_bigger(const ExploreCase& smaller, const ExploreCase& bigger) {
+  RC_ASSERT(smaller.seed == bigger.seed);
+  RC_ASSERT(smaller.workers <= bigger.workers);
+  RC_ASSERT(smaller.jobs <= bigger.jobs);
+  RC_ASSERT(present_faults(smaller) <= present_faults(bigger));
+  RC_ASSERT(smaller.faults.size() == bigger.faults.size());
+  for (std::size_t index = 0; index < smaller.faults.size(); ++index) {
+    const FaultSlot& small = smaller.faults[index];
+    const FaultSlot& big = bigger.faults[index];
+    RC_ASSERT(!small.present || big.present);
+    RC_ASSERT(small.at_ns <= big.at_ns);
+    RC_ASSERT(small.length_ns <= big.length_ns);
+    RC_ASSERT(small.target <= big.target);
+  }
+  if (smaller.network_delay_us && bigger.network_delay_us) RC_ASSERT(*smaller.network_delay_us <= *bigger.network_delay_us);
+  if (smaller.work_us && bigger.work_us) RC_ASSERT(*smaller.work_us <= *bigger.work_us);
+}
+
+// random-gc-pauses: rate-triggered pauses of a random worker, three workers.
+RC_GTEST_PROP(PlanSpace, EveryShrinkIsNoBiggerThanItsCase, (std::uint64_t key)) {
+  static const scenarios::Scenario scenario = testing::builtin("random-gc-pauses");
+  const rc::Shrinkable<ExploreCase> drawn = draw_case(scenario, rc::Random{key});
+  const ExploreCase point = drawn.value();
+  rc::Seq<rc::Shrinkable<ExploreCase>> shrinks = drawn.shrinks();
+  int checked = 0;
+  while (rc::Maybe<rc::Shrinkable<ExploreCase>> shrink = shrinks.next()) {
+    require_no_bigger(shrink->value(), point);
+    RC_ASSERT(!(shrink->value() == point));
+    if (++checked == 200) break;
+  }
+}
+
+RC_GTEST_PROP(PlanSpace, EveryDrawnCaseRunsWithinTheScenariosSpace, (std::uint64_t key)) {
+  static const scenarios::Scenario scenario = testing::builtin("h01-gc-pause-past-lease");
+  const ExploreCase point = draw_case(scenario, rc::Random{key}).value();
+  RC_ASSERT(point.workers >= fewest_workers(scenario));
+  RC_ASSERT(point.workers <= scenario.system.workers.count);
+  RC_ASSERT(point.jobs >= 1);
+  RC_ASSERT(point.jobs <= 5);
+
+  const RunnableCase runnable_case = runnable(scenario, point);
+  const std::vector<std::string> nodes = scenarios::scenario_node_names(runnable_case.scenario);
+  const std::set<std::string> known(nodes.begin(), nodes.end());
+  for (const scenarios::PlannedFault& fault : runnable_case.plan.faults) {
+    RC_ASSERT(known.contains(fault.target));
+    // h01's pause is uniform(12s, 20s) after the first acquire.
+    RC_ASSERT(fault.length >= sim::Duration::seconds(12));
+    RC_ASSERT(fault.length <= sim::Duration::seconds(20));
+    RC_ASSERT(std::holds_alternative<scenarios::OnEvent>(fault.trigger));
+  }
+}
+
+TEST(PlanSpace, FewestWorkersIsTheHighestWorkerAFaultNames) {
+  EXPECT_EQ(fewest_workers(testing::builtin("h01-gc-pause-past-lease")), 1);  // worker-1
+  EXPECT_EQ(fewest_workers(testing::builtin("random-gc-pauses")), 1);         // any worker
+  EXPECT_EQ(fewest_workers(testing::builtin("h05-redlock-clock-jump")), 2);   // a fault after worker-2 acquires
+}
+
+TEST(PlanSpace, RunKeyTellsApartOnlyCasesThatRunDifferently) {
+  const scenarios::Scenario scenario = testing::builtin("h01-gc-pause-past-lease");
+  ExploreCase point = draw_case(scenario, rc::Random{7}).value();
+  point.faults.front().present = false;
+  ExploreCase moved = point;
+  moved.faults.front().length_ns += 1'000'000;  // a left-out fault's length does not matter
+  EXPECT_EQ(run_key(runnable(scenario, point)), run_key(runnable(scenario, moved)));
+  moved.faults.front().present = true;
+  EXPECT_NE(run_key(runnable(scenario, point)), run_key(runnable(scenario, moved)));
+}
+
+}  // namespace
+}  // namespace locksim::explore
