@@ -137,9 +137,14 @@ std::string statement_of(const CriticalEvent& event, checker::ViolationKind kind
   text += fmt::format("; it fails from {} ({} {} in the plan)", length_phrase(event.kind, *event.threshold),
                       event.length_name, sim::format_duration(*event.length));
   if (event.lease && event.lease_left) {
-    text += fmt::format("; the lease is {} and had {} left when {} froze, so the pause outlasts it by {}",
-                        sim::format_duration(*event.lease), sim::format_duration(*event.lease_left), event.target,
-                        sim::format_duration(*event.threshold - *event.lease_left));
+    text += fmt::format("; the lease is {} and had {} left when {} froze, ", sim::format_duration(*event.lease),
+                        sim::format_duration(*event.lease_left), event.target);
+    const Duration beyond = *event.threshold - *event.lease_left;
+    text += beyond.count_ns() > 0
+                ? fmt::format("so the pause outlasts it by {}", sim::format_duration(beyond))
+                : fmt::format("so the pause alone ends {} before the lease does: what {} does after waking carries "
+                              "it past the lease",
+                              sim::format_duration(-beyond), event.target);
   }
   return text;
 }

@@ -82,6 +82,7 @@ std::string phrase(const json& event, LastWrites& last_writes) {
   if (ev == "lease.lost") {
     return fmt::format("{}: {}'s lease{} is lost ({})", proc, field(event, "owner"), token_note(event), field(event, "reason"));
   }
+  if (ev == "run.end") return "the run ends";
   if (ev == "replica.promote") return fmt::format("{} is promoted to primary", proc);
   if (ev == "hold.begin") return fmt::format("{} starts acting as the holder{}", proc, token_note(event));
   if (ev == "hold.end") return fmt::format("{} stops acting as the holder ({})", proc, field(event, "reason"));
@@ -109,7 +110,11 @@ bool tells_the_story(const json& event) {
 }  // namespace
 
 std::vector<std::string> story(const std::vector<std::string>& history, const checker::Violation& violation) {
-  std::vector<std::string> lines;
+  struct Line {
+    std::string text;
+    bool essential;  // a fault, an acquisition, or the violation's evidence: kept when the story is cut
+  };
+  std::vector<Line> lines;
   LastWrites last_writes;
   for (const std::string& line : history) {
     const json event = json::parse(line, nullptr, /*allow_exceptions=*/false);
@@ -118,13 +123,22 @@ std::vector<std::string> story(const std::vector<std::string>& history, const ch
     if (index > violation.detected_at) break;
     const bool evidence = std::binary_search(violation.events.begin(), violation.events.end(), index);
     if (!evidence && !tells_the_story(event)) continue;
+    const std::string ev = field(event, "ev");
     // Milliseconds read best in a story; the checker's line below keeps every digit.
     const double seconds = static_cast<double>(event["t"].get<std::int64_t>()) / 1e9;
-    lines.push_back(fmt::format("{:>9.3f}s  {}", seconds, phrase(event, last_writes)));
+    lines.push_back({fmt::format("{:>9.3f}s  {}", seconds, phrase(event, last_writes)),
+                     evidence || ev.starts_with("fault.") || ev == "acquire.ok"});
+  }
+  // Too long: leave out the earliest lines that are not essential, then, if
+  // need be, the earliest of the rest.
+  for (auto line = lines.begin(); lines.size() > kLongestStory && line != lines.end();) {
+    line = line->essential ? line + 1 : lines.erase(line);
   }
   if (lines.size() > kLongestStory) lines.erase(lines.begin(), lines.end() - static_cast<std::ptrdiff_t>(kLongestStory));
-  lines.push_back(violation.detail);
-  return lines;
+  std::vector<std::string> told;
+  for (Line& line : lines) told.push_back(std::move(line.text));
+  told.push_back(violation.detail);
+  return told;
 }
 
 }  // namespace locksim::explore
