@@ -1,5 +1,8 @@
 #include "explore/critical_event.h"
 
+#include <array>
+#include <functional>
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -74,14 +77,15 @@ RunnableCase with_length(const RunnableCase& base, std::size_t position, const L
   return changed;
 }
 
-// The smallest magnitude (keeping the sign of `planned`) that still shows `kind`:
-// the run at `planned` shows it; bisect between 0 and there.
-Duration smallest_failing(const RunnableCase& minimal, std::size_t position, const Length& length,
-                          CaseRunner& runner, checker::ViolationKind kind) {
-  const Duration planned = minimal.plan.faults[position].*length.member;
+// The same case with `value` in place of `planned`.
+using Varied = std::function<RunnableCase(Duration value)>;
+
+// The smallest magnitude (keeping the sign of `planned`) that still shows
+// `kind`: the run at `planned` shows it; bisect between 0 and there.
+Duration smallest_failing(Duration planned, const Varied& varied, CaseRunner& runner, checker::ViolationKind kind) {
   const std::int64_t sign = planned.count_ns() < 0 ? -1 : 1;
   const auto shows = [&](std::int64_t magnitude) {
-    return runner.shows(with_length(minimal, position, length, Duration::nanoseconds(sign * magnitude)), kind);
+    return runner.shows(varied(Duration::nanoseconds(sign * magnitude)), kind);
   };
   std::int64_t passing = 0;
   std::int64_t failing = sign * planned.count_ns();
@@ -125,6 +129,17 @@ LeaseAtFault lease_at_pause(const std::vector<std::string>& history, const std::
   return found;
 }
 
+std::string setting_statement(const CriticalEvent& event, checker::ViolationKind kind, std::optional<Duration> lease) {
+  const std::string violation{checker::violation_kind_name(kind)};
+  if (!event.needed) {
+    return fmt::format("the plan has no fault, and {} does not matter: it shows {} even at 0s", event.setting, violation);
+  }
+  std::string text = fmt::format("the plan has no fault: the settings alone show {}; it fails from {} = {} ({} in the plan)",
+                                 violation, event.setting, sim::format_duration(*event.threshold), sim::format_duration(*event.length));
+  if (lease && event.setting == "workers.work") text += fmt::format("; the lease is {}", sim::format_duration(*lease));
+  return text;
+}
+
 std::string statement_of(const CriticalEvent& event, checker::ViolationKind kind) {
   const std::string what = fmt::format("{}{}", kind_word(event.kind), event.target.empty() ? "" : " of " + event.target);
   const std::string violation{checker::violation_kind_name(kind)};
@@ -149,6 +164,40 @@ std::string statement_of(const CriticalEvent& event, checker::ViolationKind kind
   return text;
 }
 
+// A setting a fault-free minimal plan holds constant, to bisect.
+struct Setting {
+  const char* name;
+  sim::Distribution& (*in)(scenarios::Scenario&);
+};
+
+constexpr std::array kSettings{
+    Setting{"workers.work", [](scenarios::Scenario& scenario) -> sim::Distribution& { return scenario.system.workers.work; }},
+    Setting{"network.delay", [](scenarios::Scenario& scenario) -> sim::Distribution& { return scenario.network.delay; }},
+};
+
+std::vector<CriticalEvent> setting_events(const RunnableCase& minimal, CaseRunner& runner, checker::ViolationKind kind) {
+  std::vector<CriticalEvent> events;
+  for (const Setting& setting : kSettings) {
+    RunnableCase base = minimal;
+    const auto* constant = std::get_if<sim::Distribution::Constant>(&setting.in(base.scenario).shape());
+    if (constant == nullptr) continue;
+    const auto varied = [&](Duration value) {
+      RunnableCase changed = minimal;
+      setting.in(changed.scenario) = sim::Distribution::constant(value);
+      return changed;
+    };
+    CriticalEvent event;
+    event.setting = setting.name;
+    event.length_name = setting.name;
+    event.length = constant->value;
+    event.threshold = smallest_failing(constant->value, varied, runner, kind);
+    event.needed = event.threshold->count_ns() > 0;
+    event.statement = setting_statement(event, kind, minimal.scenario.system.lock.lease);
+    events.push_back(std::move(event));
+  }
+  return events;
+}
+
 }  // namespace
 
 std::vector<CriticalEvent> critical_events(const RunnableCase& minimal, CaseRunner& runner, checker::ViolationKind kind,
@@ -166,7 +215,9 @@ std::vector<CriticalEvent> critical_events(const RunnableCase& minimal, CaseRunn
     if (const std::optional<Length> length = length_of(fault); length && event.needed) {
       event.length_name = length->name;
       event.length = fault.*length->member;
-      event.threshold = smallest_failing(minimal, position, *length, runner, kind);
+      event.threshold = smallest_failing(
+          event.length.value(), [&](Duration value) { return with_length(minimal, position, *length, value); }, runner,
+          kind);
       if (fault.kind == FaultKind::kPause) {
         const LeaseAtFault lease = lease_at_pause(history, fault.target);
         event.lease = lease.lease;
@@ -175,6 +226,9 @@ std::vector<CriticalEvent> critical_events(const RunnableCase& minimal, CaseRunn
     }
     event.statement = statement_of(event, kind);
     events.push_back(std::move(event));
+  }
+  if (minimal.plan.faults.empty()) {
+    for (CriticalEvent& event : setting_events(minimal, runner, kind)) events.push_back(std::move(event));
   }
   return events;
 }
