@@ -8,10 +8,8 @@
 #include "scenarios/fencing_modes.h"
 
 namespace locksim::reports {
-namespace {
 
-// Short column heads for the violation kinds (the columns follow kAllViolationKinds).
-std::string_view column_head(checker::ViolationKind kind) {
+std::string_view violation_column_head(checker::ViolationKind kind) {
   switch (kind) {
     case checker::ViolationKind::kDoubleGrant: return "dgrant";
     case checker::ViolationKind::kDoubleHolder: return "dholder";
@@ -23,6 +21,8 @@ std::string_view column_head(checker::ViolationKind kind) {
   }
   return "?";
 }
+
+namespace {
 
 // After the violations: late writes (not a violation) and the run outcomes.
 constexpr std::string_view kLateHead = "late";
@@ -38,7 +38,7 @@ std::size_t name_width(const std::vector<runner::ScenarioSummary>& scenarios) {
 // The numeric columns after the status: their heads and, per mode, their cells.
 std::vector<std::string> number_heads() {
   std::vector<std::string> heads{"runs", "failed"};
-  for (const checker::ViolationKind kind : checker::kAllViolationKinds) heads.emplace_back(column_head(kind));
+  for (const checker::ViolationKind kind : checker::kAllViolationKinds) heads.emplace_back(violation_column_head(kind));
   for (const std::string_view head : {kLateHead, kStoppedShortHead, kUnfinishedHead}) heads.emplace_back(head);
   heads.emplace_back("faults");
   return heads;

@@ -22,6 +22,9 @@ enum class TableDetail {
 // judged" (a mode ran that no stated expectation applies to) or "failed".
 [[nodiscard]] std::string scenario_status(const runner::ScenarioSummary& scenario);
 
+// The short column head of a violation kind: "dgrant", "dholder", "stale", … (the sweep table uses them too).
+[[nodiscard]] std::string_view violation_column_head(checker::ViolationKind kind);
+
 [[nodiscard]] std::string summary_to_table(const std::vector<runner::ScenarioSummary>& scenarios,
                                            TableDetail detail = TableDetail::kFull);
 
