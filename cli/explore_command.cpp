@@ -63,11 +63,8 @@ std::optional<ViolationKind> target_kind(const std::string& name) {
   for (const ViolationKind kind : checker::kAllViolationKinds) {
     if (checker::violation_kind_name(kind) == name) return kind;
   }
-  std::string names;
-  for (const ViolationKind kind : checker::kAllViolationKinds) {
-    names += (names.empty() ? "" : ", ") + std::string{checker::violation_kind_name(kind)};
-  }
-  throw BadInput(fmt::format("--target {}: not a violation kind; expected one of {}", name, names));
+  const std::vector<ViolationKind> all(checker::kAllViolationKinds.begin(), checker::kAllViolationKinds.end());
+  throw BadInput(fmt::format("--target {}: not a violation kind; expected one of {}", name, explore::kind_names(all)));
 }
 
 std::string trigger_text(const scenarios::PlannedFault& fault) {
@@ -105,11 +102,6 @@ std::string sizes_text(const explore::ExploreCase& point, std::size_t faults) {
   return text;
 }
 
-std::string kinds_text(const std::vector<ViolationKind>& kinds) {
-  std::string text;
-  for (const ViolationKind kind : kinds) text += (text.empty() ? "" : ", ") + std::string{checker::violation_kind_name(kind)};
-  return text;
-}
 
 // The minimal file, read back and run as `run`/`replay` would: it must show
 // the same violation, or explore has written something false.
@@ -169,7 +161,7 @@ ExitCode explore_scenario(const ExploreArguments& arguments) {
 
   fmt::print("explore {}: seed {}, up to {} tests, {}\n", scenario.name, options.seed, options.tests,
              scenarios::fencing_mode_name(goal.mode));
-  fmt::print("looking for {}: {}\n", kinds_text(goal.kinds), goal.reason);
+  fmt::print("looking for {}: {}\n", explore::kind_names(goal.kinds), goal.reason);
   explore::CaseRunner case_runner{goal.mode, goal.kinds};
   const explore::SearchResult result = explore::search(scenario, case_runner, options);
 
@@ -177,13 +169,13 @@ ExitCode explore_scenario(const ExploreArguments& arguments) {
                                 {"file", scenario.file},
                                 {"seed", options.seed},
                                 {"mode", scenarios::fencing_mode_name(goal.mode)},
-                                {"looking_for", kinds_text(goal.kinds)},
+                                {"looking_for", explore::kind_names(goal.kinds)},
                                 {"reason", goal.reason},
                                 {"tests_run", result.tests_run},
                                 {"found", result.counterexample.has_value()}};
   ExitCode exit_code = goal.meaning == explore::GoalMeaning::kShowHazard ? ExitCode::kExpectationFailed : ExitCode::kOk;
   if (!result.counterexample) {
-    fmt::print("{} tests passed: no run showed {} ({} simulations)\n", result.tests_run, kinds_text(goal.kinds),
+    fmt::print("{} tests passed: no run showed {} ({} simulations)\n", result.tests_run, explore::kind_names(goal.kinds),
                case_runner.simulations());
     if (goal.meaning == explore::GoalMeaning::kShowHazard) fmt::print("the hazard the file claims was not shown\n");
   } else {

@@ -54,15 +54,15 @@ std::vector<ViolationKind> kinds_where(const scenarios::Scenario& scenario, mode
   return kinds;
 }
 
-std::string names_of(const std::vector<ViolationKind>& kinds) {
+}  // namespace
+
+std::string kind_names(const std::vector<ViolationKind>& kinds) {
   std::string names;
   for (const ViolationKind kind : kinds) {
     names += (names.empty() ? "" : ", ") + std::string{checker::violation_kind_name(kind)};
   }
   return names;
 }
-
-}  // namespace
 
 ExploreGoal choose_goal(const scenarios::Scenario& scenario, std::optional<ViolationKind> target,
                         std::optional<model::Fencing> fencing) {
@@ -84,20 +84,20 @@ ExploreGoal choose_goal(const scenarios::Scenario& scenario, std::optional<Viola
   for (const model::Fencing mode : modes) {
     if (auto kinds = kinds_where(scenario, mode, claims_hazard); !kinds.empty()) {
       std::string reason = fmt::format("the file expects {} with {} (>0): show it as small as it gets",
-                                       names_of(kinds), scenarios::fencing_mode_name(mode));
+                                       kind_names(kinds), scenarios::fencing_mode_name(mode));
       return {mode, std::move(kinds), GoalMeaning::kShowHazard, std::move(reason)};
     }
   }
   for (const model::Fencing mode : modes) {
     if (auto kinds = kinds_where(scenario, mode, forbids_in_one_run); !kinds.empty()) {
       std::string reason = fmt::format("the file expects no {} with {} (==0): look for a run that breaks it",
-                                       names_of(kinds), scenarios::fencing_mode_name(mode));
+                                       kind_names(kinds), scenarios::fencing_mode_name(mode));
       return {mode, std::move(kinds), GoalMeaning::kBreakSafety, std::move(reason)};
     }
   }
   const model::Fencing mode = fencing.value_or(model::Fencing::kOn);
   std::vector kinds{ViolationKind::kStaleWrite, ViolationKind::kLostUpdate, ViolationKind::kDuplicateEffect};
-  std::string reason = fmt::format("the file states no per-run rule: look for harm ({}) with {}", names_of(kinds),
+  std::string reason = fmt::format("the file states no per-run rule: look for harm ({}) with {}", kind_names(kinds),
                                    scenarios::fencing_mode_name(mode));
   return {mode, std::move(kinds), GoalMeaning::kBreakSafety, std::move(reason)};
 }

@@ -28,6 +28,9 @@ struct ExploreGoal {
   std::string reason;  // for people: "the file expects stale_write >0 with fencing-off"
 };
 
+// "stale_write, double_holder": for messages.
+[[nodiscard]] std::string kind_names(const std::vector<checker::ViolationKind>& kinds);
+
 // `fencing`: --fencing, if given (the mode to explore in).
 [[nodiscard]] ExploreGoal choose_goal(const scenarios::Scenario& scenario, std::optional<checker::ViolationKind> target,
                                       std::optional<model::Fencing> fencing);
