@@ -139,6 +139,11 @@ nlohmann::ordered_json critical_json(const explore::CriticalEvent& event) {
   const auto nanos = [](const std::optional<sim::Duration>& value) {
     return value ? nlohmann::ordered_json(value->count_ns()) : nlohmann::ordered_json(nullptr);
   };
+  if (!event.setting.empty()) {
+    return {{"setting", event.setting},    {"needed", event.needed},
+            {"length_ns", nanos(event.length)}, {"threshold_ns", nanos(event.threshold)},
+            {"statement", event.statement}};
+  }
   return {{"fault", event.fault},        {"kind", scenarios::fault_kind_name(event.kind)},
           {"target", event.target},      {"needed", event.needed},
           {"length", event.length_name}, {"length_ns", nanos(event.length)},

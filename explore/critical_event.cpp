@@ -1,6 +1,7 @@
 #include "explore/critical_event.h"
 
 #include <array>
+#include <algorithm>
 #include <functional>
 
 #include <fmt/format.h>
@@ -198,6 +199,21 @@ std::vector<CriticalEvent> setting_events(const RunnableCase& minimal, CaseRunne
   return events;
 }
 
+// Neither a fault nor a constant setting: the seed's own draws carry it.
+CriticalEvent seed_draws_event(const RunnableCase& minimal, checker::ViolationKind kind) {
+  const scenarios::Scenario& scenario = minimal.scenario;
+  CriticalEvent event;
+  event.setting = "seed";
+  event.needed = true;
+  event.statement = fmt::format(
+      "the plan has no fault and no one setting decides it: seed {}'s own draws show {} (workers.work {}, network.delay "
+      "{}{})",
+      minimal.plan.seed, checker::violation_kind_name(kind), scenario.system.workers.work.describe(),
+      scenario.network.delay.describe(),
+      scenario.system.lock.lease ? ", lease " + sim::format_duration(*scenario.system.lock.lease) : std::string{});
+  return event;
+}
+
 }  // namespace
 
 std::vector<CriticalEvent> critical_events(const RunnableCase& minimal, CaseRunner& runner, checker::ViolationKind kind,
@@ -229,6 +245,9 @@ std::vector<CriticalEvent> critical_events(const RunnableCase& minimal, CaseRunn
   }
   if (minimal.plan.faults.empty()) {
     for (CriticalEvent& event : setting_events(minimal, runner, kind)) events.push_back(std::move(event));
+    if (std::ranges::none_of(events, [](const CriticalEvent& event) { return event.needed; })) {
+      events.push_back(seed_draws_event(minimal, kind));
+    }
   }
   return events;
 }

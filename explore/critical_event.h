@@ -22,7 +22,7 @@ struct CriticalEvent {
   // A minimal plan without faults owes its violation to its settings: then
   // the events are the constant `workers.work` and `network.delay`, each
   // bisected between 0 and its value, and `setting` names it.
-  std::string setting;    // "workers.work", "network.delay"; "" for a fault
+  std::string setting;    // "workers.work", "network.delay", "seed" (neither decides it); "" for a fault
   std::size_t fault = 0;  // the scenario's fault index ("faults[i]")
   scenarios::FaultKind kind = scenarios::FaultKind::kPause;
   std::string target;
