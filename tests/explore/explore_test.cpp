@@ -92,6 +92,48 @@ TEST(Explore, PausePastLeaseShrinksToOnePauseTwoWorkersAndTheTrueThreshold) {
   EXPECT_GT(threshold, critical.front().lease_left->count_ns());
 }
 
+TEST(Explore, AFaultFreePlanBisectsItsWorkToTheTrueThreshold) {
+  // Work longer than the lease, no fault: the work length is the critical setting.
+  const scenarios::Scenario scenario = scenarios::parse_scenario(R"({
+    "name": "long-work", "duration": "1m", "lock": {"lease": "1s"},
+    "workers": {"count": 2, "work": "1.5s"}, "workload": {"jobs": 2},
+    "network": {"delay": "1ms"},
+    "expect": {"fencing-off": {"stale_write": ">0"}}
+  })", "long-work.json");
+  const ExploreGoal goal = choose_goal(scenario, std::nullopt, std::nullopt);
+  CaseRunner runner{goal.mode, goal.kinds};
+  const SearchResult result = search(scenario, runner, {.seed = 1, .tests = 20});
+  ASSERT_TRUE(result.counterexample);
+  const RunnableCase minimal = runnable(scenario, result.counterexample->minimal);
+  ASSERT_TRUE(minimal.plan.faults.empty());
+
+  std::vector<std::string> history;
+  const runner::SeedRun run = runner.run_watched(minimal, history);
+  const auto stale = std::ranges::find_if(run.verdict.violations, [](const checker::Violation& violation) {
+    return violation.kind == ViolationKind::kStaleWrite;
+  });
+  ASSERT_NE(stale, run.verdict.violations.end());
+  // As for a pause: the stale write moves with the writer's work; the later
+  // holder's service at storage that made it stale (the checker's evidence)
+  // does not.
+  std::int64_t served_ns = -1;
+  for (const std::string& line : history) {
+    const nlohmann::json event = nlohmann::json::parse(line);
+    const bool evidence = std::ranges::count(stale->events, event["i"].get<std::int64_t>()) > 0;
+    if (evidence && event["ev"] == "read.accept") served_ns = event["t"];
+  }
+  ASSERT_GE(served_ns, 0) << "the stale write's evidence names no read of the later holder";
+  const std::int64_t expected = 1'500'000'000 - (stale->time_ns - served_ns);
+
+  const std::vector<CriticalEvent> critical = critical_events(minimal, runner, ViolationKind::kStaleWrite, history);
+  const auto work = std::ranges::find_if(critical, [](const CriticalEvent& event) { return event.setting == "workers.work"; });
+  ASSERT_NE(work, critical.end());
+  EXPECT_TRUE(work->needed);
+  ASSERT_TRUE(work->threshold);
+  EXPECT_LE(std::llabs(work->threshold->count_ns() - expected), expected / 100)
+      << "critical " << work->threshold->count_ns() << " ns, true " << expected << " ns";
+}
+
 TEST(Explore, TheMinimalFileReplaysToTheSameViolationAndRunSaysReproduced) {
   const Explored explored = explore_builtin("h01-gc-pause-past-lease", 1);
   ASSERT_TRUE(explored.result.counterexample);
