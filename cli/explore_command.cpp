@@ -102,7 +102,6 @@ std::string sizes_text(const explore::ExploreCase& point, std::size_t faults) {
   return text;
 }
 
-
 // The minimal file, read back and run as `run`/`replay` would: it must show
 // the same violation, or explore has written something false.
 void require_replays(const std::string& text, const std::string& path, const explore::ExploreGoal& goal,
@@ -151,6 +150,52 @@ nlohmann::ordered_json critical_json(const explore::CriticalEvent& event) {
           {"lease_left_ns", nanos(event.lease_left)}, {"statement", event.statement}};
 }
 
+// Prints the counterexample, writes and checks the minimal file, and returns
+// what --json says of it.
+nlohmann::ordered_json report_counterexample(const scenarios::Scenario& scenario, const explore::ExploreGoal& goal,
+                                             explore::CaseRunner& case_runner, const explore::Counterexample& found_case,
+                                             std::uint64_t seed, const std::string& out) {
+  const Found found = describe(scenario, case_runner, found_case);
+  const std::string kind{checker::violation_kind_name(found_case.kind)};
+  const std::string text = explore::minimal_scenario_json(
+      {read_text(scenario.file), fmt::format("locksim explore --seed {} (test {})", seed, found_case.test),
+       found.story.back()},
+      found.minimal, goal, found_case.kind);
+  write_text(out, text, "--out");
+  require_replays(text, out, goal, found_case.kind);
+
+  const std::size_t faults_found = explore::runnable(scenario, found_case.found).plan.faults.size();
+  fmt::print("found {} at test {}; shrunk in {} steps ({} runs{}):\n", kind, found_case.test, found_case.shrink_steps,
+             found_case.shrink_runs, found_case.shrink_cut_short ? ", cut short" : "");
+  fmt::print("  from {}\n  to   {}, seed {}\n", sizes_text(found_case.found, faults_found),
+             sizes_text(found_case.minimal, found.minimal.plan.faults.size()), found_case.minimal.seed);
+  nlohmann::ordered_json faults = nlohmann::ordered_json::array();
+  for (const scenarios::PlannedFault& fault : found.minimal.plan.faults) {
+    fmt::print("  {}\n", fault_text(fault));
+    faults.push_back(fault_text(fault));
+  }
+  fmt::print("what happened:\n");
+  for (const std::string& line : found.story) fmt::print("  {}\n", line);
+  nlohmann::ordered_json critical = nlohmann::ordered_json::array();
+  for (const explore::CriticalEvent& event : found.critical) {
+    fmt::print("critical event: {}\n", event.statement);
+    critical.push_back(critical_json(event));
+  }
+  fmt::print("minimal plan written to {}\n  {}\n", out,
+             runner::replay_command(scenarios::parse_scenario(text, out), found_case.minimal.seed, goal.mode));
+  return {{"kind", kind},
+          {"test", found_case.test},
+          {"shrink_steps", found_case.shrink_steps},
+          {"shrink_runs", found_case.shrink_runs},
+          {"run_seed", found_case.minimal.seed},
+          {"workers", found_case.minimal.workers},
+          {"jobs", found_case.minimal.jobs},
+          {"faults", faults},
+          {"story", found.story},
+          {"critical_events", critical},
+          {"minimal_file", out}};
+}
+
 ExitCode explore_scenario(const ExploreArguments& arguments) {
   const std::vector<scenarios::Scenario> loaded = load_scenarios({arguments.path});
   if (loaded.size() != 1) throw BadInput(fmt::format("{}: explore takes one scenario file", arguments.path));
@@ -162,7 +207,6 @@ ExitCode explore_scenario(const ExploreArguments& arguments) {
   explore::SearchOptions options;
   options.seed = arguments.seed ? *arguments.seed : std::random_device{}();
   options.tests = arguments.tests;
-  const std::string out = arguments.out.empty() ? scenario.name + "-minimal.json" : arguments.out;
 
   fmt::print("explore {}: seed {}, up to {} tests, {}\n", scenario.name, options.seed, options.tests,
              scenarios::fencing_mode_name(goal.mode));
@@ -178,57 +222,20 @@ ExitCode explore_scenario(const ExploreArguments& arguments) {
                                 {"reason", goal.reason},
                                 {"tests_run", result.tests_run},
                                 {"found", result.counterexample.has_value()}};
-  ExitCode exit_code = goal.meaning == explore::GoalMeaning::kShowHazard ? ExitCode::kExpectationFailed : ExitCode::kOk;
-  if (!result.counterexample) {
-    fmt::print("{} tests passed: no run showed {} ({} simulations)\n", result.tests_run, explore::kind_names(goal.kinds),
-               case_runner.simulations());
-    if (goal.meaning == explore::GoalMeaning::kShowHazard) fmt::print("the hazard the file claims was not shown\n");
+  const bool hazard = goal.meaning == explore::GoalMeaning::kShowHazard;
+  if (result.counterexample) {
+    const std::string out = arguments.out.empty() ? scenario.name + "-minimal.json" : arguments.out;
+    report["counterexample"] =
+        report_counterexample(scenario, goal, case_runner, *result.counterexample, options.seed, out);
   } else {
-    const explore::Counterexample& counterexample = *result.counterexample;
-    const Found found = describe(scenario, case_runner, counterexample);
-    const std::string kind{checker::violation_kind_name(counterexample.kind)};
-    const std::string text = explore::minimal_scenario_json(
-        {read_text(scenario.file), fmt::format("locksim explore --seed {} (test {})", options.seed, counterexample.test),
-         found.story.back()},
-        found.minimal, goal, counterexample.kind);
-    write_text(out, text, "--out");
-    require_replays(text, out, goal, counterexample.kind);
-    exit_code = goal.meaning == explore::GoalMeaning::kShowHazard ? ExitCode::kOk : ExitCode::kExpectationFailed;
-
-    const explore::RunnableCase first = explore::runnable(scenario, counterexample.found);
-    fmt::print("found {} at test {}; shrunk in {} steps ({} runs{}):\n", kind, counterexample.test,
-               counterexample.shrink_steps, counterexample.shrink_runs,
-               counterexample.shrink_cut_short ? ", cut short" : "");
-    fmt::print("  from {}\n  to   {}, seed {}\n", sizes_text(counterexample.found, first.plan.faults.size()),
-               sizes_text(counterexample.minimal, found.minimal.plan.faults.size()), counterexample.minimal.seed);
-    for (const scenarios::PlannedFault& fault : found.minimal.plan.faults) fmt::print("  {}\n", fault_text(fault));
-    fmt::print("what happened:\n");
-    for (const std::string& line : found.story) fmt::print("  {}\n", line);
-    for (const explore::CriticalEvent& event : found.critical) {
-      fmt::print("critical event: {}\n", event.statement);
-    }
-    fmt::print("minimal plan written to {}\n  {}\n", out,
-               runner::replay_command(scenarios::parse_scenario(text, out), counterexample.minimal.seed, goal.mode));
-
-    nlohmann::ordered_json faults = nlohmann::ordered_json::array();
-    for (const scenarios::PlannedFault& fault : found.minimal.plan.faults) faults.push_back(fault_text(fault));
-    nlohmann::ordered_json critical = nlohmann::ordered_json::array();
-    for (const explore::CriticalEvent& event : found.critical) critical.push_back(critical_json(event));
-    report["counterexample"] = {{"kind", kind},
-                                {"test", counterexample.test},
-                                {"shrink_steps", counterexample.shrink_steps},
-                                {"shrink_runs", counterexample.shrink_runs},
-                                {"run_seed", counterexample.minimal.seed},
-                                {"workers", counterexample.minimal.workers},
-                                {"jobs", counterexample.minimal.jobs},
-                                {"faults", faults},
-                                {"story", found.story},
-                                {"critical_events", critical},
-                                {"minimal_file", out}};
+    fmt::print("{} tests passed: no run showed {} ({} simulations)\n", result.tests_run,
+               explore::kind_names(goal.kinds), case_runner.simulations());
+    if (hazard) fmt::print("the hazard the file claims was not shown\n");
   }
   report["simulations"] = case_runner.simulations();
   if (!arguments.json_file.empty()) write_text(arguments.json_file, report.dump(2) + "\n", "--json");
-  return exit_code;
+  // Finding what the file claims is the expected outcome; so is finding nothing that breaks it.
+  return result.counterexample.has_value() == hazard ? ExitCode::kOk : ExitCode::kExpectationFailed;
 }
 
 }  // namespace
