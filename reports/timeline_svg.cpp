@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <map>
 #include <utility>
 #include <vector>
 
@@ -19,6 +20,9 @@ constexpr double kPlotLeft = 120;
 constexpr double kPlotRight = 975;
 constexpr double kLanesTop = 78;
 constexpr double kLaneHeight = 52;
+// Storage is taller: its writes' labels take up to three rows.
+constexpr double kStorageLaneHeight = 76;
+constexpr std::array<double, 3> kLabelRowOffsets = {-10, 21, 35};  // from the storage lane's marks
 constexpr double kLabelFont = 11;
 constexpr std::size_t kListedViolations = 4;
 
@@ -123,7 +127,7 @@ class TimelinePainter {
 
  private:
   [[nodiscard]] double lanes_bottom() const {
-    return kLanesTop + kLaneHeight * static_cast<double>(timeline_.lanes.size());
+    return lane_top(timeline_.lanes.size());
   }
   [[nodiscard]] double axis_y() const { return lanes_bottom() + 4; }
   [[nodiscard]] double legend_y() const { return axis_y() + 44; }
@@ -133,8 +137,19 @@ class TimelinePainter {
   [[nodiscard]] double height() const {
     return legend_y() + 26 + 16 * static_cast<double>(listed_violations()) + 8;
   }
-  [[nodiscard]] double lane_top(std::size_t lane) const { return kLanesTop + kLaneHeight * static_cast<double>(lane); }
-  [[nodiscard]] double lane_middle(std::size_t lane) const { return lane_top(lane) + kLaneHeight / 2; }
+  // lane == lanes.size() is the bottom of the last lane.
+  [[nodiscard]] double lane_top(std::size_t lane) const {
+    double top = kLanesTop;
+    for (std::size_t above = 0; above < lane && above < timeline_.lanes.size(); ++above) top += lane_height(above);
+    return top;
+  }
+  [[nodiscard]] double lane_height(std::size_t lane) const {
+    return timeline_.lanes[lane].kind == LaneKind::kStorage ? kStorageLaneHeight : kLaneHeight;
+  }
+  // Where a lane's bars and marks sit: the middle, or on storage high enough to leave rows for labels below.
+  [[nodiscard]] double lane_middle(std::size_t lane) const {
+    return lane_top(lane) + (timeline_.lanes[lane].kind == LaneKind::kStorage ? 30 : kLaneHeight / 2);
+  }
   [[nodiscard]] double x(std::int64_t time_ns) const { return timeline_x(window_, time_ns); }
 
   [[nodiscard]] bool visible(std::int64_t time_ns) const {
@@ -212,7 +227,7 @@ class TimelinePainter {
   void add_lanes(SvgDocument& svg) const {
     for (std::size_t lane = 0; lane < timeline_.lanes.size(); ++lane) {
       const double top = lane_top(lane);
-      svg.add(svg_rect(kPlotLeft, top, kPlotRight - kPlotLeft, kLaneHeight, lane % 2 == 0 ? "#fafafa" : "#f2f4f7"));
+      svg.add(svg_rect(kPlotLeft, top, kPlotRight - kPlotLeft, lane_height(lane), lane % 2 == 0 ? "#fafafa" : "#f2f4f7"));
       svg.add(svg_text(kPlotLeft - 10, lane_middle(lane) + 1, timeline_.lanes[lane].name, "end", 13))
           .set("font-weight", "bold")
           .set("class", "lane-label");
@@ -234,25 +249,43 @@ class TimelinePainter {
     svg.add(svg_text((kPlotLeft + kPlotRight) / 2, axis_y() + 34, "true time (seconds since the run began)", "middle", 12));
   }
 
+  // Pauses hatched over the lane; other lasting faults as a band at its foot.
+  // A label that would print over another on its lane, or off the picture, is
+  // left to the shape's tooltip.
   void add_spans(SvgDocument& svg) const {
     for (const FaultSpan& span : timeline_.spans) {
       const auto range = clipped(span.begin_ns, span.end_ns);
       if (!range) continue;
       const double top = lane_top(span.lane);
       const double width = std::max(range->second - range->first, 1.5);
+      const bool down = span.kind == "crash" || span.kind == "power-loss";
       if (span.kind == "pause") {
-        SvgElement& rect = svg.add(svg_rect(range->first, top + 3, width, kLaneHeight - 6, "url(#pause-hatch)"));
+        SvgElement& rect = svg.add(svg_rect(range->first, top + 3, width, lane_height(span.lane) - 6, "url(#pause-hatch)"));
         rect.set("stroke", "#8d8d8d").set("class", "pause");
         rect.set("data-begin-ns", fmt::format("{}", span.begin_ns)).set("data-end-ns", fmt::format("{}", span.end_ns));
         rect.add("title").text(span.label);
-        svg.add(svg_text(range->first + 3, top + 13, span.label, "start", 10)).set("fill", "#444444");
-        continue;
+      } else {
+        SvgElement& band =
+            svg.add(svg_rect(range->first, top + lane_height(span.lane) - 9, width, 6, down ? "#444444" : "#9aa5b1"));
+        band.set("class", "fault").set("data-kind", span.kind);
+        band.add("title").text(span.label);
       }
+    }
+    // Labels after every shape, so that no later shape covers one.
+    std::map<std::pair<std::size_t, bool>, double> label_end;  // (lane, pause?) -> right edge of its last label
+    for (const FaultSpan& span : timeline_.spans) {
+      const auto range = clipped(span.begin_ns, span.end_ns);
+      if (!range) continue;
+      const double top = lane_top(span.lane);
+      const bool pause = span.kind == "pause";
       const bool down = span.kind == "crash" || span.kind == "power-loss";
-      SvgElement& band = svg.add(svg_rect(range->first, top + kLaneHeight - 9, width, 6, down ? "#444444" : "#9aa5b1"));
-      band.set("class", "fault").set("data-kind", span.kind);
-      band.add("title").text(span.label);
-      svg.add(svg_text(range->first + 2, top + kLaneHeight - 11, down ? span.label + " (down)" : span.label, "start", 9))
+      const std::string text = down ? span.label + " (down)" : span.label;
+      const double font_size = pause ? 10 : 9;
+      const double left = range->first + 3;
+      double& previous_end = label_end.try_emplace({span.lane, pause}, 0.0).first->second;
+      if (left < previous_end + 6 || left + text_width(text, font_size) > kWidth - 4) continue;
+      previous_end = left + text_width(text, font_size);
+      svg.add(svg_text(left, pause ? top + 13 : top + lane_height(span.lane) - 11, text, "start", font_size))
           .set("fill", "#444444");
     }
   }
@@ -320,7 +353,7 @@ class TimelinePainter {
       const double top = lane_top(marker.lane);
       const bool clock = marker.kind != "memory-pressure";
       const std::string_view colour = clock ? kClockColour : "#555555";
-      svg.add(svg_line(marker_x, top + 2, marker_x, top + kLaneHeight - 2, colour, 2))
+      svg.add(svg_line(marker_x, top + 2, marker_x, top + lane_height(marker.lane) - 2, colour, 2))
           .set("stroke-dasharray", clock ? "none" : "3 2")
           .set("class", marker.kind);
       svg.add(SvgElement{"polygon"})
@@ -353,7 +386,7 @@ class TimelinePainter {
   // names, then ordinary writes' labels where room is left.
   void add_storage_traffic(SvgDocument& svg) const {
     const std::optional<std::size_t> storage = first_lane(LaneKind::kStorage);
-    LabelRows rows{2};
+    LabelRows rows{kLabelRowOffsets.size()};
     for (const TimelineWrite& write : timeline_.writes) add_write_marks(svg, write, storage);
     if (storage) {
       for (const TurnedAwayRead& read : timeline_.turned_away_reads) add_read_marks(svg, read, *storage);
@@ -411,7 +444,7 @@ class TimelinePainter {
     std::optional<std::size_t> row = rows.take(left, left + width);
     if (!row && !important) return std::nullopt;
     const double middle = lane_middle(storage);
-    return Placed{right ? marker_x + 9 : marker_x - 9, row.value_or(0) == 0 ? middle - 8 : middle + 20,
+    return Placed{right ? marker_x + 9 : marker_x - 9, middle + kLabelRowOffsets.at(row.value_or(0)),
                   right ? "start" : "end"};
   }
 
@@ -482,11 +515,11 @@ class TimelinePainter {
     if (write.write_class == WriteClass::kOk) {
       // Centred over an ordinary write's dot, and left out where the writes are dense: the dots say enough.
       const double width = text_width(text, kLabelFont);
-      const double centre = std::clamp(marker_x, width / 2 + 4, kWidth - 4 - width / 2);  // inside the picture
+      const double centre = std::clamp(marker_x, kPlotLeft + width / 2, kWidth - 4 - width / 2);  // off the lane names
       const std::optional<std::size_t> row = rows.take(centre - width / 2, centre + width / 2);
       if (!row) return;
       const double middle = lane_middle(*storage);
-      placed = Placed{centre, *row == 0 ? middle - 8 : middle + 20, "middle"};
+      placed = Placed{centre, middle + kLabelRowOffsets.at(*row), "middle"};
     } else {
       placed = place_beside(marker_x, *storage, text, kLabelFont, rows, true);
     }
@@ -512,7 +545,7 @@ class TimelinePainter {
         placed = *place_beside(callout_x, *storage, text, 10, rows, true);
       } else {
         const bool right = callout_x + 4 + text_width(text, 10) < kWidth - 4;
-        placed = Placed{right ? callout_x + 4 : callout_x - 4, lane_top(*callout.lane) + kLaneHeight - 4,
+        placed = Placed{right ? callout_x + 4 : callout_x - 4, lane_top(*callout.lane) + lane_height(*callout.lane) - 4,
                         right ? "start" : "end"};
       }
       SvgElement& label = svg.add(svg_text(placed.x, placed.y, text, placed.anchor, 10));
@@ -528,7 +561,7 @@ class TimelinePainter {
     const double note_x = x(note.time_ns);
     const std::optional<std::size_t> lane = timeline_.lane_of(note.lane);
     const double top = lane ? lane_top(*lane) : kLanesTop;
-    const double bottom = lane ? top + kLaneHeight : lanes_bottom();
+    const double bottom = lane ? top + lane_height(*lane) : lanes_bottom();
     svg.add(svg_line(note_x, top, note_x, bottom, kNoteColour, 2)).set("stroke-dasharray", "5 3").set("class", "note");
     const bool fits_right = note_x + 6 + text_width(note.text, 11) < kWidth - 4;
     svg.add(svg_text(fits_right ? note_x + 6 : note_x - 6, top + 24, note.text, fits_right ? "start" : "end", 11))
