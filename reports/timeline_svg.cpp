@@ -305,7 +305,8 @@ class TimelinePainter {
       }
       const double middle = lane_middle(lease.lane);
       SvgElement& bar = svg.add(svg_rect(range->first, middle - 9, width, 18, colour));
-      bar.set("stroke", "white").set("stroke-width", 0.5).set("class", "lease");
+      if (width > 3) bar.set("stroke", "white").set("stroke-width", 0.5);  // a seam between bars, not a wash over thin ones
+      bar.set("class", "lease");
       bar.set("data-owner", lease.owner).set("data-token", lease.token).set("data-ended-by", lease.ended_by);
       bar.set("data-begin-ns", fmt::format("{}", lease.begin_ns)).set("data-end-ns", fmt::format("{}", lease.end_ns));
       bar.add("title").text(fmt::format("lease t{} to {} from {} to {} ({})", lease.token, lease.owner,
@@ -334,7 +335,7 @@ class TimelinePainter {
       const double middle = lane_middle(belief.lane);
       const std::string_view colour = holder_colour(timeline_.lanes[belief.lane].name);
       SvgElement& bar = svg.add(svg_rect(range->first, middle - 4, std::max(range->second - range->first, 1.0), 8, colour));
-      bar.set("stroke", "white").set("stroke-width", 0.5);
+      if (range->second - range->first > 3) bar.set("stroke", "white").set("stroke-width", 0.5);
       bar.set("class", "belief").set("data-token", belief.token).set("data-ended-by", belief.ended_by);
       bar.set("data-begin-ns", fmt::format("{}", belief.begin_ns)).set("data-end-ns", fmt::format("{}", belief.end_ns));
       bar.add("title").text(fmt::format("{} believes it holds t{} from {} to {} ({})", timeline_.lanes[belief.lane].name,
@@ -387,7 +388,8 @@ class TimelinePainter {
   void add_storage_traffic(SvgDocument& svg) const {
     const std::optional<std::size_t> storage = first_lane(LaneKind::kStorage);
     LabelRows rows{kLabelRowOffsets.size()};
-    for (const TimelineWrite& write : timeline_.writes) add_write_marks(svg, write, storage);
+    OkMarks drawn;
+    for (const TimelineWrite& write : timeline_.writes) add_write_marks(svg, write, storage, drawn);
     if (storage) {
       for (const TurnedAwayRead& read : timeline_.turned_away_reads) add_read_marks(svg, read, *storage);
     }
@@ -465,14 +467,29 @@ class TimelinePainter {
     return std::nullopt;
   }
 
-  void add_write_marks(SvgDocument& svg, const TimelineWrite& write, std::optional<std::size_t> storage) const {
+  // Where the last ordinary write's marks went, per lane: in a dense run one
+  // mark every few pixels looks the same as all of them and keeps the file small.
+  struct OkMarks {
+    std::map<std::size_t, double> invoke_x;
+    double storage_x = -100;
+  };
+  static bool crowded(double& last_x, double next_x) {
+    if (next_x - last_x < 3) return true;
+    last_x = next_x;
+    return false;
+  }
+
+  void add_write_marks(SvgDocument& svg, const TimelineWrite& write, std::optional<std::size_t> storage,
+                       OkMarks& drawn) const {
     const std::string_view colour = class_colour(write.write_class);
     const bool reached = write.storage_ns && storage;
     const double writer_middle = lane_middle(write.writer_lane);
+    const bool important = write.write_class != WriteClass::kOk;
     if (write.invoke_ns && visible(*write.invoke_ns)) {
       const double invoke_x = x(*write.invoke_ns);
-      svg.add(svg_line(invoke_x, writer_middle + 5, invoke_x, writer_middle + 14, colour, 2)).set("class", "write-invoke");
-      const bool important = write.write_class != WriteClass::kOk;
+      if (important || !crowded(drawn.invoke_x.try_emplace(write.writer_lane, -100.0).first->second, invoke_x)) {
+        svg.add(svg_line(invoke_x, writer_middle + 5, invoke_x, writer_middle + 14, colour, 2)).set("class", "write-invoke");
+      }
       if (reached && visible(*write.storage_ns) && (important || x(*write.storage_ns) - invoke_x >= 4)) {
         const double storage_y = lane_middle(*storage) + (writer_middle < lane_middle(*storage) ? -8 : 8);
         svg.add(svg_line(invoke_x, writer_middle + 14, x(*write.storage_ns), storage_y, colour, important ? 1.6 : 1))
@@ -482,6 +499,7 @@ class TimelinePainter {
     }
     if (!reached || !visible(*write.storage_ns)) return;
     const double marker_x = x(*write.storage_ns);
+    if (!important && crowded(drawn.storage_x, marker_x)) return;
     const double middle = lane_middle(*storage);
     SvgElement mark{"circle"};
     mark.set("cx", marker_x).set("cy", middle);
