@@ -150,6 +150,7 @@ std::optional<std::string> HistoryChecker::choose_stale_write(HistoryVerdict& ve
   }
   violations_.insert(violations_.end(), found->violations.begin(), found->violations.end());
   counts_.late_writes = found->late_writes;
+  counts_.late_write_events = found->late_write_events;
   return std::nullopt;
 }
 

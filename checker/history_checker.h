@@ -51,6 +51,7 @@ struct Counts {
   std::int64_t accepted_writes = 0;  // write.accept events
   std::int64_t rejected_writes = 0;  // write.reject events
   std::int64_t late_writes = 0;      // superseded writers' writes that still landed in lock order (not a violation)
+  std::vector<std::int64_t> late_write_events;  // those writes' write.accept (black-box without storage: write.ok) indices
   std::map<std::string, std::int64_t> rejected_writes_by_reason;
 };
 

@@ -98,6 +98,11 @@ void StaleWriteCheck::Findings::add_stale(Violation violation, std::int64_t hold
   violations.push_back(std::move(violation));
 }
 
+void StaleWriteCheck::Findings::add_late(std::int64_t write_index) {
+  ++late_writes;
+  late_write_events.push_back(write_index);
+}
+
 void StaleWriteCheck::serve_white_box(std::string_view server, const Event& event, const char* what,
                                       ReadServes track) {
   const Standing* gained = find_in(gained_by_worker_, server);
@@ -134,7 +139,7 @@ void StaleWriteCheck::judge_white_box(const Event& write) {
                                      format_seconds(later.time_ns), gained->lock, token_suffix(later.token))),
           gained->event_index);
     } else if (lock.gains > gained->epoch) {
-      ++findings.late_writes;
+      findings.add_late(write.index);
     }
   }
 }
@@ -201,7 +206,7 @@ void StaleWriteCheck::judge_black_box(std::string_view writer, const Event& writ
   }
   const auto highest_other = lock->top.best_other_than(writer);
   if (highest_other && *highest_other > *token) {
-    ++findings.late_writes;
+    findings.add_late(write.index);
   }
 }
 

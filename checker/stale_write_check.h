@@ -63,6 +63,12 @@ class StaleWriteCheck {
   struct Findings {
     std::vector<Violation> violations;
     std::int64_t late_writes = 0;
+    // The history index of each late write's judged event (write.accept, or
+    // black-box without storage events the write.ok), ascending: reports
+    // draw them; the count alone cannot say which write was late.
+    std::vector<std::int64_t> late_write_events;
+
+    void add_late(std::int64_t write_index);
     // The stale writes of one holding (the writer's gain or acquire.ok event)
     // are one incident: holding event -> the incident.
     std::map<std::int64_t, std::int64_t> incident_by_holding;

@@ -1,17 +1,24 @@
 // `locksim replay SCENARIO [--seed S] [--fencing on|off] [--history FILE.jsonl]
 //   [--save-plan FILE.json] [--procs P,...] [--around VIOLATION[:SECONDS]]
-//   [--hide EVENT,...] [--raw]`: one seed, as a readable trace (printed by
+//   [--hide EVENT,...] [--raw] [--svg FILE.svg] [--timeline]`: one seed, as a readable trace (printed by
 // reports/trace.h) with the checker's violations marked. SCENARIO may be a
 // built-in scenario's name; --seed may be left out for a file that records
-// its seed (`first_seed`, as a saved plan does).
+// its seed (`first_seed`, as a saved plan does). --svg also draws the run
+// as swimlanes (reports/timeline_svg.h); --timeline prints them in the
+// terminal in place of the trace (reports/timeline_text.h).
 
 #include <fstream>
 #include <sstream>
+
+#include <unistd.h>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "command.h"
+#include "reports/timeline.h"
+#include "reports/timeline_svg.h"
+#include "reports/timeline_text.h"
 #include "reports/trace.h"
 #include "reports/trace_view.h"
 #include "runner/seed_run.h"
@@ -29,6 +36,8 @@ struct ReplayArguments {
   std::string fencing;
   std::string history_file;
   std::string plan_file;
+  std::string svg_file;
+  bool timeline = false;
   reports::TraceFlags trace;
 };
 
@@ -54,6 +63,12 @@ ExitCode replay(const ReplayArguments& arguments) {
     history.open(arguments.history_file, std::ios::binary);
     if (!history) throw BadInput(fmt::format("{}: cannot write the file", arguments.history_file));
   }
+  // Opened before the run, so that a bad path costs no simulation.
+  std::ofstream svg;
+  if (!arguments.svg_file.empty()) {
+    svg.open(arguments.svg_file, std::ios::binary);
+    if (!svg) throw BadInput(fmt::format("--svg {}: cannot write the file", arguments.svg_file));
+  }
   std::vector<reports::TraceEntry> trace;
   const runner::SeedRun run = runner::run_plan(scenario, plan, fencing, [&](std::string_view line, const sim::Simulation& simulation) {
     reports::TraceEntry entry = reports::trace_entry(line);
@@ -72,7 +87,18 @@ ExitCode replay(const ReplayArguments& arguments) {
     if (!output) throw BadInput(fmt::format("{}: cannot write the file", arguments.plan_file));
   }
 
-  fmt::print("{}", reports::replay_text(scenario, run, trace, *view.view));
+  std::optional<std::string> swimlanes;
+  if (svg.is_open() || arguments.timeline) {
+    const reports::Timeline timeline = reports::build_timeline(trace, run.verdict);
+    if (svg.is_open()) {
+      svg << reports::timeline_svg(timeline);
+      if (!svg.flush()) throw BadInput(fmt::format("--svg {}: cannot write the file", arguments.svg_file));
+    }
+    if (arguments.timeline) {
+      swimlanes = reports::timeline_text(timeline, {.rows = 40, .colour = isatty(STDOUT_FILENO) == 1});
+    }
+  }
+  fmt::print("{}", reports::replay_text(scenario, run, trace, *view.view, swimlanes));
   return run.verdict.violations.empty() ? ExitCode::kOk : ExitCode::kExpectationFailed;
 }
 
@@ -95,6 +121,10 @@ void add_replay_command(CLI::App& app, ExitCode& exit_code) {
       ->type_name("KIND[:SECONDS]");
   command->add_option("--hide", arguments->trace.hide, "Leave out these events and count them (comma-separated or repeated)")
       ->type_name("EVENT,...");
+  command->add_option("--svg", arguments->svg_file, "Also write the run as a swimlane picture (SVG) here")
+      ->type_name("FILE.svg");
+  command->add_flag("--timeline", arguments->timeline,
+                    "Print the run as swimlanes (a column per lane, time going down) instead of the trace");
   command->add_flag("--raw", arguments->trace.raw, "Exact numbers: *_ns fields in nanoseconds, times to the nanosecond");
   command->callback([arguments, &exit_code] { exit_code = replay(*arguments); });
 }

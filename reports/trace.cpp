@@ -244,15 +244,30 @@ std::string trace_text(const std::vector<TraceEntry>& entries, const std::vector
   return text;
 }
 
-std::string replay_text(const scenarios::Scenario& scenario, const runner::SeedRun& run,
-                        const std::vector<TraceEntry>& entries, const TraceView& view) {
-  std::string text = fmt::format("{} — seed {}, fencing {}\n{}\n\n", scenario.name, run.seed,
-                                 scenarios::fencing_switch_name(run.fencing), scenario.description);
+namespace {
+
+// The trace lines of the replay page, with the window they show.
+std::string trace_body(const std::vector<TraceEntry>& entries, const runner::SeedRun& run, const TraceView& view) {
+  std::string text;
   if (view.around) {
     text += fmt::format("lines within {} of true time of each {}\n", readable_duration(view.around->within_ns),
                         checker::violation_kind_name(view.around->kind));
   }
-  text += trace_text(entries, run.verdict.violations, view);
+  return text + trace_text(entries, run.verdict.violations, view);
+}
+
+}  // namespace
+
+std::string replay_text(const scenarios::Scenario& scenario, const runner::SeedRun& run,
+                        const std::vector<TraceEntry>& entries, const TraceView& view,
+                        const std::optional<std::string>& swimlanes) {
+  std::string text = fmt::format("{} — seed {}, fencing {}\n{}\n\n", scenario.name, run.seed,
+                                 scenarios::fencing_switch_name(run.fencing), scenario.description);
+  if (swimlanes) {
+    text += *swimlanes;
+  } else {
+    text += trace_body(entries, run, view);
+  }
   text += fmt::format("\n{} events, {} history lines, history hash {:016x}\n{}\n", run.events, run.history_events,
                       run.history_hash, run.why_stopped);
   for (const std::string& waiting : run.blocked) text += fmt::format("  still waiting: {}\n", waiting);

@@ -60,9 +60,11 @@ struct TraceEntry {
 [[nodiscard]] std::string trace_text(const std::vector<TraceEntry>& entries,
                                      const std::vector<checker::Violation>& violations, const TraceView& view);
 
-// The whole replay page: the scenario, seed and mode; trace_text; the run's
-// counts, why it stopped and what still waited; the verdict.
+// The whole replay page: the scenario, seed and mode; trace_text (or, when
+// given, `swimlanes` in its place: replay --timeline); the run's counts, why
+// it stopped and what still waited; the verdict.
 [[nodiscard]] std::string replay_text(const scenarios::Scenario& scenario, const runner::SeedRun& run,
-                                      const std::vector<TraceEntry>& entries, const TraceView& view);
+                                      const std::vector<TraceEntry>& entries, const TraceView& view,
+                                      const std::optional<std::string>& swimlanes = std::nullopt);
 
 }  // namespace locksim::reports

@@ -67,6 +67,24 @@ TEST(StaleWrite, WriteAcceptedAfterAnotherOwnersGrantButBeforeItTouchedStorageIs
   EXPECT_EQ(verdict.counts.late_writes, 1);
 }
 
+TEST(StaleWrite, NamesEachLateWriteByItsWriteAcceptSoAReportCanDrawIt) {
+  // worker-1 writes twice after worker-2's grant, before worker-2 touches
+  // storage (both late); then once more after worker-2's read (stale, not late).
+  HistoryBuilder history = superseded_history();
+  history.add(ms(47210), "storage", "write.accept", write("worker-1", 3, 6), "late-1")
+      .add(ms(47300), "storage", "write.accept", write("worker-1", 3, 7), "late-2")
+      .add(ms(48000), "storage", "read.accept", read("worker-2", 4))
+      .add(ms(48100), "storage", "write.accept", write("worker-1", 3, 8), "stale")
+      .add(ms(48200), "storage", "write.accept", write("worker-2", 4, 9));
+  const HistoryVerdict verdict = check(history);
+  EXPECT_EQ(verdict.counts.late_writes, 2);
+  EXPECT_EQ(verdict.counts.late_write_events,
+            (std::vector<std::int64_t>{history.index_of("late-1"), history.index_of("late-2")}));
+  const auto stale = violations_of(verdict, ViolationKind::kStaleWrite);
+  ASSERT_EQ(stale.size(), 1U);
+  EXPECT_EQ(stale[0].events.back(), history.index_of("stale"));
+}
+
 TEST(StaleWrite, RejectedReadOfTheLaterHolderIsNoServe) {
   HistoryBuilder history = superseded_history();
   history.add(ms(46100), "storage", "read.reject", read("worker-2", 4))
@@ -195,6 +213,15 @@ TEST(StaleWrite, WithoutServiceOrStorageEventsAWriteOkBeforeTheNextHolderComplet
   EXPECT_EQ(verdict.stale_write_mode, "black-box");
   EXPECT_EQ(verdict.violation_count(ViolationKind::kStaleWrite), 0);
   EXPECT_EQ(verdict.counts.late_writes, 1);
+}
+
+TEST(StaleWrite, NamesABlackBoxLateWriteByItsWriteOkWithoutStorageEvents) {
+  HistoryBuilder history = client_side(paused_holders_history(false), false);
+  const HistoryVerdict verdict = check(history);
+  ASSERT_EQ(verdict.counts.late_write_events.size(), 1U);
+  const std::int64_t late = verdict.counts.late_write_events.front();
+  EXPECT_EQ(history.events().at(static_cast<std::size_t>(late)).event, "write.ok");
+  EXPECT_EQ(history.events().at(static_cast<std::size_t>(late)).process, "worker-1");
 }
 
 TEST(StaleWrite, WithoutServiceOrStorageEventsAWriteInvokedAfterTheNextHoldersReadOkIsStale) {

@@ -5,6 +5,7 @@
 // models make of the seed.
 #include <algorithm>
 #include <cstdint>
+#include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
@@ -12,6 +13,8 @@
 #include <vector>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <pugixml.hpp>
 
 #include "locksim_process.h"
 
@@ -279,6 +282,59 @@ TEST(ReplayTrace, TheHistoryFileIsTheSameWhateverTheTraceShows) {
   // One JSON line per trace row, each with the raw fields.
   EXPECT_EQ(lines_of(history).size(), replayed("").rows.size());
   EXPECT_NE(history.find("\"lease_ns\":10000000000"), std::string::npos);
+}
+
+TEST(ReplaySvg, WritesTheRunsSwimlanesAndStillPrintsTheTrace) {
+  const std::string path = scratch("replay-h01-off.svg");
+  const Result result = run_locksim(kReplay + " --svg " + path);
+  EXPECT_EQ(result.exit_code, 1) << result.output;
+  EXPECT_NE(result.output.find("lease.expire"), std::string::npos);
+  const std::string svg = read_text(path);
+  pugi::xml_document document;
+  ASSERT_TRUE(document.load_string(svg.c_str())) << svg.substr(0, 500);
+  EXPECT_EQ(document.select_nodes("//circle[@class='write stale']").size(), 1U);
+  EXPECT_GE(document.select_nodes("//rect[@class='lease']").size(), 5U);
+  // The same bytes on a second replay.
+  const std::string again = scratch("replay-h01-off-again.svg");
+  EXPECT_EQ(run_locksim(kReplay + " --svg " + again).exit_code, 1);
+  EXPECT_EQ(read_text(again), svg);
+}
+
+TEST(ReplaySvg, AnUnwritablePathIsExitTwoNamingTheFlag) {
+  const Result result = run_locksim(kReplay + " --svg /nonexistent-directory/run.svg");
+  EXPECT_EQ(result.exit_code, 2) << result.output;
+  EXPECT_NE(result.output.find("--svg /nonexistent-directory/run.svg: cannot write the file"), std::string::npos)
+      << result.output;
+}
+
+TEST(ReplaySvg, AScenarioNamedLikeMarkupIsEscapedText) {
+  nlohmann::json scenario =
+      nlohmann::json::parse(read_text(std::string{LOCKSIM_SCENARIO_DIR} + "/h01-gc-pause-past-lease.json"));
+  scenario["name"] = "<script>alert(1)</script>";
+  const std::string file = scratch("script-name.json");
+  {
+    std::ofstream output{file};
+    output << scenario.dump(2);
+  }
+  const std::string path = scratch("script-name.svg");
+  const Result result = run_locksim("replay " + file + " --seed 2 --fencing off --svg " + path);
+  EXPECT_EQ(result.exit_code, 1) << result.output;
+  const std::string svg = read_text(path);
+  EXPECT_EQ(svg.find("<script"), std::string::npos);
+  EXPECT_NE(svg.find("&lt;script&gt;alert(1)&lt;/script&gt; — seed 2, fencing off"), std::string::npos);
+  pugi::xml_document document;
+  EXPECT_TRUE(document.load_string(svg.c_str()));
+  EXPECT_TRUE(document.select_nodes("//script").empty());
+}
+
+TEST(ReplayTimeline, PrintsSwimlanesInPlaceOfTheTraceWithoutColoursInAPipe) {
+  const Result result = run_locksim(kReplay + " --timeline");
+  EXPECT_EQ(result.exit_code, 1) << result.output;
+  EXPECT_NE(result.output.find("STALE qty=11 t6"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("█┃"), std::string::npos);
+  EXPECT_EQ(result.output.find("lease.expire"), std::string::npos) << "the trace lines are left out";
+  EXPECT_NE(result.output.find("stale_write at 25.041206157s"), std::string::npos) << "the verdict still follows";
+  EXPECT_EQ(result.output.find('\x1b'), std::string::npos);
 }
 
 }  // namespace

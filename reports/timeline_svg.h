@@ -1,0 +1,47 @@
+#pragma once
+// The swimlane picture of one run (reports/timeline.h's model) as SVG: one
+// lane per worker, lock-service instance and storage; the lease as the
+// service promised it beside the worker's belief that it holds the lock;
+// pauses hatched; clock jumps marked; writes labelled "qty=6 t3", a stale
+// one red, a late one amber, a rejected one crossed out; violations called
+// out; an axis in seconds of true time; a legend and a title.
+//
+// Deterministic: the same timeline and options give the same bytes.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "reports/timeline.h"
+
+namespace locksim::reports {
+
+// A note the caller wants on the picture ("the critical event"), drawn as a
+// marked line at `time_ns` on `lane` (a proc name; an unknown one: across all lanes).
+struct TimelineNote {
+  std::string text;
+  std::int64_t time_ns = 0;
+  std::string lane;
+};
+
+struct TimelineOptions {
+  // Unset: the whole run. Set: only this much true time either side of the
+  // first violation (the whole run when there is none).
+  std::optional<std::int64_t> around_first_violation_ns;
+  std::optional<TimelineNote> note;
+};
+
+// The stretch of true time the picture shows.
+struct TimelineWindow {
+  std::int64_t begin_ns = 0;
+  std::int64_t end_ns = 0;
+};
+
+[[nodiscard]] TimelineWindow timeline_window(const Timeline& timeline, const TimelineOptions& options);
+
+// Where `time_ns` is drawn, in pixels from the picture's left edge.
+[[nodiscard]] double timeline_x(const TimelineWindow& window, std::int64_t time_ns);
+
+[[nodiscard]] std::string timeline_svg(const Timeline& timeline, const TimelineOptions& options = {});
+
+}  // namespace locksim::reports
