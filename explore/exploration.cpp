@@ -1,0 +1,71 @@
+#include "explore/exploration.h"
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "explore/minimal_scenario.h"
+#include "explore/story.h"
+#include "runner/seed_run.h"
+#include "scenarios/scenario_parser.h"
+
+namespace locksim::explore {
+namespace {
+
+std::string file_text(const std::string& path) {
+  std::ifstream file{path, std::ios::binary};
+  std::ostringstream text;
+  text << file.rdbuf();
+  return text.str();
+}
+
+// The minimal file, read back and run as `run`/`replay` would: it must show
+// the same violation, or explore has written something false.
+void require_replays(const std::string& text, const std::string& path, const ExploreGoal& goal,
+                     checker::ViolationKind kind) {
+  const scenarios::Scenario saved = scenarios::parse_scenario(text, path);
+  const runner::SeedRun run = runner::run_seed(saved, *saved.first_seed, goal.mode);
+  if (run.verdict.violation_count(kind).value_or(0) == 0) {
+    throw std::runtime_error(fmt::format("{}: the minimal plan does not replay to {} (a bug in locksim explore)", path,
+                                         checker::violation_kind_name(kind)));
+  }
+}
+
+Finding describe(const scenarios::Scenario& scenario, const ExploreGoal& goal, CaseRunner& case_runner,
+                 const Counterexample& counterexample, std::uint64_t seed, const std::string& minimal_path) {
+  Finding finding{counterexample, runnable(scenario, counterexample.minimal), {}, {}, {}};
+  std::vector<std::string> history;
+  const runner::SeedRun run = case_runner.run_watched(finding.minimal, history);
+  const auto first = std::ranges::find_if(run.verdict.violations, [&](const checker::Violation& violation) {
+    return violation.kind == counterexample.kind;
+  });
+  if (first == run.verdict.violations.end()) throw std::runtime_error("the minimal case shows no violation when run again");
+  finding.story = story(history, *first);
+  finding.critical = critical_events(finding.minimal, case_runner, counterexample.kind, history);
+  finding.minimal_file_text = minimal_scenario_json(
+      {file_text(scenario.file), fmt::format("locksim explore --seed {} (test {})", seed, counterexample.test),
+       finding.story.back()},
+      finding.minimal, goal, counterexample.kind);
+  require_replays(finding.minimal_file_text, minimal_path, goal, counterexample.kind);
+  return finding;
+}
+
+}  // namespace
+
+Exploration explore(const scenarios::Scenario& scenario, const ExploreGoal& goal, const SearchOptions& options,
+                    const std::string& minimal_path) {
+  CaseRunner case_runner{goal.mode, goal.kinds};
+  const SearchResult result = search(scenario, case_runner, options);
+  Exploration exploration{goal, options.seed, result.tests_run, std::nullopt, 0};
+  if (result.counterexample) {
+    exploration.finding =
+        describe(scenario, goal, case_runner, *result.counterexample, options.seed, minimal_path);
+  }
+  exploration.simulations = case_runner.simulations();
+  return exploration;
+}
+
+}  // namespace locksim::explore

@@ -1,0 +1,50 @@
+#pragma once
+// One exploration from start to end, as `locksim explore` and the teaching
+// report both need it: search the scenario's plan space for a run that
+// shows the goal, shrink it, and describe the minimal counterexample — its
+// story in words, its critical events, and the minimal plan as a scenario
+// file, read back and run to check that it shows the same violation.
+//
+// Deterministic: the same scenario, goal and options give the same result.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "explore/case_runner.h"
+#include "explore/critical_event.h"
+#include "explore/explore_goal.h"
+#include "explore/plan_space.h"
+#include "explore/search.h"
+#include "scenarios/scenario.h"
+
+namespace locksim::explore {
+
+struct Finding {
+  Counterexample counterexample;
+  RunnableCase minimal;                 // the minimal case, runnable
+  std::vector<std::string> story;       // the run in words; the last line is the checker's for the violation
+  std::vector<CriticalEvent> critical;  // one per fault of the minimal plan (or per setting, without faults)
+  std::string minimal_file_text;        // the minimal plan as a scenario file (minimal_scenario.h)
+};
+
+struct Exploration {
+  ExploreGoal goal;
+  std::uint64_t seed = 1;
+  int tests_run = 0;
+  std::optional<Finding> finding;
+  std::int64_t simulations = 0;  // every run the search, the shrinking and the critical events took
+
+  // Finding what the file claims is the expected outcome; so is finding
+  // nothing that breaks it.
+  [[nodiscard]] bool as_expected() const { return finding.has_value() == (goal.meaning == GoalMeaning::kShowHazard); }
+};
+
+// `minimal_path`: where the minimal file will be written (named in messages
+// about it). Throws std::runtime_error when the minimal file does not replay
+// to the same violation (a bug in locksim), and as CaseRunner does.
+[[nodiscard]] Exploration explore(const scenarios::Scenario& scenario, const ExploreGoal& goal,
+                                  const SearchOptions& options, const std::string& minimal_path);
+
+}  // namespace locksim::explore

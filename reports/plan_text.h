@@ -1,0 +1,20 @@
+#pragma once
+// A plan in words, one line per fault and one for the sizes of an explored
+// case: what `locksim explore` prints of its minimal plan and what the
+// teaching report shows beside the pictured run.
+
+#include <cstddef>
+#include <string>
+
+#include "explore/plan_space.h"
+#include "scenarios/plan.h"
+
+namespace locksim::reports {
+
+// "faults[0] pause worker-1 0s after its acquire.ok #1, for 12s"
+[[nodiscard]] std::string planned_fault_text(const scenarios::PlannedFault& fault);
+
+// "2 workers, 1 job each, 1 fault, network delay 1us, work 100ms"
+[[nodiscard]] std::string case_sizes_text(const explore::ExploreCase& point, std::size_t faults);
+
+}  // namespace locksim::reports
