@@ -18,6 +18,7 @@
 #include <fmt/format.h>
 
 #include "command.h"
+#include "output_files.h"
 #include "reports/junit_xml.h"
 #include "reports/summary_json.h"
 #include "reports/terminal_table.h"
@@ -111,16 +112,6 @@ void check_writable(const std::string& option, const std::string& path) {
   std::filesystem::remove(probe, error);
 }
 
-void write_file(const std::string& path, const std::string& contents) {
-  errno = 0;
-  std::ofstream output{path, std::ios::binary};
-  output << contents;
-  output.close();
-  if (!output) {
-    throw BadInput(fmt::format("{}: cannot write the file: {}", path, std::strerror(errno != 0 ? errno : EIO)));
-  }
-}
-
 ExitCode run(const RunArguments& arguments) {
   const runner::RunRequest request = request_from(arguments);
   check_writable("--json", arguments.json_file);
@@ -162,9 +153,9 @@ ExitCode run(const RunArguments& arguments) {
     code = more_severe(code, ExitCode::kBadInput);
   }
   try {
-    if (!arguments.json_file.empty()) write_file(arguments.json_file, reports::summary_to_json(summaries));
+    if (!arguments.json_file.empty()) write_output_file(arguments.json_file, reports::summary_to_json(summaries));
     if (!arguments.junit_file.empty()) {
-      write_file(arguments.junit_file,
+      write_output_file(arguments.junit_file,
                  reports::summary_to_junit(summaries, {loaded.bad_files, arguments.require_expectations}));
     }
   } catch (const BadInput& error) {

@@ -17,6 +17,7 @@
 #include <fmt/format.h>
 
 #include "command.h"
+#include "output_files.h"
 #include "reports/heat_map.h"
 #include "reports/rate_plot.h"
 #include "reports/sweep_csv.h"
@@ -57,29 +58,6 @@ checker::ViolationKind kind_named(const std::string& name) {
   throw BadInput(fmt::format("--kind: expected a violation kind ({}), got \"{}\"", names, name));
 }
 
-// Creates DIR if missing and fails before the runs if it cannot be written.
-void prepare_output_directory(const std::string& directory) {
-  std::error_code error;
-  std::filesystem::create_directories(directory, error);
-  if (error || !std::filesystem::is_directory(directory)) {
-    throw BadInput(fmt::format("--out {}: cannot create the directory: {}", directory,
-                               error ? error.message() : std::string{"a file of that name exists"}));
-  }
-  if (access(directory.c_str(), W_OK) != 0) {
-    throw BadInput(fmt::format("--out {}: cannot write into the directory: {}", directory, std::strerror(errno)));
-  }
-}
-
-void write_file(const std::filesystem::path& path, const std::string& contents) {
-  errno = 0;
-  std::ofstream output{path, std::ios::binary};
-  output << contents;
-  output.close();
-  if (!output) {
-    throw BadInput(fmt::format("{}: cannot write the file: {}", path.string(), std::strerror(errno != 0 ? errno : EIO)));
-  }
-}
-
 runner::SweepPlan plan_from(const SweepArguments& arguments) {
   const std::string file = resolve_scenario_path(arguments.scenario);
   if (std::filesystem::is_directory(file)) {
@@ -99,7 +77,7 @@ runner::SweepPlan plan_from(const SweepArguments& arguments) {
 ExitCode sweep(const SweepArguments& arguments) {
   const checker::ViolationKind heat_map_kind = kind_named(arguments.kind);
   runner::SweepPlan plan = plan_from(arguments);
-  prepare_output_directory(arguments.out);
+  prepare_output_directory("--out", arguments.out);
 
   const bool show_progress = isatty(STDERR_FILENO) == 1;
   runner::SweepProgress progress;
@@ -115,8 +93,8 @@ ExitCode sweep(const SweepArguments& arguments) {
   const std::filesystem::path csv = directory / "sweep.csv";
   const bool heat_map = result.plan.axes.size() == 2;
   const std::filesystem::path svg = directory / (heat_map ? "heatmap.svg" : "sweep.svg");
-  write_file(csv, reports::sweep_to_csv(result));
-  write_file(svg, heat_map ? reports::heat_map_svg(result, heat_map_kind) : reports::rate_plot_svg(result));
+  write_output_file(csv, reports::sweep_to_csv(result));
+  write_output_file(svg, heat_map ? reports::heat_map_svg(result, heat_map_kind) : reports::rate_plot_svg(result));
 
   fmt::print("{}: {} seeds per point and fencing mode, share of runs with each violation\n",
              result.plan.scenario_name, result.seeds_per_point);

@@ -1,0 +1,18 @@
+#pragma once
+// Writing what a command produces: a directory made up front (so a bad --out
+// fails before any run), and whole files whose failure is bad input naming
+// the path and why.
+
+#include <filesystem>
+#include <string>
+
+namespace locksim::cli {
+
+// Creates `directory` if missing; throws BadInput ("--out DIR: cannot …")
+// when it cannot be made or written into.
+void prepare_output_directory(const std::string& flag, const std::string& directory);
+
+// Writes `contents` to `path`, replacing it; throws BadInput on failure.
+void write_output_file(const std::filesystem::path& path, const std::string& contents);
+
+}  // namespace locksim::cli
