@@ -126,6 +126,10 @@ class TimelinePainter {
   }
 
  private:
+  // Ids are prefixed so that several pictures can share one HTML page.
+  [[nodiscard]] std::string id(std::string_view name) const { return options_.id_prefix + std::string{name}; }
+  [[nodiscard]] std::string url(std::string_view name) const { return fmt::format("url(#{})", id(name)); }
+
   [[nodiscard]] double lanes_bottom() const {
     return lane_top(timeline_.lanes.size());
   }
@@ -176,16 +180,16 @@ class TimelinePainter {
                                                   [](const Lane& lane) { return lane.kind == LaneKind::kService; }));
   }
 
-  static void add_definitions(SvgDocument& svg) {
+  void add_definitions(SvgDocument& svg) const {
     SvgElement& defs = svg.add(SvgElement{"defs"});
     SvgElement& hatch = defs.add(SvgElement{"pattern"});
-    hatch.set("id", "pause-hatch").set("patternUnits", "userSpaceOnUse").set("width", 7).set("height", 7);
+    hatch.set("id", id("pause-hatch")).set("patternUnits", "userSpaceOnUse").set("width", 7).set("height", 7);
     hatch.set("patternTransform", "rotate(45)");
     hatch.add(svg_rect(0, 0, 7, 7, "#f1f1f1"));
     hatch.add(svg_line(0, 0, 0, 7, "#8d8d8d", 2.5));
     for (const WriteClass write_class : {WriteClass::kOk, WriteClass::kLate, WriteClass::kStale, WriteClass::kRejected}) {
       SvgElement& arrow = defs.add(SvgElement{"marker"});
-      arrow.set("id", fmt::format("arrow-{}", class_name(write_class))).set("viewBox", "0 0 8 8");
+      arrow.set("id", id(fmt::format("arrow-{}", class_name(write_class)))).set("viewBox", "0 0 8 8");
       arrow.set("refX", 7).set("refY", 4).set("markerWidth", 7).set("markerHeight", 7).set("orient", "auto");
       arrow.add(SvgElement{"path"}).set("d", "M0,0 L8,4 L0,8 z").set("fill", class_colour(write_class));
     }
@@ -260,7 +264,7 @@ class TimelinePainter {
       const double width = std::max(range->second - range->first, 1.5);
       const bool down = span.kind == "crash" || span.kind == "power-loss";
       if (span.kind == "pause") {
-        SvgElement& rect = svg.add(svg_rect(range->first, top + 3, width, lane_height(span.lane) - 6, "url(#pause-hatch)"));
+        SvgElement& rect = svg.add(svg_rect(range->first, top + 3, width, lane_height(span.lane) - 6, url("pause-hatch")));
         rect.set("stroke", "#8d8d8d").set("class", "pause");
         rect.set("data-begin-ns", fmt::format("{}", span.begin_ns)).set("data-end-ns", fmt::format("{}", span.end_ns));
         rect.add("title").text(span.label);
@@ -415,7 +419,7 @@ class TimelinePainter {
       svg.add(svg_line(x(*read.invoke_ns), reader_middle + 5, marker_x, middle + (reader_middle < middle ? -8 : 8),
                        kRejectedColour, 1.4))
           .set("stroke-dasharray", "4 2")
-          .set("marker-end", "url(#arrow-rejected)")
+          .set("marker-end", url("arrow-rejected"))
           .set("class", "read-arrow");
     }
     SvgElement mark{"circle"};
@@ -493,7 +497,7 @@ class TimelinePainter {
       if (reached && visible(*write.storage_ns) && (important || x(*write.storage_ns) - invoke_x >= 4)) {
         const double storage_y = lane_middle(*storage) + (writer_middle < lane_middle(*storage) ? -8 : 8);
         svg.add(svg_line(invoke_x, writer_middle + 14, x(*write.storage_ns), storage_y, colour, important ? 1.6 : 1))
-            .set("marker-end", fmt::format("url(#arrow-{})", class_name(write.write_class)))
+            .set("marker-end", url(fmt::format("arrow-{}", class_name(write.write_class))))
             .set("class", "write-arrow");
       }
     }
@@ -600,7 +604,7 @@ class TimelinePainter {
     svg.add(svg_rect(left, y - 9, 20, 18, kHolderColours[0])).set("fill-opacity", 0.22);
     svg.add(svg_rect(left, y - 3, 20, 6, kHolderColours[0]));
     entry("worker's belief it holds");
-    svg.add(svg_rect(left, y - 7, 20, 14, "url(#pause-hatch)")).set("stroke", "#8d8d8d");
+    svg.add(svg_rect(left, y - 7, 20, 14, url("pause-hatch"))).set("stroke", "#8d8d8d");
     entry("pause");
     svg.add(svg_line(left + 10, y - 8, left + 10, y + 8, kClockColour, 2));
     entry("clock jump");

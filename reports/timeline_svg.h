@@ -29,6 +29,9 @@ struct TimelineOptions {
   // first violation (the whole run when there is none).
   std::optional<std::int64_t> around_first_violation_ns;
   std::optional<TimelineNote> note;
+  // Put before every id the picture defines (patterns, markers), so that
+  // several pictures inline in one HTML page keep their ids apart.
+  std::string id_prefix;
 };
 
 // The stretch of true time the picture shows.

@@ -6,7 +6,9 @@ set -euo pipefail
 packages=(
   g++ cmake ninja-build pkg-config
   libboost-dev libfmt-dev nlohmann-json3-dev libcli11-dev libsimdjson-dev
-  libgtest-dev libgmock-dev librapidcheck-dev libbenchmark-dev libpugixml-dev
+  libgtest-dev libgmock-dev librapidcheck-dev libbenchmark-dev libpugixml-dev libpng-dev
+  # The report test renders a page in headless Chromium, with a font to draw its text.
+  chromium fonts-dejavu-core
 )
 
 missing=()

@@ -1,0 +1,355 @@
+#include "reports/report_html.h"
+
+#include <algorithm>
+#include <array>
+
+#include <fmt/format.h>
+
+#include "locksim/version.h"
+#include "reports/fencing_lesson.h"
+#include "reports/rate_plot.h"
+#include "reports/svg_document.h"
+#include "reports/terminal_table.h"
+#include "reports/timeline_svg.h"
+#include "scenarios/fencing_modes.h"
+#include "sim/duration_text.h"
+
+namespace locksim::reports {
+namespace {
+
+using checker::ViolationKind;
+
+std::string escaped(std::string_view text) { return xml_escaped(text); }
+
+// What each kind means, for the pages' legends (docs/checker.md has the rules).
+std::string_view violation_meaning(ViolationKind kind) {
+  switch (kind) {
+    case ViolationKind::kDoubleGrant: return "the lock service promised the lock to two owners at once";
+    case ViolationKind::kDoubleHolder: return "two workers acted as the lock's holder at once";
+    case ViolationKind::kStaleWrite: return "storage accepted a write out of lock order, after it had served a later holder";
+    case ViolationKind::kForeignRelease: return "a worker's release removed another owner's lease";
+    case ViolationKind::kStuckLock: return "a lease outlived its useful holder by more than stuck_after while others waited";
+    case ViolationKind::kLostUpdate: return "accepted counter updates that the final value does not contain";
+    case ViolationKind::kDuplicateEffect: return "one job's effect (a charge, a write) was accepted more than once";
+  }
+  return "";
+}
+
+constexpr std::string_view kStyle = R"(
+body { font-family: "DejaVu Sans", Helvetica, Arial, sans-serif; color: #1a1a1a; max-width: 1040px; margin: 1.5em auto; padding: 0 1em; line-height: 1.45; }
+h1 { font-size: 1.6em; margin-bottom: 0.2em; }
+h2 { font-size: 1.25em; margin-top: 1.8em; border-bottom: 1px solid #ddd; padding-bottom: 0.2em; }
+h3 { font-size: 1.05em; margin: 1.2em 0 0.4em; }
+p.lead { font-size: 1.1em; }
+nav { font-size: 0.9em; margin-bottom: 1em; }
+a { color: #1f5fa8; }
+table { border-collapse: collapse; margin: 0.6em 0; font-size: 0.92em; }
+th, td { border: 1px solid #d6d6d6; padding: 0.25em 0.6em; text-align: left; vertical-align: top; }
+th { background: #f2f4f7; }
+td.number { text-align: right; font-variant-numeric: tabular-nums; }
+td.bad { color: #b01d1e; font-weight: bold; }
+td.zero { color: #8a8a8a; }
+code, pre { font-family: "DejaVu Sans Mono", Menlo, Consolas, monospace; font-size: 0.88em; }
+pre { background: #f6f8fa; border: 1px solid #e1e4e8; padding: 0.6em 0.8em; overflow-x: auto; white-space: pre-wrap; }
+.critical { border-left: 4px solid #1d3557; background: #eef2f8; padding: 0.5em 0.8em; }
+.picture { margin: 0.4em 0 0.2em; }
+.picture svg { width: 100%; height: auto; border: 1px solid #e3e3e3; }
+.status-failed { color: #b01d1e; font-weight: bold; }
+.status-reproduced { color: #8a5a00; }
+.status-passed { color: #2b7a2b; }
+ul.lessons { margin: 0.3em 0 0.8em; }
+dl.takeaways dt { font-weight: bold; margin-top: 0.9em; }
+dl.takeaways dd { margin-left: 1.2em; }
+footer { margin-top: 3em; font-size: 0.85em; color: #666; }
+@media print {
+  body { max-width: none; margin: 0; font-size: 10pt; }
+  nav { display: none; }
+  .picture { break-inside: avoid; }
+  h2, h3 { break-after: avoid; }
+  a { color: inherit; text-decoration: none; }
+}
+)";
+
+std::string page_head(std::string_view title) {
+  return fmt::format(
+      "<!DOCTYPE html>\n<html lang=\"en\" xmlns=\"http://www.w3.org/1999/xhtml\">\n<head>\n<meta charset=\"utf-8\"/>\n"
+      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n<title>{}</title>\n<style>{}</style>\n"
+      "</head>\n<body>\n",
+      escaped(title), kStyle);
+}
+
+std::string page_foot() {
+  return fmt::format("<footer>Written by locksim {}. Every count on this page was measured by running the scenario; "
+                     "the same scenario and locksim give the same page.</footer>\n</body>\n</html>\n",
+                     escaped(kVersion));
+}
+
+// An SVG file's text as an element inside HTML: without its XML declaration.
+std::string inline_svg(std::string_view svg) {
+  if (svg.starts_with("<?xml")) svg.remove_prefix(svg.find('\n') + 1);
+  return std::string{svg};
+}
+
+std::string mode_title(model::Fencing mode) { return mode == model::Fencing::kOn ? "fencing on" : "fencing off"; }
+
+const std::vector<ViolationKind> kinds_shown(const runner::ScenarioSummary& summary) {
+  std::vector<ViolationKind> kinds;
+  for (const ViolationKind kind : checker::kAllViolationKinds) {
+    if (std::ranges::any_of(summary.modes, [&](const runner::ModeSummary& mode) { return mode.violations.at(kind) > 0; })) {
+      kinds.push_back(kind);
+    }
+  }
+  return kinds;
+}
+
+std::string count_cell(std::int64_t incidents, std::int64_t violations) {
+  if (violations == 0) return "<td class=\"number zero\">0</td>";
+  if (incidents == violations) return fmt::format("<td class=\"number bad\">{}</td>", incidents);
+  return fmt::format("<td class=\"number bad\">{} <small>({})</small></td>", incidents, violations);
+}
+
+// The counts over N seeds: a row per kind any mode showed, a column pair per mode.
+std::string counts_table(const runner::ScenarioSummary& summary) {
+  std::string html = "<table class=\"counts\">\n<tr><th>violation</th>";
+  for (const runner::ModeSummary& mode : summary.modes) {
+    html += fmt::format("<th>{}: incidents (violations)</th><th>runs with one</th>", mode_title(mode.mode));
+  }
+  html += "</tr>\n";
+  for (const ViolationKind kind : kinds_shown(summary)) {
+    html += fmt::format("<tr><td><code>{}</code></td>", checker::violation_kind_name(kind));
+    for (const runner::ModeSummary& mode : summary.modes) {
+      html += count_cell(mode.incidents.at(kind), mode.violations.at(kind));
+      html += fmt::format("<td>{}</td>", runs_share_text(mode.runs_with_any(kind), mode.runs));
+    }
+    html += "</tr>\n";
+  }
+  const auto outcome_row = [&](std::string_view label, auto value) {
+    if (std::ranges::none_of(summary.modes, [&](const runner::ModeSummary& mode) { return value(mode) > 0; })) return;
+    html += fmt::format("<tr><td>{}</td>", label);
+    for (const runner::ModeSummary& mode : summary.modes) {
+      html += fmt::format("<td class=\"number\">{}</td><td></td>", value(mode));
+    }
+    html += "</tr>\n";
+  };
+  outcome_row("late writes (harmless: in lock order)", [](const runner::ModeSummary& mode) { return mode.late_writes; });
+  outcome_row("runs stopped short", [](const runner::ModeSummary& mode) { return mode.stopped_short; });
+  outcome_row("jobs left unfinished", [](const runner::ModeSummary& mode) { return mode.unfinished_jobs; });
+  if (kinds_shown(summary).empty()) {
+    html += fmt::format("<tr><td colspan=\"{}\">no violation in any run</td></tr>\n", 1 + 2 * summary.modes.size());
+  }
+  return html + "</table>\n";
+}
+
+std::string legend_list(const std::vector<ViolationKind>& kinds) {
+  std::string html = "<ul>\n";
+  for (const ViolationKind kind : kinds) {
+    html += fmt::format("<li><code>{}</code>: {}.</li>\n", checker::violation_kind_name(kind), violation_meaning(kind));
+  }
+  return html + "</ul>\n";
+}
+
+std::string parameters_table(const std::vector<ParameterRow>& rows) {
+  std::string html = "<table class=\"parameters\">\n";
+  for (const ParameterRow& row : rows) {
+    html += fmt::format("<tr><th>{}</th><td>{}</td></tr>\n", escaped(row.section), escaped(row.text));
+  }
+  return html + "</table>\n";
+}
+
+std::string pictured_intro(const ScenarioReport& report) {
+  switch (report.pictured_from) {
+    case PicturedFrom::kExplore: {
+      const explore::Finding& finding = *report.exploration.finding;
+      return fmt::format(
+          "<p>The pictured run is the smallest one <code>locksim explore</code> found that shows "
+          "<code>{}</code> with {} (search seed {}, test {}, shrunk in {} steps): it looked for {}.</p>\n",
+          checker::violation_kind_name(finding.counterexample.kind), mode_title(report.exploration.goal.mode),
+          report.exploration.seed, finding.counterexample.test, finding.counterexample.shrink_steps,
+          escaped(report.exploration.goal.reason));
+    }
+    case PicturedFrom::kFailingSeed:
+      return fmt::format("<p>The pictured run is seed {}, the first that failed; <code>locksim explore</code> "
+                         "found no smaller one in {} tests ({}).</p>\n",
+                         report.pictured_seed, report.exploration.tests_run, escaped(report.exploration.goal.reason));
+    case PicturedFrom::kFirstSeed: break;
+  }
+  return fmt::format("<p>No run failed, and <code>locksim explore</code> found no counterexample in {} tests ({}). "
+                     "The pictured run is seed {}: the lock working as it should.</p>\n",
+                     report.exploration.tests_run, escaped(report.exploration.goal.reason), report.pictured_seed);
+}
+
+std::string critical_section(const ScenarioReport& report) {
+  if (!report.exploration.finding) return "";
+  std::string html;
+  for (const explore::CriticalEvent& event : report.exploration.finding->critical) {
+    html += fmt::format("<p class=\"critical\"><strong>Critical event.</strong> {}</p>\n", escaped(event.statement));
+  }
+  return html;
+}
+
+std::string picture_html(const PicturedRun& run, std::size_t index, const ScenarioReport& report) {
+  TimelineOptions options;
+  options.note = run.note;
+  options.id_prefix = fmt::format("p{}-", index);
+  std::string html = fmt::format("<h3>{}{}</h3>\n", mode_title(run.mode),
+                                 index > 0 ? ": the same plan, drawn the same way" : "");
+  html += fmt::format("<div class=\"picture\">\n{}</div>\n", inline_svg(timeline_svg(run.timeline, options)));
+  if (run.violations.empty()) {
+    html += "<p>No violation in this run.</p>\n";
+  } else {
+    html += "<ul>\n";
+    for (const std::string& line : run.violations) html += fmt::format("<li>{}</li>\n", escaped(line));
+    html += "</ul>\n";
+  }
+  html += fmt::format("<p>Replay it: <code>{}</code></p>\n", escaped(run.replay));
+  (void)report;
+  return html;
+}
+
+std::string story_html(const ScenarioReport& report) {
+  if (!report.exploration.finding) return "";
+  std::string text;
+  for (const std::string& line : report.exploration.finding->story) text += line + "\n";
+  return fmt::format("<h3>What happened, in words ({})</h3>\n<pre class=\"story\">{}</pre>\n",
+                     mode_title(report.exploration.goal.mode), escaped(text));
+}
+
+std::string sweep_html(const ScenarioReport& report) {
+  if (!report.sweep) return "";
+  const runner::SweepResult& result = report.sweep->result;
+  return fmt::format(
+      "<h2>Pause length against the lease</h2>\n<p>The same scenario with <code>faults[{}]</code>'s pause set to each "
+      "length from {} to {} ({} seeds per length and mode): the share of runs with each violation, fencing off "
+      "(solid) and on (dashed), with its 95&#160;% interval; the dashed vertical line is the lease.</p>\n"
+      "<div class=\"picture\">\n{}</div>\n",
+      report.sweep->fault, escaped(runner::value_text(result.plan.axes.front(), result.plan.axes.front().values.front())),
+      escaped(runner::value_text(result.plan.axes.front(), result.plan.axes.front().values.back())),
+      result.seeds_per_point, inline_svg(rate_plot_svg(result)));
+}
+
+std::string status_span(const runner::ScenarioSummary& summary) {
+  const std::string status = scenario_status(summary);
+  std::string css = status;
+  std::ranges::replace(css, ' ', '-');
+  return fmt::format("<span class=\"status-{}\">{}</span>", css, status);
+}
+
+}  // namespace
+
+std::string page_file_name(std::string_view scenario_name, std::vector<std::string>& taken) {
+  std::string stem;
+  for (const char c : scenario_name) {
+    const bool kept = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' ||
+                      (c == '.' && !stem.empty());
+    stem += kept ? c : '_';
+  }
+  if (stem.empty() || stem == "index") stem = "scenario-" + stem;
+  std::string name = stem + ".html";
+  for (int number = 2; std::ranges::find(taken, name) != taken.end(); ++number) name = fmt::format("{}-{}.html", stem, number);
+  taken.push_back(name);
+  return name;
+}
+
+std::string scenario_page_html(const ScenarioReport& report, const PageLinks& links) {
+  std::string html = page_head(report.name + " — locksim");
+  html += fmt::format("<nav><a href=\"{}\">All scenarios</a></nav>\n", escaped(links.index));
+  html += fmt::format("<h1>{}</h1>\n<p class=\"lead\">{}</p>\n", escaped(report.name), escaped(report.description));
+  html += fmt::format("<p>Status over the runs below: {}. File: <code>{}</code>.</p>\n", status_span(report.summary),
+                      escaped(report.file));
+
+  html += "<h2>The setup</h2>\n";
+  html += parameters_table(report.parameters);
+  html += "<p>Settings the file does not state take locksim's defaults (<code>locksim explain /POINTER</code>, "
+          "docs/scenario-format.md).</p>\n";
+
+  html += "<h2>The pictured run</h2>\n";
+  html += pictured_intro(report);
+  if (!report.plan.empty()) {
+    html += "<p>Its faults:</p>\n<ul>\n";
+    for (const std::string& fault : report.plan) html += fmt::format("<li><code>{}</code></li>\n", escaped(fault));
+    html += "</ul>\n";
+  }
+  html += critical_section(report);
+  html += "<p>How to read the picture: on each service lane a bar is a lease as the service promised it, ending where "
+          "the service let it go; on each worker lane the thin bar is the worker's belief that it holds the lock "
+          "(<code>hold.begin</code> to <code>hold.end</code>) over the faint promise — where the thin bar runs past "
+          "the faint one, the worker acts on a lease nobody promises any more. Pauses are hatched; writes are marked "
+          "with key=value and token: a stale write red, a late one amber, a rejected one crossed out.</p>\n";
+  for (std::size_t index = 0; index < report.pictured.size(); ++index) {
+    html += picture_html(report.pictured[index], index, report);
+  }
+  if (!links.minimal_plan.empty()) {
+    html += fmt::format("<p>The minimal plan as a scenario file: <a href=\"{0}\"><code>{0}</code></a>.</p>\n",
+                        escaped(links.minimal_plan));
+  }
+  html += story_html(report);
+
+  const runner::ModeSummary& first_mode = report.summary.modes.front();
+  html += fmt::format("<h2>Over {} seeds</h2>\n", first_mode.runs);
+  html += "<p>Incidents count one thing that went wrong once (one pause over twenty short holds of the next holder is "
+          "one <code>double_holder</code> incident, twenty violations).</p>\n";
+  html += counts_table(report.summary);
+  html += "<ul class=\"lessons\">\n";
+  for (const std::string& lesson : fencing_lessons(report.summary)) html += fmt::format("<li>{}</li>\n", escaped(lesson));
+  html += "</ul>\n";
+  html += legend_list(kinds_shown(report.summary));
+  for (const runner::ModeSummary& mode : report.summary.modes) {
+    if (!mode.replay.empty()) {
+      html += fmt::format("<p>First failing seed, {}: <code>{}</code></p>\n", mode_title(mode.mode), escaped(mode.replay));
+    }
+  }
+  html += sweep_html(report);
+  return html + page_foot();
+}
+
+std::string index_page_html(const std::vector<IndexEntry>& entries) {
+  std::string html = page_head("locksim — lease-expiry hazards");
+  html += "<h1>Lease-expiry hazards, fencing off and on</h1>\n"
+          "<p class=\"lead\">A lease lets a crashed holder's lock expire — and so it also expires under a holder that "
+          "is only frozen, which may wake and act after someone else took the lock. Each scenario below was run by "
+          "locksim's deterministic simulator over many seeds, once without fencing tokens and once with, on the same "
+          "plans; each page pictures one run of it, fencing off and on, side by side.</p>\n";
+
+  std::vector<ViolationKind> kinds;
+  for (const IndexEntry& entry : entries) {
+    for (const ViolationKind kind : kinds_shown(entry.report->summary)) {
+      if (std::ranges::find(kinds, kind) == kinds.end()) kinds.push_back(kind);
+    }
+  }
+  std::ranges::sort(kinds);
+  html += "<h2>The scenarios</h2>\n<table class=\"suite\">\n<tr><th>scenario</th><th>status</th><th>mode</th>"
+          "<th>runs</th><th>runs with a violation</th>";
+  for (const ViolationKind kind : kinds) html += fmt::format("<th><code>{}</code></th>", checker::violation_kind_name(kind));
+  html += "</tr>\n";
+  for (const IndexEntry& entry : entries) {
+    const runner::ScenarioSummary& summary = entry.report->summary;
+    for (std::size_t index = 0; index < summary.modes.size(); ++index) {
+      const runner::ModeSummary& mode = summary.modes[index];
+      html += "<tr>";
+      if (index == 0) {
+        html += fmt::format("<td rowspan=\"{0}\"><a href=\"{1}\">{2}</a></td><td rowspan=\"{0}\">{3}</td>",
+                            summary.modes.size(), escaped(entry.page), escaped(entry.report->name), status_span(summary));
+      }
+      html += fmt::format("<td>{}</td><td class=\"number\">{}</td><td class=\"number\">{}</td>", mode_title(mode.mode),
+                          mode.runs, mode.runs_with_violation);
+      for (const ViolationKind kind : kinds) html += count_cell(mode.incidents.at(kind), mode.violations.at(kind));
+      html += "</tr>\n";
+    }
+  }
+  html += "</table>\n<p>Each cell: incidents, with the violations behind them in brackets where they differ.</p>\n";
+  html += legend_list(kinds);
+
+  html += "<h2>What to take away</h2>\n<dl class=\"takeaways\">\n";
+  for (const IndexEntry& entry : entries) {
+    html += fmt::format("<dt><a href=\"{}\">{}</a></dt>\n<dd>{}\n<ul class=\"lessons\">\n", escaped(entry.page),
+                        escaped(entry.report->name), escaped(entry.report->description));
+    for (const std::string& lesson : fencing_lessons(entry.report->summary)) {
+      html += fmt::format("<li>{}</li>\n", escaped(lesson));
+    }
+    html += "</ul></dd>\n";
+  }
+  html += "</dl>\n";
+  return html + page_foot();
+}
+
+}  // namespace locksim::reports

@@ -1,0 +1,170 @@
+#include "reports/scenario_report.h"
+
+#include <algorithm>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "reports/plan_text.h"
+#include "runner/scenario_run.h"
+#include "runner/seed_run.h"
+#include "runner/sweep_axis.h"
+#include "scenarios/plan.h"
+#include "scenarios/saved_plan.h"
+#include "scenarios/scenario_parser.h"
+#include "sim/duration_text.h"
+
+namespace locksim::reports {
+namespace {
+
+std::string file_text(const std::string& path) {
+  std::ifstream file{path, std::ios::binary};
+  std::ostringstream text;
+  text << file.rdbuf();
+  return text.str();
+}
+
+// The scenario's modes, fencing off first.
+std::vector<model::Fencing> modes_off_first(const scenarios::Scenario& scenario) {
+  std::vector<model::Fencing> modes = scenario.fencing_modes;
+  std::ranges::stable_sort(modes, [](model::Fencing a, model::Fencing b) {
+    return a == model::Fencing::kOff && b != model::Fencing::kOff;
+  });
+  return modes;
+}
+
+// The plan to picture, run in every mode.
+struct PictureSource {
+  PicturedFrom from = PicturedFrom::kFirstSeed;
+  scenarios::Scenario scenario;  // the one the plan runs on (explore's has its sizes written in)
+  scenarios::Plan plan;
+  scenarios::Scenario replayed;  // the file the replay commands name
+};
+
+PictureSource picture_source(const scenarios::Scenario& scenario, const runner::ScenarioSummary& summary,
+                             const explore::Exploration& exploration, const std::string& minimal_plan_path) {
+  if (exploration.finding) {
+    const explore::Finding& finding = *exploration.finding;
+    return {PicturedFrom::kExplore, finding.minimal.scenario, finding.minimal.plan,
+            scenarios::parse_scenario(finding.minimal_file_text, minimal_plan_path)};
+  }
+  std::optional<std::uint64_t> failing;
+  for (const runner::ModeSummary& mode : summary.modes) {
+    if (mode.first_failing_seed && (!failing || *mode.first_failing_seed < *failing)) failing = mode.first_failing_seed;
+  }
+  const std::uint64_t seed = failing.value_or(summary.first_seed);
+  return {failing ? PicturedFrom::kFailingSeed : PicturedFrom::kFirstSeed, scenario, scenarios::make_plan(scenario, seed),
+          scenario};
+}
+
+// "critical event: a pause from 10.03s fails (lease 10s)", for the picture.
+std::optional<TimelineNote> critical_note(const explore::Exploration& exploration, const Timeline& timeline) {
+  if (!exploration.finding) return std::nullopt;
+  for (const explore::CriticalEvent& event : exploration.finding->critical) {
+    if (!event.setting.empty() || !event.needed) continue;
+    const std::string kind = scenarios::fault_kind_name(event.kind);
+    const auto span = std::ranges::find_if(timeline.spans, [&](const FaultSpan& candidate) {
+      return candidate.kind == kind && timeline.lanes[candidate.lane].name == event.target;
+    });
+    const auto marker = std::ranges::find_if(timeline.markers, [&](const FaultMarker& candidate) {
+      return candidate.kind == kind && timeline.lanes[candidate.lane].name == event.target;
+    });
+    std::optional<std::int64_t> time_ns;
+    if (span != timeline.spans.end()) time_ns = span->begin_ns;
+    else if (marker != timeline.markers.end()) time_ns = marker->time_ns;
+    if (!time_ns) continue;
+    std::string text = fmt::format("critical event: this {}", kind);
+    if (event.threshold) {
+      text += fmt::format(" — it fails from {} {}", event.length_name, sim::format_duration(*event.threshold));
+      if (event.lease) text += fmt::format(" (lease {})", sim::format_duration(*event.lease));
+    }
+    return TimelineNote{text, *time_ns, event.target};
+  }
+  return std::nullopt;
+}
+
+// The checker's line for the first violation of each incident, in the verdict's order.
+std::vector<std::string> incident_lines(const checker::HistoryVerdict& verdict) {
+  std::vector<std::string> lines;
+  std::set<std::pair<checker::ViolationKind, std::int64_t>> seen;
+  for (const checker::Violation& violation : verdict.violations) {
+    if (seen.insert({violation.kind, violation.incident}).second) lines.push_back(violation.detail);
+  }
+  return lines;
+}
+
+PicturedRun picture(const PictureSource& source, model::Fencing mode, std::uint64_t seed) {
+  std::vector<TraceEntry> trace;
+  const runner::SeedRun run =
+      runner::run_plan(source.scenario, source.plan, mode, [&](std::string_view line, const sim::Simulation& simulation) {
+        TraceEntry entry = trace_entry(line);
+        if (const std::optional<sim::NodeId> node = simulation.find_node(entry.proc)) {
+          entry.local_time_ns = simulation.local_time(*node).ns();
+        }
+        trace.push_back(std::move(entry));
+      });
+  return {mode, build_timeline(trace, run.verdict), std::nullopt, incident_lines(run.verdict),
+          runner::replay_command(source.replayed, seed, mode)};
+}
+
+// The first pause of a worker whose length can be set: the page's natural
+// parameter, swept from half the lease to twice it.
+std::optional<std::size_t> worker_pause(const scenarios::Scenario& scenario) {
+  for (std::size_t index = 0; index < scenario.faults.size(); ++index) {
+    const scenarios::FaultSpec& fault = scenario.faults[index];
+    if (fault.kind != scenarios::FaultKind::kPause) continue;
+    if (fault.target.group == scenarios::TargetGroup::kWorkers ||
+        (fault.target.group == scenarios::TargetGroup::kNamed && fault.target.node.starts_with("worker-"))) {
+      return index;
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<PauseSweep> pause_sweep(const scenarios::Scenario& scenario, const std::string& text,
+                                      const ReportSettings& settings) {
+  const std::optional<std::size_t> fault = worker_pause(scenario);
+  const std::optional<sim::Duration> lease = scenario.system.lock.lease;
+  if (!fault || !lease || lease->count_ns() < 2) return std::nullopt;
+  const std::string vary =
+      fmt::format("/faults/{}/for={}..{}:{}", *fault, sim::format_duration(*lease / 2),
+                  sim::format_duration(*lease * 2), settings.sweep_steps);
+  runner::SweepPlan plan = runner::plan_sweep(text, scenario.file, {runner::parse_vary(vary)});
+  const std::uint64_t seeds =
+      std::min<std::uint64_t>(settings.seeds.value_or(static_cast<std::uint64_t>(scenario.seeds)), settings.sweep_seeds_most);
+  return PauseSweep{*fault, runner::run_sweep(std::move(plan), {seeds, settings.threads})};
+}
+
+}  // namespace
+
+ScenarioReport gather_scenario_report(const scenarios::Scenario& scenario, const ReportSettings& settings) {
+  const std::string text = file_text(scenario.file);
+  ScenarioReport report{scenario.name, scenario.description, scenario.file, scenario_parameters(text), {}, {}, {}, 0,
+                        {}, {}, std::nullopt};
+
+  runner::RunRequest request;
+  request.first_seed = scenario.first_seed.value_or(1);
+  request.seed_count = settings.seeds;
+  request.threads = settings.threads;
+  report.summary = runner::run_scenario(scenario, request);
+
+  const explore::ExploreGoal goal = explore::choose_goal(scenario, std::nullopt, std::nullopt);
+  report.exploration = explore::explore(scenario, goal, {settings.explore_seed, settings.explore_tests},
+                                        settings.minimal_plan_path);
+
+  const PictureSource source = picture_source(scenario, report.summary, report.exploration, settings.minimal_plan_path);
+  report.pictured_from = source.from;
+  report.pictured_seed = source.plan.seed;
+  for (const scenarios::PlannedFault& fault : source.plan.faults) report.plan.push_back(planned_fault_text(fault));
+  for (const model::Fencing mode : modes_off_first(scenario)) {
+    PicturedRun run = picture(source, mode, source.plan.seed);
+    if (source.from == PicturedFrom::kExplore && mode == goal.mode) run.note = critical_note(report.exploration, run.timeline);
+    report.pictured.push_back(std::move(run));
+  }
+  report.sweep = pause_sweep(scenario, text, settings);
+  return report;
+}
+
+}  // namespace locksim::reports
