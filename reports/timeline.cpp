@@ -115,6 +115,7 @@ class TimelineBuilder {
   TimelineBuilder(Timeline& timeline, const checker::HistoryVerdict& verdict) : timeline_{timeline} {
     for (const checker::Violation& violation : verdict.violations) {
       if (violation.kind == checker::ViolationKind::kStaleWrite) stale_events_.insert(violation.detected_at);
+      if (violation.kind == checker::ViolationKind::kDuplicateEffect) duplicate_events_.insert(violation.detected_at);
     }
     late_events_.insert(verdict.counts.late_write_events.begin(), verdict.counts.late_write_events.end());
   }
@@ -139,6 +140,9 @@ class TimelineBuilder {
       case EventKind::kWriteOk: acknowledge_write(entry); break;
       case EventKind::kWriteAccept:
       case EventKind::kWriteReject: land_write(entry); break;
+      case EventKind::kEffectInvoke: pending_effects_[entry.proc].push_back(entry.time_ns); break;
+      case EventKind::kEffectAccept:
+      case EventKind::kEffectReject: land_effect(entry); break;
       case EventKind::kFaultBegin: begin_fault(entry); break;
       case EventKind::kFaultEnd: end_fault(entry); break;
       default: break;
@@ -318,6 +322,26 @@ class TimelineBuilder {
                                                          .reason = text_of(entry, "reason")});
   }
 
+  void land_effect(const TraceEntry& entry) {
+    const std::string caller = text_of(entry, "writer");
+    std::optional<std::int64_t> invoke_ns;
+    // A worker makes one call at a time: an older call still waiting never arrived.
+    if (std::deque<std::int64_t>& pending = pending_effects_[caller]; !pending.empty()) {
+      invoke_ns = pending.back();
+      pending.clear();
+    }
+    const std::optional<std::size_t> service_lane = timeline_.lane_of(entry.proc);
+    const std::optional<std::size_t> caller_lane = timeline_.lane_of(caller);
+    if (!service_lane || !caller_lane) return;
+    timeline_.effects.push_back(TimelineEffect{.service_lane = *service_lane,
+                                               .caller_lane = *caller_lane,
+                                               .invoke_ns = invoke_ns,
+                                               .landed_ns = entry.time_ns,
+                                               .job = text_of(entry, "job"),
+                                               .accepted = *entry.kind == EventKind::kEffectAccept,
+                                               .duplicate = duplicate_events_.contains(entry.index)});
+  }
+
   static std::string fault_label(const TraceEntry& entry, const std::string& kind) {
     if (kind == "clock-jump") {
       const std::int64_t by = integer_of(entry, "by_ns").value_or(0);
@@ -383,11 +407,13 @@ class TimelineBuilder {
   Timeline& timeline_;
   std::set<std::int64_t> stale_events_;
   std::set<std::int64_t> late_events_;
+  std::set<std::int64_t> duplicate_events_;
   std::map<LeaseKey, std::size_t> open_leases_;
   std::map<std::string, std::size_t> open_beliefs_;
   std::map<std::string, std::string> hold_token_;
   std::map<std::string, std::deque<std::size_t>> pending_writes_;
   std::map<std::string, std::deque<std::int64_t>> pending_reads_;
+  std::map<std::string, std::deque<std::int64_t>> pending_effects_;
   std::map<std::string, std::size_t> last_landed_or_invoked_;
   std::vector<OpenFault> open_faults_;
 };
@@ -415,6 +441,12 @@ std::vector<TimelineCallout> callouts_of(const checker::HistoryVerdict& verdict,
 std::string TimelineWrite::label() const {
   std::string text = value.empty() ? key : fmt::format("{}={}", key, value);
   if (!token.empty()) text += fmt::format(" t{}", token);
+  return text;
+}
+
+std::string TimelineEffect::label() const {
+  std::string text = "job " + job;
+  if (duplicate) text += " again";
   return text;
 }
 

@@ -106,6 +106,22 @@ struct TurnedAwayRead {
   [[nodiscard]] std::string label() const;  // "read qty t6"
 };
 
+// A call to an external service (billing's payments API), from the
+// worker's effect.invoke to the service's effect.accept or effect.reject.
+// The service takes no token, so fencing cannot turn a late call away: a
+// second accepted effect for one job is a duplicate_effect.
+struct TimelineEffect {
+  std::size_t service_lane = 0;  // the external service's lane
+  std::size_t caller_lane = 0;   // the worker's
+  std::optional<std::int64_t> invoke_ns;  // unset when the history lacks the effect.invoke
+  std::int64_t landed_ns = 0;
+  std::string job;    // as written ("0", "\"customer-1\"")
+  bool accepted = true;    // false: effect.reject (a repeated idempotency key)
+  bool duplicate = false;  // a duplicate_effect violation names this accept
+
+  [[nodiscard]] std::string label() const;  // "job 0", "job 0 again"
+};
+
 // A violation to call out on the picture.
 struct TimelineCallout {
   checker::ViolationKind kind = checker::ViolationKind::kStaleWrite;
@@ -126,6 +142,7 @@ struct Timeline {
   std::vector<FaultMarker> markers;
   std::vector<TimelineWrite> writes;    // in the order they were invoked (or reached storage)
   std::vector<TurnedAwayRead> turned_away_reads;
+  std::vector<TimelineEffect> effects;  // in the order they landed
   std::vector<TimelineCallout> callouts;  // one per incident, in the verdict's order
 
   [[nodiscard]] std::optional<std::size_t> lane_of(std::string_view proc) const;

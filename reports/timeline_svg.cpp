@@ -1,6 +1,7 @@
 #include "reports/timeline_svg.h"
 
 #include <algorithm>
+#include <cmath>
 #include <array>
 #include <map>
 #include <utility>
@@ -119,6 +120,7 @@ class TimelinePainter {
     add_beliefs(svg);
     add_markers(svg);
     add_storage_traffic(svg);
+    add_effects(svg);
     add_note(svg);
     add_legend(svg);
     add_violation_list(svg);
@@ -410,6 +412,40 @@ class TimelinePainter {
     }
   }
 
+  // Effects on their external service's lane: a dot per accepted call, the
+  // duplicate red, a call turned away (a repeated idempotency key) crossed
+  // out; an arrow from the call when it is not an ordinary one.
+  void add_effects(SvgDocument& svg) const {
+    LabelRows rows{kLabelRowOffsets.size()};
+    for (const TimelineEffect& effect : timeline_.effects) {
+      if (!visible(effect.landed_ns)) continue;
+      const double marker_x = x(effect.landed_ns);
+      const double middle = lane_middle(effect.service_lane);
+      const bool ordinary = effect.accepted && !effect.duplicate;
+      const std::string_view colour = effect.duplicate ? kStaleColour : ordinary ? kOkColour : kRejectedColour;
+      if (!ordinary && effect.invoke_ns && visible(*effect.invoke_ns)) {
+        const double caller_middle = lane_middle(effect.caller_lane);
+        svg.add(svg_line(x(*effect.invoke_ns), caller_middle + 5, marker_x, middle + (caller_middle < middle ? -8 : 8),
+                         colour, 1.4))
+            .set("marker-end", url(effect.duplicate ? "arrow-stale" : "arrow-rejected"))
+            .set("class", "effect-arrow");
+      }
+      SvgElement mark{"circle"};
+      mark.set("cx", marker_x).set("cy", middle).set("r", effect.duplicate ? 7 : 5);
+      mark.set("fill", effect.accepted ? colour : "white").set("stroke", effect.duplicate ? "#7f0000" : colour);
+      mark.set("class", effect.duplicate ? "effect duplicate" : effect.accepted ? "effect" : "effect rejected");
+      mark.add("title").text(fmt::format("{} at {}", effect.label(), short_seconds(effect.landed_ns)));
+      svg.add(std::move(mark));
+      if (!effect.accepted) add_cross(svg, marker_x, middle);
+      const std::string text = effect.label();
+      if (const std::optional<Placed> placed = place_beside(marker_x, effect.service_lane, text, kLabelFont, rows, !ordinary)) {
+        SvgElement& label = svg.add(svg_text(placed->x, placed->y, text, placed->anchor, kLabelFont));
+        label.set("fill", effect.duplicate ? kStaleColour : "#444444").set("class", "effect-label");
+        if (effect.duplicate) label.set("font-weight", "bold");
+      }
+    }
+  }
+
   void add_read_marks(SvgDocument& svg, const TurnedAwayRead& read, std::size_t storage) const {
     if (!visible(read.storage_ns)) return;
     const double marker_x = x(read.storage_ns);
@@ -442,14 +478,22 @@ class TimelinePainter {
     double y = 0;
     std::string_view anchor;
   };
-  std::optional<Placed> place_beside(double marker_x, std::size_t storage, std::string_view text, double font_size,
+  std::optional<Placed> place_beside(double marker_x, std::size_t lane, std::string_view text, double font_size,
                                      LabelRows& rows, bool important) const {
     const double width = text_width(text, font_size);
-    const bool right = marker_x + 9 + width < kWidth - 4;
-    const double left = right ? marker_x + 9 : marker_x - 9 - width;
-    std::optional<std::size_t> row = rows.take(left, left + width);
+    const bool fits_right = marker_x + 9 + width < kWidth - 4;
+    const bool fits_left = marker_x - 9 - width > kPlotLeft;
+    // The side with room, else the other side, else (important labels only) over another label.
+    bool right = fits_right;
+    std::optional<std::size_t> row = rows.take(right ? marker_x + 9 : marker_x - 9 - width,
+                                               right ? marker_x + 9 + width : marker_x - 9);
+    if (!row && (right ? fits_left : fits_right)) {
+      right = !right;
+      row = rows.take(right ? marker_x + 9 : marker_x - 9 - width, right ? marker_x + 9 + width : marker_x - 9);
+      if (!row) right = !right;
+    }
     if (!row && !important) return std::nullopt;
-    const double middle = lane_middle(storage);
+    const double middle = lane_middle(lane);
     return Placed{right ? marker_x + 9 : marker_x - 9, middle + kLabelRowOffsets.at(row.value_or(0)),
                   right ? "start" : "end"};
   }
@@ -556,12 +600,36 @@ class TimelinePainter {
   }
 
   // Each incident's name at the event that shows it: on storage in a free label row, elsewhere at the lane's foot.
-  void add_callouts(SvgDocument& svg, std::optional<std::size_t> storage, LabelRows& rows) const {
+  // Incidents of one kind on one lane whose names would print over each
+  // other are named once, with their number ("⚠ foreign_release 11.01s ×2").
+  struct CalloutGroup {
+    const TimelineCallout* first = nullptr;
+    int count = 0;
+  };
+  [[nodiscard]] std::vector<CalloutGroup> callout_groups() const {
+    std::vector<CalloutGroup> groups;
     for (const TimelineCallout& callout : timeline_.callouts) {
       if (!visible(callout.time_ns) || !callout.lane) continue;
+      const auto same = std::find_if(groups.begin(), groups.end(), [&](const CalloutGroup& group) {
+        return group.first->kind == callout.kind && group.first->lane == callout.lane &&
+               std::abs(x(group.first->time_ns) - x(callout.time_ns)) < 40;
+      });
+      if (same != groups.end()) {
+        ++same->count;
+      } else {
+        groups.push_back({&callout, 1});
+      }
+    }
+    return groups;
+  }
+
+  void add_callouts(SvgDocument& svg, std::optional<std::size_t> storage, LabelRows& rows) const {
+    for (const CalloutGroup& group : callout_groups()) {
+      const TimelineCallout& callout = *group.first;
       const double callout_x = x(callout.time_ns);
-      const std::string text =
+      std::string text =
           fmt::format("⚠ {} {}", checker::violation_kind_name(callout.kind), short_seconds(callout.time_ns));
+      if (group.count > 1) text += fmt::format(" ×{}", group.count);
       Placed placed;
       if (callout.lane == storage) {
         placed = *place_beside(callout_x, *storage, text, 10, rows, true);

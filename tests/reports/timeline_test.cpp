@@ -312,6 +312,32 @@ TEST(TimelineModel, LateAndStaleWritesAreTheCheckersOnes) {
   EXPECT_EQ(count(document, "//line[@class='write-arrow']"), 2U);
 }
 
+TEST(TimelineModel, AnExternalChargeMadeTwiceForOneJobIsADuplicateEffectOnThePaymentsLane) {
+  const Replayed replayed = replay("h25-duplicate-charge", 1, model::Fencing::kOn);
+  const std::int64_t duplicates = replayed.run.verdict.violation_count(checker::ViolationKind::kDuplicateEffect).value_or(0);
+  ASSERT_GT(duplicates, 0);
+  const Timeline timeline = build_timeline(replayed.entries, replayed.run.verdict);
+  const std::optional<std::size_t> payments = timeline.lane_of("payments");
+  ASSERT_TRUE(payments.has_value());
+  EXPECT_EQ(timeline.lanes[*payments].kind, LaneKind::kExternal);
+  std::int64_t accepted = 0;
+  std::int64_t marked = 0;
+  for (const TraceEntry& entry : replayed.entries) accepted += entry.event == "effect.accept" ? 1 : 0;
+  for (const TimelineEffect& effect : timeline.effects) {
+    EXPECT_EQ(effect.service_lane, *payments);
+    marked += effect.duplicate ? 1 : 0;
+    if (effect.duplicate) {
+      EXPECT_TRUE(effect.accepted);
+    }
+  }
+  EXPECT_EQ(static_cast<std::int64_t>(timeline.effects.size()), accepted) << "every call the service took, once";
+  EXPECT_EQ(marked, duplicates) << "each duplicate_effect names one accepted call";
+
+  const pugi::xml_document document = parsed(timeline_svg(timeline));
+  EXPECT_EQ(count(document, "//circle[@class='effect duplicate']"), static_cast<std::size_t>(duplicates));
+  EXPECT_EQ(std::string{document.select_node("//text[@class='effect-label']").node().child_value()}.substr(0, 4), "job ");
+}
+
 TEST(TimelineSvg, AScenarioNameThatIsMarkupIsText) {
   const std::string name = "<script>alert(1)</script>";
   const Timeline timeline = timeline_of(late_and_stale_history(name));
