@@ -44,6 +44,8 @@ p.lead { font-size: 1.1em; }
 nav { font-size: 0.9em; margin-bottom: 1em; }
 a { color: #1f5fa8; }
 table { border-collapse: collapse; margin: 0.6em 0; font-size: 0.92em; }
+table.suite { font-size: 0.85em; }
+table.suite td:first-child { white-space: nowrap; }
 th, td { border: 1px solid #d6d6d6; padding: 0.25em 0.6em; text-align: left; vertical-align: top; }
 th { background: #f2f4f7; }
 td.number { text-align: right; font-variant-numeric: tabular-nums; }
@@ -140,10 +142,15 @@ std::string counts_table(const runner::ScenarioSummary& summary) {
   return html + "</table>\n";
 }
 
-std::string legend_list(const std::vector<ViolationKind>& kinds) {
+enum class ColumnHeads : std::uint8_t { kHidden, kShown };
+
+// What each kind means; with kShown, under the short column head the table uses ("dholder").
+std::string legend_list(const std::vector<ViolationKind>& kinds, ColumnHeads heads = ColumnHeads::kHidden) {
   std::string html = "<ul>\n";
   for (const ViolationKind kind : kinds) {
-    html += fmt::format("<li><code>{}</code>: {}.</li>\n", checker::violation_kind_name(kind), violation_meaning(kind));
+    const std::string head = heads == ColumnHeads::kShown ? fmt::format("{} = ", violation_column_head(kind)) : "";
+    html += fmt::format("<li>{}<code>{}</code>: {}.</li>\n", head, checker::violation_kind_name(kind),
+                        violation_meaning(kind));
   }
   return html + "</ul>\n";
 }
@@ -156,26 +163,38 @@ std::string parameters_table(const std::vector<ParameterRow>& rows) {
   return html + "</table>\n";
 }
 
+// What explore did, when it found nothing to picture.
+std::string exploration_outcome(const explore::Exploration& exploration) {
+  if (exploration.goal.meaning == explore::GoalMeaning::kShowHazard) {
+    return fmt::format("<code>locksim explore</code> did not show {} in {} tests ({})",
+                       escaped(explore::kind_names(exploration.goal.kinds)), exploration.tests_run,
+                       escaped(exploration.goal.reason));
+  }
+  return fmt::format("<code>locksim explore</code> tried {} plans to break what the file claims and found none ({})",
+                     exploration.tests_run, escaped(exploration.goal.reason));
+}
+
 std::string pictured_intro(const ScenarioReport& report) {
+  const explore::Exploration& exploration = report.exploration;
   switch (report.pictured_from) {
     case PicturedFrom::kExplore: {
-      const explore::Finding& finding = *report.exploration.finding;
+      const explore::Finding& finding = *exploration.finding;
+      const bool broken = exploration.goal.meaning == explore::GoalMeaning::kBreakSafety;
       return fmt::format(
-          "<p>The pictured run is the smallest one <code>locksim explore</code> found that shows "
-          "<code>{}</code> with {} (search seed {}, test {}, shrunk in {} steps): it looked for {}.</p>\n",
-          checker::violation_kind_name(finding.counterexample.kind), mode_title(report.exploration.goal.mode),
-          report.exploration.seed, finding.counterexample.test, finding.counterexample.shrink_steps,
-          escaped(report.exploration.goal.reason));
+          "<p>The pictured run is the smallest one <code>locksim explore</code> found that shows <code>{}</code> with "
+          "{} (search seed {}, test {}, shrunk in {} steps){}. It looked for it because {}.</p>\n",
+          checker::violation_kind_name(finding.counterexample.kind), mode_title(exploration.goal.mode), exploration.seed,
+          finding.counterexample.test, finding.counterexample.shrink_steps,
+          broken ? ": <strong>a counterexample to what the file claims</strong>" : "", escaped(exploration.goal.reason));
     }
     case PicturedFrom::kFailingSeed:
-      return fmt::format("<p>The pictured run is seed {}, the first that failed; <code>locksim explore</code> "
-                         "found no smaller one in {} tests ({}).</p>\n",
-                         report.pictured_seed, report.exploration.tests_run, escaped(report.exploration.goal.reason));
+      return fmt::format("<p>The pictured run is seed {}, the first with a violation over the seeds below; {}.</p>\n",
+                         report.pictured_seed, exploration_outcome(exploration));
     case PicturedFrom::kFirstSeed: break;
   }
-  return fmt::format("<p>No run failed, and <code>locksim explore</code> found no counterexample in {} tests ({}). "
-                     "The pictured run is seed {}: the lock working as it should.</p>\n",
-                     report.exploration.tests_run, escaped(report.exploration.goal.reason), report.pictured_seed);
+  return fmt::format("<p>No run had a violation, and {}. The pictured run is seed {}: the lock working as it "
+                     "should.</p>\n",
+                     exploration_outcome(exploration), report.pictured_seed);
 }
 
 std::string critical_section(const ScenarioReport& report) {
@@ -317,9 +336,11 @@ std::string index_page_html(const std::vector<IndexEntry>& entries) {
     }
   }
   std::ranges::sort(kinds);
-  html += "<h2>The scenarios</h2>\n<table class=\"suite\">\n<tr><th>scenario</th><th>status</th><th>mode</th>"
+  html += "<h2>The scenarios</h2>\n<table class=\"suite\">\n<tr><th>scenario</th><th>status</th><th>fencing</th>"
           "<th>runs</th><th>runs with a violation</th>";
-  for (const ViolationKind kind : kinds) html += fmt::format("<th><code>{}</code></th>", checker::violation_kind_name(kind));
+  for (const ViolationKind kind : kinds) {
+    html += fmt::format("<th title=\"{}\">{}</th>", checker::violation_kind_name(kind), violation_column_head(kind));
+  }
   html += "</tr>\n";
   for (const IndexEntry& entry : entries) {
     const runner::ScenarioSummary& summary = entry.report->summary;
@@ -330,14 +351,18 @@ std::string index_page_html(const std::vector<IndexEntry>& entries) {
         html += fmt::format("<td rowspan=\"{0}\"><a href=\"{1}\">{2}</a></td><td rowspan=\"{0}\">{3}</td>",
                             summary.modes.size(), escaped(entry.page), escaped(entry.report->name), status_span(summary));
       }
-      html += fmt::format("<td>{}</td><td class=\"number\">{}</td><td class=\"number\">{}</td>", mode_title(mode.mode),
-                          mode.runs, mode.runs_with_violation);
+      html += fmt::format("<td>{}</td><td class=\"number\">{}</td><td class=\"number\">{}</td>",
+                          mode.mode == model::Fencing::kOn ? "on" : "off", mode.runs, mode.runs_with_violation);
       for (const ViolationKind kind : kinds) html += count_cell(mode.incidents.at(kind), mode.violations.at(kind));
       html += "</tr>\n";
     }
   }
-  html += "</table>\n<p>Each cell: incidents, with the violations behind them in brackets where they differ.</p>\n";
-  html += legend_list(kinds);
+  html += "</table>\n<p>Status: <em>passed</em> — every expectation the file states held (a mended scenario can "
+          "pass and still show a violation it makes no claim about, such as a second holder that harms no data); <em>reproduced</em> — they held, "
+          "one of them saying the hazard happens; <em>not judged</em> — no expectation applies to a mode that ran; "
+          "<em>failed</em> — an expectation failed. Each violation cell: incidents, with the violations behind them in "
+          "brackets where they differ.</p>\n";
+  html += legend_list(kinds, ColumnHeads::kShown);
 
   html += "<h2>What to take away</h2>\n<dl class=\"takeaways\">\n";
   for (const IndexEntry& entry : entries) {

@@ -59,28 +59,40 @@ PictureSource picture_source(const scenarios::Scenario& scenario, const runner::
           scenario};
 }
 
-// "critical event: a pause from 10.03s fails (lease 10s)", for the picture.
+// Where the fault `event` names began in the pictured run: its first span
+// or marker of that kind on its target's lane, else on any lane (an
+// untargeted partition or failover), drawn across every lane then.
+std::optional<std::pair<std::int64_t, std::string>> fault_start(const explore::CriticalEvent& event,
+                                                                const Timeline& timeline) {
+  const std::string kind = scenarios::fault_kind_name(event.kind);
+  std::optional<std::pair<std::int64_t, std::string>> anywhere;
+  const auto consider = [&](std::size_t lane, std::int64_t time_ns) -> bool {
+    if (timeline.lanes[lane].name == event.target) return true;
+    if (!anywhere) anywhere = std::pair{time_ns, std::string{}};
+    return false;
+  };
+  for (const FaultSpan& span : timeline.spans) {
+    if (span.kind == kind && consider(span.lane, span.begin_ns)) return std::pair{span.begin_ns, event.target};
+  }
+  for (const FaultMarker& marker : timeline.markers) {
+    if (marker.kind == kind && consider(marker.lane, marker.time_ns)) return std::pair{marker.time_ns, event.target};
+  }
+  return anywhere;
+}
+
+// "critical event: this pause — fails from 10.03039s (lease 10s)", for the picture.
 std::optional<TimelineNote> critical_note(const explore::Exploration& exploration, const Timeline& timeline) {
   if (!exploration.finding) return std::nullopt;
   for (const explore::CriticalEvent& event : exploration.finding->critical) {
     if (!event.setting.empty() || !event.needed) continue;
-    const std::string kind = scenarios::fault_kind_name(event.kind);
-    const auto span = std::ranges::find_if(timeline.spans, [&](const FaultSpan& candidate) {
-      return candidate.kind == kind && timeline.lanes[candidate.lane].name == event.target;
-    });
-    const auto marker = std::ranges::find_if(timeline.markers, [&](const FaultMarker& candidate) {
-      return candidate.kind == kind && timeline.lanes[candidate.lane].name == event.target;
-    });
-    std::optional<std::int64_t> time_ns;
-    if (span != timeline.spans.end()) time_ns = span->begin_ns;
-    else if (marker != timeline.markers.end()) time_ns = marker->time_ns;
-    if (!time_ns) continue;
-    std::string text = fmt::format("critical event: this {}", kind);
+    const auto start = fault_start(event, timeline);
+    if (!start) continue;
+    std::string text = fmt::format("critical event: this {}", scenarios::fault_kind_name(event.kind));
     if (event.threshold) {
-      text += fmt::format(" — it fails from {} {}", event.length_name, sim::format_duration(*event.threshold));
+      text += fmt::format(" — fails from {}", sim::format_duration(*event.threshold));
       if (event.lease) text += fmt::format(" (lease {})", sim::format_duration(*event.lease));
     }
-    return TimelineNote{text, *time_ns, event.target};
+    return TimelineNote{text, start->first, start->second};
   }
   return std::nullopt;
 }
