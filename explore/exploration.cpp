@@ -47,7 +47,7 @@ Finding describe(const scenarios::Scenario& scenario, const ExploreGoal& goal, C
   finding.critical = critical_events(finding.minimal, case_runner, counterexample.kind, history);
   finding.minimal_file_text = minimal_scenario_json(
       {file_text(scenario.file), fmt::format("locksim explore --seed {} (test {})", seed, counterexample.test),
-       finding.story.back()},
+       finding.story.back(), run.stopped_short},
       finding.minimal, goal, counterexample.kind);
   require_replays(finding.minimal_file_text, minimal_path, goal, counterexample.kind);
   return finding;

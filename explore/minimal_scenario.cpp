@@ -48,7 +48,9 @@ std::string minimal_scenario_json(const MinimalScenarioText& text, const Runnabl
   document["storage"]["fencing"] = scenarios::fencing_switch_name(goal.mode);
   document.erase("probes_required");
   const std::string bound = goal.meaning == GoalMeaning::kShowHazard ? ">0" : "==0";
-  document["expect"] = ordered_json::object({{mode, ordered_json::object({{checker::violation_kind_name(kind), bound}})}});
+  ordered_json expected = ordered_json::object({{checker::violation_kind_name(kind), bound}});
+  if (text.stopped_short) expected["stopped_short"] = ">0";
+  document["expect"] = ordered_json::object({{mode, expected}});
   return document.dump(2) + "\n";
 }
 

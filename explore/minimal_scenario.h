@@ -5,8 +5,9 @@
 // network.delay, workers.work), storage.fencing set to the explored mode,
 // and an `expect` that states what was found — `KIND ">0"` for a hazard the
 // file claims (run says "reproduced"), the broken `KIND "==0"` for a safety
-// counterexample (run fails the same way). probes_required is dropped: the
-// file states the violation itself.
+// counterexample (run fails the same way), and `stopped_short ">0"` when the
+// minimal run stopped short. probes_required is dropped: the file states the
+// violation itself.
 
 #include <string>
 #include <string_view>
@@ -21,6 +22,10 @@ struct MinimalScenarioText {
   std::string_view original;  // the explored file's JSON text
   std::string found_by;       // how it was found, for the description: "locksim explore --seed 1, test 3"
   std::string summary;        // one sentence on what it shows
+  // The minimal run hit its time or event limit with work left (a lock
+  // nobody can take, H10): the expect says so, since `run` otherwise
+  // expects every run to finish.
+  bool stopped_short = false;
 };
 
 [[nodiscard]] std::string minimal_scenario_json(const MinimalScenarioText& text, const RunnableCase& minimal,

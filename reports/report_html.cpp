@@ -326,8 +326,9 @@ std::string index_page_html(const std::vector<IndexEntry>& entries) {
   html += "<h1>Lease-expiry hazards, fencing off and on</h1>\n"
           "<p class=\"lead\">A lease lets a crashed holder's lock expire — and so it also expires under a holder that "
           "is only frozen, which may wake and act after someone else took the lock. Each scenario below was run by "
-          "locksim's deterministic simulator over many seeds, once without fencing tokens and once with, on the same "
-          "plans; each page pictures one run of it, fencing off and on, side by side.</p>\n";
+          "locksim's deterministic simulator over many seeds in the fencing modes its file names — most without "
+          "fencing tokens and with them, on the same plans; each page pictures one run of it in each mode, one above "
+          "the other.</p>\n";
 
   std::vector<ViolationKind> kinds;
   for (const IndexEntry& entry : entries) {

@@ -39,6 +39,17 @@ TEST(ExploreCommand, ShowsThePausePastLeaseAsAMinimalReplayablePlan) {
   EXPECT_NE(replay.output.find("stale_write"), std::string::npos) << replay.output;
 }
 
+TEST(ExploreCommand, AStuckLocksMinimalPlanSaysItsRunStopsShortSoRunSaysReproduced) {
+  const std::string minimal = scratch("h10-minimal.json");
+  const Result explored = run_locksim("explore h10-no-lease-crash --seed 1 --out " + minimal);
+  ASSERT_EQ(explored.exit_code, 0) << explored.output;
+  EXPECT_NE(explored.output.find("found stuck_lock"), std::string::npos) << explored.output;
+  EXPECT_EQ(nlohmann::json::parse(read_text(minimal))["expect"]["fencing-off"]["stopped_short"], ">0");
+  const Result run = run_locksim("run " + minimal);
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_NE(table_of(run.output).find("reproduced"), std::string::npos) << run.output;
+}
+
 TEST(ExploreCommand, ASafeScenarioPassesItsTests) {
   const Result explored = run_locksim("explore h22-fenced-reads --tests 20 --seed 3 --out " + scratch("unused.json"));
   EXPECT_EQ(explored.exit_code, 0) << explored.output;
