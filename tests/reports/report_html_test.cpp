@@ -126,7 +126,7 @@ TEST(ScenarioPage, TheSameReportIsTheSameBytesWhateverTheThreads) {
   EXPECT_EQ(scenario_page_html(again, {}), scenario_page_html(h01_report(), {}));
 }
 
-TEST(ScenarioReport, ASafeScenarioPicturesItsFirstSeedAndSaysNothingFailed) {
+TEST(ScenarioReport, ASafeScenarioPicturesItsFirstSeedAndSaysNoRunHadAViolation) {
   ReportSettings settings = small_settings();
   settings.explore_tests = 10;
   const ScenarioReport report = gather_scenario_report(builtin("control-no-faults"), settings);
