@@ -1,9 +1,12 @@
 #include "reports/scenario_parameters.h"
 
+#include <algorithm>
 #include <array>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+
+#include "scenarios/scenario_reference.h"
 
 namespace locksim::reports {
 namespace {
@@ -69,6 +72,31 @@ std::string expect_text(const Json& expect) {
   return text;
 }
 
+// The settings every page names even when the file leaves them to their
+// defaults: what the lock service is, the lease, the workers and their work,
+// and whether storage fences.
+constexpr std::array kAlwaysShown = {"/service/kind", "/lock/lease", "/workers/count", "/workers/work", "/storage/fencing"};
+
+// "kind redis (default)", from the key reference (the one home of defaults).
+void add_defaults(const Json& file, std::vector<ParameterRow>& rows) {
+  for (const std::string_view pointer : kAlwaysShown) {
+    if (file.contains(Json::json_pointer{std::string{pointer}})) continue;
+    const std::optional<scenarios::KeyReference> key = scenarios::find_key_reference(pointer);
+    if (!key) continue;
+    const std::size_t slash = pointer.rfind('/');
+    const std::string section{pointer.substr(1, slash - 1)};
+    std::string value{key->default_value};
+    std::erase(value, '"');
+    const std::string text = fmt::format("{} {} (default)", pointer.substr(slash + 1), value);
+    const auto existing = std::ranges::find(rows, section, &ParameterRow::section);
+    if (existing != rows.end()) {
+      existing->text += ", " + text;
+    } else {
+      rows.push_back({section, text});
+    }
+  }
+}
+
 }  // namespace
 
 std::vector<ParameterRow> scenario_parameters(std::string_view file_text) {
@@ -86,6 +114,7 @@ std::vector<ParameterRow> scenario_parameters(std::string_view file_text) {
       rows.push_back({section, value_text(value)});
     }
   }
+  add_defaults(file, rows);
   return rows;
 }
 

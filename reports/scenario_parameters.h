@@ -5,8 +5,9 @@
 // values as compact text ("lease 10s", "work uniform 100ms–2s").
 //
 // From the file's text, not the parsed scenario, so the page says exactly
-// what the file says and nothing the reader cannot find in it; defaults are
-// named once, by the page, as docs/scenario-format.md's.
+// what the file says; the few settings every page names (the service, the
+// lease, the workers and their work, fencing) are added with "(default)"
+// from the key reference when the file leaves them out.
 
 #include <string>
 #include <string_view>

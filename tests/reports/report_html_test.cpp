@@ -221,7 +221,7 @@ TEST(ScenarioParameters, SayTheFilesOwnSettingsInWordsOneRowPerSectionAndFault) 
     "faults": [{"kind": "pause", "target": "worker-1", "when": "after-acquire", "for": "12s"}],
     "expect": {"fencing-off": {"stale_write": ">0", "double_holder": ">0"}}})";
   const std::vector<ParameterRow> rows = scenario_parameters(text);
-  ASSERT_EQ(rows.size(), 5u);
+  ASSERT_EQ(rows.size(), 7u);
   EXPECT_EQ(rows[0].section, "lock");
   EXPECT_EQ(rows[0].text, "lease 10s");
   EXPECT_EQ(rows[1].text, "count 3, work uniform 100ms–2s");
@@ -230,6 +230,20 @@ TEST(ScenarioParameters, SayTheFilesOwnSettingsInWordsOneRowPerSectionAndFault) 
   EXPECT_EQ(rows[3].text, "kind pause, target worker-1, when after-acquire, for 12s");
   EXPECT_EQ(rows[4].section, "expect");
   EXPECT_EQ(rows[4].text, "fencing-off: stale_write >0, double_holder >0");
+  // What every page names, from the defaults when the file leaves it out.
+  EXPECT_EQ(rows[5].section, "service");
+  EXPECT_EQ(rows[5].text, "kind redis (default)");
+  EXPECT_EQ(rows[6].section, "storage");
+  EXPECT_EQ(rows[6].text, "fencing off (default)");
+}
+
+TEST(ScenarioParameters, AddADefaultToASectionTheFileHasWithoutIt) {
+  const std::vector<ParameterRow> rows = scenario_parameters(
+      R"({"name": "x", "service": {"kind": "consensus"}, "lock": {"lease": "10s"}, "workers": {"count": 3}})");
+  ASSERT_EQ(rows.size(), 4u);
+  EXPECT_EQ(rows[2].section, "workers");
+  EXPECT_EQ(rows[2].text, "count 3, work uniform 100ms to 2s (default)");
+  EXPECT_EQ(rows[3].text, "fencing off (default)");
 }
 
 }  // namespace
