@@ -26,5 +26,6 @@ void add_explain_command(CLI::App& app, ExitCode& exit_code);
 void add_explore_command(CLI::App& app, ExitCode& exit_code);
 void add_sweep_command(CLI::App& app, ExitCode& exit_code);
 void add_report_command(CLI::App& app, ExitCode& exit_code);
+void add_live_command(CLI::App& app, ExitCode& exit_code);
 
 }  // namespace locksim::cli

@@ -30,6 +30,7 @@ int main(int argc, char** argv) {
   locksim::cli::add_explore_command(app, exit_code);
   locksim::cli::add_sweep_command(app, exit_code);
   locksim::cli::add_report_command(app, exit_code);
+  locksim::cli::add_live_command(app, exit_code);
 
   if (argc > 0) locksim::runner::set_replay_program(argv[0]);
   try {

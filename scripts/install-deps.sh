@@ -9,6 +9,8 @@ packages=(
   libgtest-dev libgmock-dev librapidcheck-dev libbenchmark-dev libpugixml-dev libpng-dev
   # The report test renders a page in headless Chromium, with a font to draw its text.
   chromium fonts-dejavu-core
+  # Live mode runs scenarios against real Redis servers (started by locksim itself on loopback).
+  redis-server redis-sentinel libhiredis-dev
 )
 
 missing=()

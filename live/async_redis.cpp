@@ -1,0 +1,98 @@
+#include "live/async_redis.h"
+
+#include <array>
+#include <memory>
+
+#include <hiredis/hiredis.h>
+#include <hiredis/read.h>
+
+namespace locksim::live {
+namespace {
+
+std::string formatted(const std::vector<std::string>& arguments) {
+  std::vector<const char*> pointers;
+  std::vector<std::size_t> lengths;
+  for (const std::string& argument : arguments) {
+    pointers.push_back(argument.data());
+    lengths.push_back(argument.size());
+  }
+  char* command = nullptr;
+  const long long length =
+      redisFormatCommandArgv(&command, static_cast<int>(arguments.size()), pointers.data(), lengths.data());
+  std::string text = length < 0 ? std::string{} : std::string(command, static_cast<std::size_t>(length));
+  redisFreeCommand(command);
+  return text;
+}
+
+}  // namespace
+
+AsyncRedis::AsyncRedis(asio::any_io_executor executor)
+    : executor_{executor}, socket_{executor}, reader_{redisReaderCreate()} {}
+
+AsyncRedis::~AsyncRedis() { redisReaderFree(reader_); }
+
+void AsyncRedis::reset_connection() {
+  boost::system::error_code ignored;
+  socket_.close(ignored);
+  redisReaderFree(reader_);
+  reader_ = redisReaderCreate();
+}
+
+asio::awaitable<void> AsyncRedis::connect(std::string host, int port) {
+  host_ = std::move(host);
+  port_ = port;
+  const asio::ip::tcp::endpoint endpoint{asio::ip::make_address(host_), static_cast<unsigned short>(port_)};
+  co_await socket_.async_connect(endpoint, asio::use_awaitable);
+  socket_.set_option(asio::ip::tcp::no_delay{true});
+}
+
+asio::awaitable<std::optional<RespValue>> AsyncRedis::exchange(std::string request) {
+  boost::system::error_code error;
+  if (!socket_.is_open()) {
+    const asio::ip::tcp::endpoint endpoint{asio::ip::make_address(host_), static_cast<unsigned short>(port_)};
+    co_await socket_.async_connect(endpoint, asio::redirect_error(asio::use_awaitable, error));
+    if (error) co_return std::nullopt;
+    socket_.set_option(asio::ip::tcp::no_delay{true});
+  }
+  co_await asio::async_write(socket_, asio::buffer(request), asio::redirect_error(asio::use_awaitable, error));
+  if (error) co_return std::nullopt;
+  std::array<char, 4096> buffer{};
+  while (true) {
+    void* parsed = nullptr;
+    if (redisReaderGetReply(reader_, &parsed) != REDIS_OK) co_return std::nullopt;
+    if (parsed != nullptr) {
+      RespValue value = resp_value(*static_cast<redisReply*>(parsed));
+      freeReplyObject(parsed);
+      co_return value;
+    }
+    const std::size_t read =
+        co_await socket_.async_read_some(asio::buffer(buffer), asio::redirect_error(asio::use_awaitable, error));
+    if (error) co_return std::nullopt;
+    redisReaderFeed(reader_, buffer.data(), read);
+  }
+}
+
+asio::awaitable<std::optional<RespValue>> AsyncRedis::command(std::vector<std::string> arguments,
+                                                              std::chrono::nanoseconds timeout) {
+  // The timer cancels the socket's wait; its handler may run after this
+  // coroutine is gone, so it shares its flag and reaches the socket only if
+  // this call is still waiting.
+  auto waiting = std::make_shared<bool>(true);
+  asio::steady_timer timer{executor_};
+  timer.expires_after(timeout);
+  timer.async_wait([this, waiting](const boost::system::error_code& error) {
+    if (!error && *waiting) {
+      boost::system::error_code ignored;
+      socket_.cancel(ignored);
+    }
+  });
+  std::optional<RespValue> reply = co_await exchange(formatted(arguments));
+  *waiting = false;
+  timer.cancel();
+  // No reply in time (it may still come) or a broken connection: this
+  // connection is out of step, so the next command opens a fresh one.
+  if (!reply) reset_connection();
+  co_return reply;
+}
+
+}  // namespace locksim::live

@@ -1,0 +1,48 @@
+#pragma once
+// A Redis connection for a live worker's coroutines: commands are written
+// with hiredis's formatter and replies parsed with hiredis's reader, over a
+// Boost.Asio TCP socket. One command at a time per connection (a worker's
+// job loop and its watchdog each have their own).
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "live/asio_coroutines.h"
+#include "live/resp_value.h"
+
+struct redisReader;
+
+namespace locksim::live {
+
+class AsyncRedis {
+ public:
+  explicit AsyncRedis(asio::any_io_executor executor);
+  ~AsyncRedis();
+  AsyncRedis(const AsyncRedis&) = delete;
+  AsyncRedis& operator=(const AsyncRedis&) = delete;
+
+  // Connects to 127.0.0.1:port (or host). Throws boost::system::system_error on failure.
+  asio::awaitable<void> connect(std::string host, int port);
+
+  // Sends the command and waits up to `timeout` for its reply; nullopt on a
+  // timeout or a broken connection (which is then closed, and reopened by
+  // the next call). An error reply is returned as such.
+  asio::awaitable<std::optional<RespValue>> command(std::vector<std::string> arguments,
+                                                    std::chrono::nanoseconds timeout);
+
+  [[nodiscard]] asio::any_io_executor executor() const { return executor_; }
+
+ private:
+  asio::awaitable<std::optional<RespValue>> exchange(std::string request);
+  void reset_connection();
+
+  asio::any_io_executor executor_;
+  asio::ip::tcp::socket socket_;
+  std::string host_;
+  int port_ = 0;
+  redisReader* reader_ = nullptr;
+};
+
+}  // namespace locksim::live

@@ -1,0 +1,228 @@
+#include "live/live_history.h"
+
+#include <algorithm>
+#include <optional>
+#include <set>
+
+namespace locksim::live {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+enum class Rank : int { kRunBegin, kServer, kWorker, kCoordinator, kRunEnd };
+
+struct Placed {
+  std::int64_t t = 0;
+  Rank rank = Rank::kWorker;
+  std::size_t order = 0;  // keeps each source's own order at equal times
+  Json line;              // proc, ev and fields, without i and t
+};
+
+struct CallTimes {
+  std::optional<std::int64_t> invoke_ns;
+  std::optional<std::int64_t> reply_ns;
+};
+
+const std::set<std::string> kInvokes = {"acquire.invoke", "read.invoke", "write.invoke", "renew.invoke",
+                                        "release.invoke"};
+const std::set<std::string> kReplies = {"acquire.ok", "acquire.fail", "read.ok", "write.ok", "write.fail",
+                                        "renew.ok", "renew.fail", "release.ok", "release.fail"};
+
+std::map<std::string, CallTimes> call_times(const std::vector<nlohmann::json>& worker_lines) {
+  std::map<std::string, CallTimes> calls;
+  for (const nlohmann::json& line : worker_lines) {
+    if (!line.contains("call")) continue;
+    CallTimes& times = calls[line["call"].get<std::string>()];
+    const std::string event = line["ev"].get<std::string>();
+    const std::int64_t t = line["t"].get<std::int64_t>();
+    if (kInvokes.contains(event)) times.invoke_ns = t;
+    if (kReplies.contains(event)) times.reply_ns = t;
+  }
+  return calls;
+}
+
+// Places one server's records, in script order, within their calls' send and reply.
+class ServerClock {
+ public:
+  ServerClock(const std::map<std::string, CallTimes>& calls, std::int64_t realtime_minus_run_ns)
+      : calls_{calls}, realtime_minus_run_ns_{realtime_minus_run_ns} {}
+
+  // The server's TIME of `record`, as the run's time.
+  [[nodiscard]] std::int64_t server_time(const nlohmann::json& record) const {
+    const std::int64_t seconds = std::stoll(record["s"].get<std::string>());
+    const std::int64_t micros = std::stoll(record["us"].get<std::string>());
+    return seconds * 1'000'000'000 + micros * 1'000 - realtime_minus_run_ns_;
+  }
+
+  std::int64_t place(const nlohmann::json& record) {
+    std::int64_t lower = previous_ + 1;
+    std::optional<std::int64_t> upper;
+    if (const auto call = calls_.find(record.value("call", std::string{})); call != calls_.end()) {
+      if (call->second.invoke_ns) lower = std::max(lower, *call->second.invoke_ns + 1);
+      upper = call->second.reply_ns;
+    }
+    std::int64_t t = std::max(lower, server_time(record));
+    if (upper && t > *upper) t = std::max(lower, *upper);
+    previous_ = t;
+    return t;
+  }
+
+ private:
+  const std::map<std::string, CallTimes>& calls_;
+  std::int64_t realtime_minus_run_ns_;
+  std::int64_t previous_ = 0;
+};
+
+std::vector<nlohmann::json> by_sequence(std::vector<nlohmann::json> records) {
+  std::ranges::sort(records, {}, [](const nlohmann::json& record) { return record["seq"].get<std::int64_t>(); });
+  return records;
+}
+
+struct OpenLease {
+  std::string owner;
+  std::int64_t token = 0;
+  std::int64_t lease_ns = 0;  // 0: no expiry
+  std::int64_t deadline_ns = 0;
+};
+
+class LeaseEvents {
+ public:
+  LeaseEvents(const LiveRecords& records, ServerClock& clock, std::vector<Placed>& out)
+      : records_{records}, clock_{clock}, out_{out} {}
+
+  void add(const nlohmann::json& record) {
+    const std::string event = record["ev"].get<std::string>();
+    const std::string value = record["value"].get<std::string>();
+    const std::int64_t t = clock_.place(record);
+    if (event == "grant") {
+      expire_before(t);
+      const std::int64_t lease_ns = record["lease_ms"].get<std::string>().empty()
+                                        ? 0
+                                        : std::stoll(record["lease_ms"].get<std::string>()) * 1'000'000;
+      OpenLease lease{record["owner"].get<std::string>(), record["token"].get<std::int64_t>(), lease_ns,
+                      clock_.server_time(record) + lease_ns};
+      Json line{{"proc", records_.lock_instance}, {"ev", "lease.grant"}, {"lock", records_.lock_name},
+                {"owner", lease.owner}, {"token", lease.token}};
+      if (lease_ns > 0) line["lease_ns"] = lease_ns;
+      emit(t, std::move(line));
+      open_[value] = lease;
+      return;
+    }
+    const auto open = open_.find(value);
+    if (open == open_.end()) return;  // a record of a lease the log does not hold: nothing to end
+    OpenLease& lease = open->second;
+    if (event == "renew") {
+      const std::int64_t lease_ns = std::stoll(record["lease_ms"].get<std::string>()) * 1'000'000;
+      lease.deadline_ns = clock_.server_time(record) + lease_ns;
+      emit(t, Json{{"proc", records_.lock_instance}, {"ev", "lease.renew"}, {"lock", records_.lock_name},
+                   {"owner", lease.owner}, {"token", lease.token}, {"lease_ns", lease_ns}});
+    } else if (event == "release") {
+      emit(t, Json{{"proc", records_.lock_instance}, {"ev", "lease.release"}, {"lock", records_.lock_name},
+                   {"owner", lease.owner}, {"token", lease.token}, {"by", record["by"].get<std::string>()}});
+      open_.erase(open);
+    }
+  }
+
+  // Leases whose deadline passed by the end of the run expire at it.
+  void finish() {
+    for (const auto& [value, lease] : open_) {
+      if (lease.lease_ns > 0 && lease.deadline_ns <= records_.end_ns) expire(lease, lease.deadline_ns);
+    }
+    open_.clear();
+  }
+
+ private:
+  // A grant of the lock at `grant_ns`: Redis granted it because the key was
+  // gone, so every open lease with a deadline expired before it.
+  void expire_before(std::int64_t grant_ns) {
+    for (auto lease = open_.begin(); lease != open_.end();) {
+      if (lease->second.lease_ns > 0) {
+        expire(lease->second, std::min(lease->second.deadline_ns, grant_ns - 1));
+        lease = open_.erase(lease);
+      } else {
+        ++lease;
+      }
+    }
+  }
+
+  void expire(const OpenLease& lease, std::int64_t t) {
+    emit(t, Json{{"proc", records_.lock_instance}, {"ev", "lease.expire"}, {"lock", records_.lock_name},
+                 {"owner", lease.owner}, {"token", lease.token}});
+  }
+
+  void emit(std::int64_t t, Json line) { out_.push_back({t, Rank::kServer, out_.size(), std::move(line)}); }
+
+  const LiveRecords& records_;
+  ServerClock& clock_;
+  std::vector<Placed>& out_;
+  std::map<std::string, OpenLease> open_;  // by the key's value
+};
+
+// A storage record as the model writes it: key, value, writer/reader, token, request_id, reason.
+Json storage_line(const nlohmann::json& record) {
+  Json line{{"proc", "storage"}, {"ev", record["ev"].get<std::string>()}, {"key", record["key"]}};
+  for (const char* field : {"value", "writer", "reader", "token", "request_id", "reason"}) {
+    if (record.contains(field)) line[field] = record[field];
+  }
+  return line;
+}
+
+// A worker's or the coordinator's line as the history has it: proc and ev
+// first, then the event's fields; no `t` (placed apart) and no `call`.
+Json history_fields(const nlohmann::json& source) {
+  Json line{{"proc", source["proc"]}, {"ev", source["ev"]}};
+  for (const auto& [key, value] : source.items()) {
+    if (key != "t" && key != "call" && key != "proc" && key != "ev") line[key] = value;
+  }
+  return line;
+}
+
+}  // namespace
+
+std::vector<std::string> live_history(const LiveRecords& records) {
+  const std::map<std::string, CallTimes> calls = call_times(records.worker_lines);
+  std::vector<Placed> placed;
+  Json begin{{"proc", "run"}, {"ev", "run.begin"}};
+  for (const auto& [key, value] : records.run_begin.items()) begin[key] = value;
+  placed.push_back({0, Rank::kRunBegin, 0, std::move(begin)});
+
+  ServerClock lock_clock{calls, records.realtime_minus_run_ns};
+  LeaseEvents leases{records, lock_clock, placed};
+  for (const nlohmann::json& record : by_sequence(records.lock_log)) leases.add(record);
+  leases.finish();
+
+  ServerClock storage_clock{calls, records.realtime_minus_run_ns};
+  for (const nlohmann::json& record : by_sequence(records.storage_log)) {
+    const std::int64_t t = storage_clock.place(record);
+    placed.push_back({t, Rank::kServer, placed.size(), storage_line(record)});
+  }
+
+  for (const nlohmann::json& worker_line : records.worker_lines) {
+    const std::string event = worker_line["ev"].get<std::string>();
+    if (event.starts_with("live.")) continue;  // the worker's word to the coordinator, not a history event
+    placed.push_back({worker_line["t"].get<std::int64_t>(), Rank::kWorker, placed.size(), history_fields(worker_line)});
+  }
+  for (const nlohmann::json& coordinator_line : records.coordinator_lines) {
+    placed.push_back(
+        {coordinator_line["t"].get<std::int64_t>(), Rank::kCoordinator, placed.size(), history_fields(coordinator_line)});
+  }
+
+  std::int64_t last = records.end_ns;
+  for (const Placed& event : placed) last = std::max(last, event.t);
+  placed.push_back({last, Rank::kRunEnd, placed.size(),
+                    Json{{"proc", "run"}, {"ev", "run.end"}, {"final", records.final_values}}});
+
+  std::ranges::sort(placed, [](const Placed& left, const Placed& right) {
+    return std::tuple{left.t, left.rank, left.order} < std::tuple{right.t, right.rank, right.order};
+  });
+  std::vector<std::string> lines;
+  lines.reserve(placed.size());
+  for (std::size_t index = 0; index < placed.size(); ++index) {
+    Json line{{"i", index}, {"t", std::max<std::int64_t>(0, placed[index].t)}};
+    for (const auto& [key, value] : placed[index].line.items()) line[key] = value;
+    lines.push_back(line.dump());
+  }
+  return lines;
+}
+
+}  // namespace locksim::live

@@ -1,0 +1,45 @@
+#pragma once
+// A live run's history, put together from what each part saw: the workers'
+// own lines (timed on the machine's monotonic clock, shared by every local
+// process), the records the Redis scripts logged atomically with each
+// decision (with the server's TIME), and the coordinator's fault events.
+//
+// How each event is timed:
+// - a worker's event: when the worker saw it (before sending a request,
+//   after reading its reply);
+// - an event decided inside Redis (lease.grant/renew/release, read.accept,
+//   write.accept/reject…): at the server's TIME when its script ran, held
+//   within the invoking call's send and reply (strictly after the send) and
+//   after the same server's previous event, in script order;
+// - lease.expire: at the deadline of the lease's grant or last renewal on the
+//   server's clock — Redis treats a key as gone at its deadline, whenever it
+//   is deleted — and before the next grant of that lock;
+// - run.begin at 0, run.end after everything, with the final values.
+// Pure: the same inputs give the same lines.
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace locksim::live {
+
+struct LiveRecords {
+  nlohmann::ordered_json run_begin;             // run.begin's fields (scenario, seed, fencing, …)
+  std::vector<nlohmann::json> worker_lines;     // each worker's lines in its own order: t, proc, ev, fields, `call`
+  std::vector<nlohmann::json> coordinator_lines;  // fault.begin/end (nemesis), crash/restart (the worker)
+  std::vector<nlohmann::json> lock_log;         // the lock service's script records, in any order (seq orders them)
+  std::vector<nlohmann::json> storage_log;      // storage's script records
+  std::string lock_name;                        // the lock's name as the history writes it
+  std::string lock_instance = "redis-0";        // the lock service's proc
+  std::int64_t realtime_minus_run_ns = 0;       // CLOCK_REALTIME − the run's t, to place the servers' TIME
+  std::int64_t end_ns = 0;                      // when the run ended
+  nlohmann::ordered_json final_values;          // storage key → value at the end
+};
+
+// The history's JSON lines (without newlines), `i` from 0.
+[[nodiscard]] std::vector<std::string> live_history(const LiveRecords& records);
+
+}  // namespace locksim::live

@@ -1,0 +1,477 @@
+#include "live/live_run.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <map>
+#include <memory>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "live/asio_coroutines.h"
+#include "live/live_history.h"
+#include "live/live_keys.h"
+#include "live/redis_client.h"
+#include "live/worker_config.h"
+#include "locksim/version.h"
+#include "scenarios/plan.h"
+#include "scenarios/saved_plan.h"
+#include "sim/duration_text.h"
+
+namespace locksim::live {
+namespace {
+
+using Json = nlohmann::ordered_json;
+using scenarios::FaultKind;
+using scenarios::PlannedFault;
+using std::chrono::nanoseconds;
+
+std::int64_t clock_ns(clockid_t clock) {
+  timespec now{};
+  clock_gettime(clock, &now);
+  return static_cast<std::int64_t>(now.tv_sec) * 1'000'000'000 + now.tv_nsec;
+}
+
+bool targets_a_worker(const PlannedFault& fault) { return fault.target.starts_with("worker-"); }
+
+// Why a planned fault has no live form here; "" when it has one.
+std::string no_live_form(const PlannedFault& fault) {
+  switch (fault.kind) {
+    case FaultKind::kPause:
+    case FaultKind::kCrash:
+      if (!targets_a_worker(fault)) return "only workers are paused or crashed live so far";
+      if (const auto* on_event = std::get_if<scenarios::OnEvent>(&fault.trigger)) {
+        if (on_event->when != scenarios::TriggerEvent::kAfterAcquire &&
+            on_event->when != scenarios::TriggerEvent::kBeforeWrite) {
+          return "its trigger has no live form (only after-acquire and before-write)";
+        }
+      }
+      return "";
+    case FaultKind::kClockJump:
+    case FaultKind::kClockDrift: return "changing a clock needs root and would disturb the whole machine";
+    case FaultKind::kPartition:
+    case FaultKind::kDelaySpike: return "network faults need the fault proxy, which live mode does not have yet";
+    default: return "no live form yet";
+  }
+}
+
+nanoseconds scaled(sim::Duration duration, double scale) {
+  return nanoseconds{static_cast<std::int64_t>(std::llround(static_cast<double>(duration.count_ns()) * scale))};
+}
+
+int workload_jobs(const model::Workload& workload) {
+  if (const auto* counter = std::get_if<model::CounterWorkload>(&workload)) return counter->jobs;
+  if (const auto* write_only = std::get_if<model::WriteOnlyWorkload>(&workload)) return write_only->jobs;
+  return 0;
+}
+
+class Coordinator {
+ public:
+  Coordinator(const scenarios::Scenario& scenario, model::Fencing mode, const LiveRunSettings& settings)
+      : scenario_{scenario}, mode_{mode}, settings_{settings}, plan_{scenarios::make_plan(scenario, settings.seed)} {}
+
+  // Whatever happens, no worker outlives the run.
+  ~Coordinator() {
+    for (auto& worker : workers_) {
+      if (worker->running) {
+        ::kill(worker->pid, SIGKILL);
+        ::waitpid(worker->pid, nullptr, 0);
+      }
+    }
+  }
+  Coordinator(const Coordinator&) = delete;
+  Coordinator& operator=(const Coordinator&) = delete;
+
+  LiveRunResult run() {
+    const auto wall_started = std::chrono::steady_clock::now();
+    // Ctrl-C (or a TERM) ends the run cleanly: the workers are killed and it is reported as interrupted.
+    asio::signal_set interrupts{io_, SIGINT, SIGTERM};
+    interrupts.async_wait([this](const boost::system::error_code& error, int) {
+      if (error) return;
+      failure_ = "interrupted";
+      end_everything();
+    });
+    start_ns_ = clock_ns(CLOCK_MONOTONIC);
+    const std::int64_t realtime_minus_monotonic = clock_ns(CLOCK_REALTIME) - clock_ns(CLOCK_MONOTONIC);
+    fired_.assign(scenario_.faults.size(), false);
+    for (int index = 1; index <= scenario_.system.workers.count; ++index) {
+      workers_.push_back(std::make_unique<WorkerSlot>(fmt::format("worker-{}", index), io_));
+    }
+    for (const PlannedFault& fault : plan_.faults) arm(fault);
+    for (auto& worker : workers_) start(*worker, -1);
+    asio::steady_timer limit{io_};
+    limit.expires_after(scaled(scenario_.duration));
+    limit.async_wait([this](const boost::system::error_code& error) {
+      if (!error) end_at_time_limit();
+    });
+    io_.run();
+
+    LiveRunResult result;
+    result.stopped_short = stopped_short_;
+    result.why_stopped = why_stopped_;
+    for (const auto& worker : workers_) result.unfinished_jobs += std::max(0, jobs_per_worker() - worker->jobs_done);
+    for (std::size_t index = 0; index < fired_.size(); ++index) {
+      if (fired_[index]) result.faults_fired.push_back(index);
+    }
+    result.history = live_history(records(start_ns_ + realtime_minus_monotonic));
+    std::string text;
+    for (const std::string& line : result.history) text += line + "\n";
+    checker::CheckOutcome outcome = checker::check_history_text(text, "live history", checker::CheckOptions{});
+    if (outcome.error) throw LiveError("the live run wrote a history the checker rejects (a bug in locksim): " + outcome.error->message());
+    result.verdict = std::move(outcome.verdict);
+    result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_started).count();
+    return result;
+  }
+
+ private:
+  struct WorkerSlot {
+    WorkerSlot(std::string worker_name, asio::io_context& io) : name{std::move(worker_name)}, output{io} {}
+    std::string name;
+    pid_t pid = -1;
+    asio::posix::stream_descriptor output;
+    bool running = false;
+    bool finished = false;        // its job loop ended by itself
+    bool restart_pending = false;
+    int jobs_done = 0;
+    std::optional<std::int64_t> holding;  // the token of the hold it is in
+    std::map<std::string, int> seen;      // events so far, by name (for event-triggered faults)
+  };
+
+  [[nodiscard]] int jobs_per_worker() const { return workload_jobs(scenario_.system.workload); }
+  [[nodiscard]] std::int64_t now() const { return clock_ns(CLOCK_MONOTONIC) - start_ns_; }
+  [[nodiscard]] nanoseconds scaled(sim::Duration duration) const { return live::scaled(duration, settings_.time_scale); }
+
+  WorkerSlot* worker_named(const std::string& name) {
+    for (auto& worker : workers_) {
+      if (worker->name == name) return worker.get();
+    }
+    return nullptr;
+  }
+
+  void record(Json line) { coordinator_lines_.push_back(std::move(line)); }
+  void record_nemesis(std::string_view event, Json fields) {
+    Json line{{"t", now()}, {"proc", "nemesis"}, {"ev", event}};
+    for (auto& [key, value] : fields.items()) line[key] = value;
+    record(std::move(line));
+  }
+
+  // Sets up one planned fault: a timer for a time, a watch for an event, or
+  // (a pause right at a fault point) a stop the worker takes itself.
+  void arm(const PlannedFault& fault) {
+    if (!no_live_form(fault).empty()) return;
+    if (const auto* at = std::get_if<scenarios::AtTime>(&fault.trigger)) {
+      auto timer = std::make_shared<asio::steady_timer>(io_);
+      timer->expires_after(scaled(at->at));
+      timer->async_wait([this, timer, fault](const boost::system::error_code& error) {
+        if (!error) act(fault);
+      });
+      return;
+    }
+    const auto& on_event = std::get<scenarios::OnEvent>(fault.trigger);
+    const bool after_acquire = on_event.when == scenarios::TriggerEvent::kAfterAcquire;
+    if (fault.kind == FaultKind::kPause && on_event.delay == sim::Duration::zero()) {
+      self_stops_[fault.target].push_back({after_acquire ? "hold.begin" : "write.invoke", on_event.nth, fault.index});
+      return;
+    }
+    watches_.push_back({fault, after_acquire ? "acquire.ok" : "write.invoke", on_event.nth, on_event.delay});
+  }
+
+  void act(const PlannedFault& fault) {
+    WorkerSlot* worker = worker_named(fault.target);
+    if (worker == nullptr || !worker->running) return;
+    if (fault.kind == FaultKind::kPause) {
+      ::kill(worker->pid, SIGSTOP);
+      record_nemesis("fault.begin", {{"kind", "pause"}, {"target", worker->name}, {"for_ns", scaled(fault.length).count()}});
+      resume_after(*worker, fault, scaled(fault.length));
+    } else {
+      crash(*worker, fault);
+    }
+    fired_[fault.index] = true;
+  }
+
+  void resume_after(WorkerSlot& worker, const PlannedFault& fault, nanoseconds length) {
+    auto timer = std::make_shared<asio::steady_timer>(io_);
+    timer->expires_after(length);
+    timer->async_wait([this, timer, slot = &worker, fault](const boost::system::error_code& error) {
+      if (error) return;
+      if (slot->running) ::kill(slot->pid, SIGCONT);
+      record_nemesis("fault.end", {{"kind", "pause"}, {"target", slot->name}});
+    });
+  }
+
+  void crash(WorkerSlot& worker, const PlannedFault& fault) {
+    ::kill(worker.pid, SIGKILL);
+    worker.running = false;
+    record_nemesis("fault.begin", {{"kind", "crash"}, {"target", worker.name}});
+    if (worker.holding) {
+      record(Json{{"t", now()}, {"proc", worker.name}, {"ev", "hold.end"}, {"lock", scenario_.system.lock.name},
+                  {"token", *worker.holding}, {"reason", "crash"}});
+      worker.holding.reset();
+    }
+    record(Json{{"t", now()}, {"proc", worker.name}, {"ev", "crash"}});
+    if (fault.restart_after) {
+      worker.restart_pending = true;
+      auto timer = std::make_shared<asio::steady_timer>(io_);
+      timer->expires_after(scaled(*fault.restart_after));
+      timer->async_wait([this, timer, slot = &worker](const boost::system::error_code& error) {
+        if (error || time_is_up_) return;
+        slot->restart_pending = false;
+        record_nemesis("fault.end", {{"kind", "crash"}, {"target", slot->name}});
+        record(Json{{"t", now()}, {"proc", slot->name}, {"ev", "restart"}});
+        start(*slot, std::max(0, jobs_per_worker() - slot->jobs_done));
+      });
+    }
+  }
+
+  void start(WorkerSlot& worker, int jobs_left) {
+    WorkerConfig config;
+    config.scenario_file = scenario_.file;
+    config.name = worker.name;
+    config.fencing = mode_;
+    config.host = settings_.lock_service.host;
+    config.lock_port = settings_.lock_service.port;
+    config.storage_port = settings_.storage.port;
+    config.prefix = settings_.prefix;
+    config.start_ns = start_ns_;
+    config.time_scale = settings_.time_scale;
+    config.seed = settings_.seed;
+    config.jobs_left = jobs_left;
+    // A restarted process takes its stops afresh: counts start again, as they do in the model.
+    if (jobs_left < 0) config.stops = self_stops_[worker.name];
+    const std::string argument = worker_config_json(config);
+
+    int pipe_ends[2];
+    if (::pipe2(pipe_ends, O_CLOEXEC) != 0) throw LiveError("cannot make a pipe for a worker");
+    const pid_t pid = ::fork();
+    if (pid < 0) throw LiveError("cannot fork a worker");
+    if (pid == 0) {
+      ::dup2(pipe_ends[1], STDOUT_FILENO);
+      const char* argv[] = {settings_.worker_program.c_str(), "live-worker", "--config", argument.c_str(), nullptr};
+      ::execv(settings_.worker_program.c_str(), const_cast<char* const*>(argv));
+      ::_exit(127);
+    }
+    ::close(pipe_ends[1]);
+    worker.pid = pid;
+    worker.running = true;
+    worker.holding.reset();
+    worker.seen.clear();
+    if (worker.output.is_open()) worker.output.close();
+    worker.output.assign(pipe_ends[0]);
+    asio::co_spawn(io_, read_lines(worker, pid), asio::detached);
+  }
+
+  asio::awaitable<void> read_lines(WorkerSlot& worker, pid_t pid) {
+    std::string buffer;
+    while (true) {
+      boost::system::error_code error;
+      const std::size_t length = co_await asio::async_read_until(worker.output, asio::dynamic_buffer(buffer), '\n',
+                                                                 asio::redirect_error(asio::use_awaitable, error));
+      if (error) break;
+      const std::string line = buffer.substr(0, length - 1);
+      buffer.erase(0, length);
+      observe(worker, line);
+    }
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    if (worker.pid == pid) {
+      worker.running = false;
+      if (!time_is_up_ && WIFEXITED(status)) {
+        if (WEXITSTATUS(status) != 0) {
+          failure_ = fmt::format("{} exited with status {} (its message is above)", worker.name, WEXITSTATUS(status));
+          end_everything();
+          co_return;
+        }
+        worker.finished = true;
+      }
+    }
+    if (std::ranges::none_of(workers_, [](const auto& slot) { return slot->running || slot->restart_pending; })) {
+      io_.stop();
+    }
+  }
+
+  void observe(WorkerSlot& worker, const std::string& text) {
+    nlohmann::json line = nlohmann::json::parse(text, nullptr, false);
+    if (line.is_discarded() || !line.is_object() || !line.contains("ev")) return;
+    const std::string event = line["ev"].get<std::string>();
+    if (event == "live.stop") {
+      const std::size_t index = line["fault"].get<std::size_t>();
+      const PlannedFault* fault = planned(index, worker.name);
+      if (fault != nullptr) {
+        coordinator_lines_.push_back(Json{{"t", line["t"]}, {"proc", "nemesis"}, {"ev", "fault.begin"},
+                                          {"kind", "pause"}, {"target", worker.name},
+                                          {"for_ns", scaled(fault->length).count()}});
+        fired_[index] = true;
+        resume_after(worker, *fault, scaled(fault->length));
+      }
+      return;
+    }
+    if (event == "hold.begin") worker.holding = line.value("token", std::int64_t{0});
+    if (event == "hold.end") worker.holding.reset();
+    if (event == "write.ok") ++worker.jobs_done;
+    const int seen = ++worker.seen[event];
+    worker_lines_.push_back(std::move(line));
+    for (const Watch& watch : watches_) {
+      if (watch.fault.target != worker.name || watch.event != event || watch.nth != seen) continue;
+      auto timer = std::make_shared<asio::steady_timer>(io_);
+      timer->expires_after(scaled(watch.delay));
+      timer->async_wait([this, timer, fault = watch.fault](const boost::system::error_code& error) {
+        if (!error) act(fault);
+      });
+    }
+  }
+
+  const PlannedFault* planned(std::size_t index, const std::string& target) const {
+    for (const PlannedFault& fault : plan_.faults) {
+      if (fault.index == index && fault.target == target) return &fault;
+    }
+    return nullptr;
+  }
+
+  void end_at_time_limit() {
+    if (std::ranges::any_of(workers_, [](const auto& slot) { return slot->running || slot->restart_pending; })) {
+      stopped_short_ = true;
+      why_stopped_ = fmt::format("time limit {} reached with jobs left", sim::format_duration(scenario_.duration));
+    }
+    end_everything();
+  }
+
+  void end_everything() {
+    time_is_up_ = true;
+    for (auto& worker : workers_) {
+      worker->restart_pending = false;
+      if (worker->running) {
+        ::kill(worker->pid, SIGKILL);
+      }
+    }
+    if (std::ranges::none_of(workers_, [](const auto& slot) { return slot->running; })) io_.stop();
+  }
+
+  LiveRecords records(std::int64_t realtime_at_start) {
+    if (!failure_.empty()) throw LiveError(failure_);
+    const LiveKeys keys{settings_.prefix};
+    RedisClient lock{settings_.lock_service.host, settings_.lock_service.port};
+    RedisClient storage{settings_.storage.host, settings_.storage.port};
+    LiveRecords records;
+    const std::string key = std::visit([](const auto& workload) { return workload.key; }, scenario_.system.workload);
+    records.run_begin = Json{{"scenario", scenario_.name},
+                             {"seed", settings_.seed},
+                             {"fencing", mode_ == model::Fencing::kOn},
+                             {"version", kVersion},
+                             {"live", true},
+                             {"service", {{"kind", "redis"}, {"instances", 1}, {"quorum", 1}}},
+                             {"workload", {{"kind", std::holds_alternative<model::CounterWorkload>(scenario_.system.workload)
+                                                        ? "counter" : "write-only"},
+                                           {"key", key}}},
+                             {"stuck_after_ns", scaled(scenario_.system.lock.stuck_after).count()}};
+    records.worker_lines = std::move(worker_lines_);
+    for (Json& line : coordinator_lines_) records.coordinator_lines.push_back(std::move(line));
+    for (const RespValue& item : lock.command({"LRANGE", keys.log(), "0", "-1"}).items) {
+      records.lock_log.push_back(nlohmann::json::parse(item.text));
+    }
+    for (const RespValue& item : storage.command({"LRANGE", keys.log(), "0", "-1"}).items) {
+      records.storage_log.push_back(nlohmann::json::parse(item.text));
+    }
+    records.lock_name = scenario_.system.lock.name;
+    records.realtime_minus_run_ns = realtime_at_start;
+    records.end_ns = now();
+    records.final_values = Json::object();
+    const RespValue final_value = storage.command({"GET", keys.data(key)});
+    if (final_value.type == RespValue::Type::kString) records.final_values[key] = std::stoll(final_value.text);
+    return records;
+  }
+
+  struct Watch {
+    PlannedFault fault;
+    std::string event;
+    int nth = 1;
+    sim::Duration delay;
+  };
+
+  const scenarios::Scenario& scenario_;
+  model::Fencing mode_;
+  const LiveRunSettings& settings_;
+  scenarios::Plan plan_;
+  asio::io_context io_;
+  std::int64_t start_ns_ = 0;
+  std::vector<std::unique_ptr<WorkerSlot>> workers_;
+  std::map<std::string, std::vector<SelfStop>> self_stops_;
+  std::vector<Watch> watches_;
+  std::vector<bool> fired_;
+  std::vector<nlohmann::json> worker_lines_;
+  std::vector<Json> coordinator_lines_;
+  bool stopped_short_ = false;
+  bool time_is_up_ = false;
+  std::string why_stopped_;
+  std::string failure_;
+};
+
+// Deletes every key under the run's prefix (SCAN MATCH prefix*), and nothing else.
+void delete_run_keys(const Endpoint& endpoint, const std::string& prefix) {
+  RedisClient client{endpoint.host, endpoint.port};
+  std::string cursor = "0";
+  do {
+    const RespValue page = client.command({"SCAN", cursor, "MATCH", prefix + "*", "COUNT", "1000"});
+    cursor = page.items.at(0).text;
+    std::vector<std::string> doomed{"DEL"};
+    for (const RespValue& key : page.items.at(1).items) doomed.push_back(key.text);
+    if (doomed.size() > 1) client.command(doomed);
+  } while (cursor != "0");
+}
+
+}  // namespace
+
+std::string live_unsupported(const scenarios::Scenario& scenario) {
+  if (scenario.system.service.kind != model::ServiceKind::kRedis) {
+    return "/service/kind: live mode runs the single-instance \"redis\" service so far";
+  }
+  if (std::holds_alternative<model::BillingWorkload>(scenario.system.workload)) {
+    return "/workload/kind: live mode runs the counter and write-only workloads so far";
+  }
+  if (scenario.system.workers.acquire != model::AcquireMethod::kSetNxPx) {
+    return "/workers/acquire: live mode acquires with set-nx-px so far";
+  }
+  if (scenario.system.storage.validate != model::Validation::kMaxSeen) {
+    return "/storage/validate: live storage validates by the highest token seen so far";
+  }
+  return "";
+}
+
+std::vector<std::string> faults_without_live_form(const scenarios::Scenario& scenario) {
+  std::vector<std::string> lines;
+  const scenarios::Plan plan = scenarios::make_plan(scenario, 1);
+  std::vector<bool> named(scenario.faults.size(), false);
+  for (const PlannedFault& fault : plan.faults) {
+    const std::string why = no_live_form(fault);
+    if (why.empty() || named[fault.index]) continue;
+    named[fault.index] = true;
+    lines.push_back(fmt::format("faults[{}] ({}): {}", fault.index, scenarios::fault_kind_name(fault.kind), why));
+  }
+  return lines;
+}
+
+LiveRunResult run_live(const scenarios::Scenario& scenario, model::Fencing mode, const LiveRunSettings& settings) {
+  Coordinator coordinator{scenario, mode, settings};
+  std::optional<LiveRunResult> result;
+  std::exception_ptr failure;
+  try {
+    result = coordinator.run();
+  } catch (...) {
+    failure = std::current_exception();
+  }
+  try {
+    delete_run_keys(settings.lock_service, settings.prefix);
+    delete_run_keys(settings.storage, settings.prefix);
+  } catch (const LiveError&) {
+    if (!failure) throw;  // the run's own failure (a server gone after Ctrl-C) says more
+  }
+  if (failure) std::rethrow_exception(failure);
+  return std::move(*result);
+}
+
+}  // namespace locksim::live

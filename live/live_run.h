@@ -1,0 +1,59 @@
+#pragma once
+// One live run of a scenario in one fencing mode: the real Redis lock
+// service and storage, one worker process per scenario worker (the locksim
+// binary's `live-worker`), the seed's plan of faults applied for real — a
+// pause is SIGSTOP/SIGCONT of the worker's process, a crash SIGKILL (and a
+// restart a new process) — then the history put together (live_history.h)
+// and judged by the same checker as a simulated run.
+//
+// What has no live form here is said and skipped, counted as not fired:
+// clock jumps and drift (they need root and would disturb the machine),
+// network faults (no fault proxy yet), faults on the lock service or
+// storage, Redlock, Sentinel failover and the billing workload.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "checker/history_checker.h"
+#include "model/options.h"
+#include "scenarios/scenario.h"
+
+namespace locksim::live {
+
+struct Endpoint {
+  std::string host = "127.0.0.1";
+  int port = 0;
+};
+
+struct LiveRunSettings {
+  std::uint64_t seed = 1;   // the plan's seed (fault times, targets, lengths) and the workers' draws
+  double time_scale = 1.0;  // every scenario duration is multiplied by it
+  Endpoint lock_service;
+  Endpoint storage;
+  std::string worker_program;  // the locksim binary, run as `live-worker`
+  std::string prefix;          // the run's key prefix (unique per run)
+};
+
+struct LiveRunResult {
+  std::vector<std::string> history;  // JSON lines
+  checker::HistoryVerdict verdict;
+  std::vector<std::size_t> faults_fired;  // scenario fault indices that fired
+  bool stopped_short = false;             // the (scaled) duration ran out with jobs left
+  std::string why_stopped;
+  std::int64_t unfinished_jobs = 0;
+  double wall_seconds = 0;
+};
+
+// Why `scenario` cannot run live, naming its JSON path ("" when it can).
+[[nodiscard]] std::string live_unsupported(const scenarios::Scenario& scenario);
+
+// Faults of the scenario that have no live form here, each with why, as "faults[i]: …".
+[[nodiscard]] std::vector<std::string> faults_without_live_form(const scenarios::Scenario& scenario);
+
+// Runs it. Throws LiveError when a real part fails (a server, a worker).
+[[nodiscard]] LiveRunResult run_live(const scenarios::Scenario& scenario, model::Fencing mode,
+                                     const LiveRunSettings& settings);
+
+}  // namespace locksim::live

@@ -1,0 +1,312 @@
+#include "live/live_worker.h"
+
+#include <signal.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <optional>
+#include <string>
+#include <variant>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "live/async_redis.h"
+#include "live/live_keys.h"
+#include "live/lua_scripts.h"
+#include "scenarios/scenario_parser.h"
+#include "sim/random.h"
+
+namespace locksim::live {
+namespace {
+
+using Json = nlohmann::ordered_json;
+using std::chrono::nanoseconds;
+
+std::int64_t monotonic_ns() {
+  timespec now{};
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return static_cast<std::int64_t>(now.tv_sec) * 1'000'000'000 + now.tv_nsec;
+}
+
+struct Held {
+  std::int64_t token = 0;
+  std::string value;              // this acquisition's own key value
+  std::int64_t valid_until_ns = 0;  // on this process's monotonic clock, from the acquire's send
+  std::uint64_t hold = 0;
+};
+
+class Worker {
+ public:
+  Worker(const WorkerConfig& config, const scenarios::Scenario& scenario, asio::any_io_executor executor)
+      : config_{config},
+        scenario_{scenario},
+        options_{scenario.system},
+        keys_{config.prefix},
+        lock_{executor},
+        renewals_{executor},
+        storage_{executor},
+        streams_{config.seed} {
+    work_rng_ = streams_.stream(config.name + "/work");
+    retry_rng_ = streams_.stream(config.name + "/retry");
+  }
+
+  asio::awaitable<void> run() {
+    co_await lock_.connect(config_.host, config_.lock_port);
+    co_await renewals_.connect(config_.host, config_.lock_port);
+    co_await storage_.connect(config_.host, config_.storage_port);
+    const int jobs = config_.jobs_left >= 0 ? config_.jobs_left : jobs_in_workload();
+    int done = 0;
+    while (done < jobs) {
+      const Held held = co_await acquire_until_granted();
+      held_ = held;
+      lease_lost_ = false;
+      emit("hold.begin", {{"lock", lock_name()}, {"token", held.token}});
+      if (options_.workers.renew == model::RenewMethod::kWatchdog && options_.lock.lease) {
+        asio::co_spawn(lock_.executor(), renew_while_holding(held.hold), asio::detached);
+      }
+      const bool job_done = co_await do_job();
+      if (held_) end_hold();
+      if (options_.workers.release != model::ReleaseMethod::kNone) co_await release(held);
+      if (job_done) ++done;
+      co_await sleep(scaled(options_.workers.between.sample(retry_rng_)));
+    }
+  }
+
+ private:
+  [[nodiscard]] const std::string& lock_name() const { return options_.lock.name; }
+
+  [[nodiscard]] int jobs_in_workload() const {
+    if (const auto* counter = std::get_if<model::CounterWorkload>(&options_.workload)) return counter->jobs;
+    if (const auto* write_only = std::get_if<model::WriteOnlyWorkload>(&options_.workload)) return write_only->jobs;
+    return 0;
+  }
+  [[nodiscard]] const std::string& workload_key() const {
+    return std::visit([](const auto& workload) -> const std::string& { return workload.key; }, options_.workload);
+  }
+  [[nodiscard]] bool reads() const { return std::holds_alternative<model::CounterWorkload>(options_.workload); }
+
+  [[nodiscard]] nanoseconds scaled(sim::Duration duration) const {
+    return nanoseconds{static_cast<std::int64_t>(std::llround(static_cast<double>(duration.count_ns()) * config_.time_scale))};
+  }
+  // The lease as Redis takes it: whole milliseconds, at least one.
+  [[nodiscard]] std::int64_t lease_ms() const {
+    return std::max<std::int64_t>(1, scaled(*options_.lock.lease).count() / 1'000'000);
+  }
+  [[nodiscard]] nanoseconds request_timeout() const { return scaled(options_.service.request_timeout); }
+
+  [[nodiscard]] std::int64_t now() const { return monotonic_ns() - config_.start_ns; }
+  std::string next_call() { return fmt::format("{}/{}", config_.name, ++calls_); }
+
+  // One history line on stdout, written whole with one write() so that a
+  // SIGKILL never leaves half a line.
+  void emit(std::string_view event, Json fields, const std::string& call = {}) {
+    Json line{{"t", now()}, {"proc", config_.name}, {"ev", event}};
+    for (auto& [key, value] : fields.items()) line[key] = value;
+    if (!call.empty()) line["call"] = call;
+    write_line(line.dump() + "\n");
+    stop_if_planned(event);
+  }
+
+  static void write_line(const std::string& text) {
+    std::size_t written = 0;
+    while (written < text.size()) {
+      const ssize_t result = ::write(STDOUT_FILENO, text.data() + written, text.size() - written);
+      if (result <= 0) return;
+      written += static_cast<std::size_t>(result);
+    }
+  }
+
+  // A planned pause at this fault point: say so, then stop this whole
+  // process for real; the coordinator sends SIGCONT when the pause is over.
+  void stop_if_planned(std::string_view event) {
+    const int seen = ++seen_[std::string{event}];
+    for (const SelfStop& stop : config_.stops) {
+      if (stop.after != event || stop.nth != seen) continue;
+      write_line(Json{{"t", now()}, {"proc", config_.name}, {"ev", "live.stop"}, {"fault", stop.fault}}.dump() + "\n");
+      ::raise(SIGSTOP);
+    }
+  }
+
+  asio::awaitable<void> sleep(nanoseconds length) {
+    asio::steady_timer timer{co_await asio::this_coro::executor};
+    timer.expires_after(length);
+    co_await timer.async_wait(asio::use_awaitable);
+  }
+
+  asio::awaitable<Held> acquire_until_granted() {
+    while (true) {
+      const std::string value = fmt::format("{}#{}", config_.name, ++acquisitions_);
+      const std::string call = next_call();
+      const std::string lease = options_.lock.lease ? std::to_string(lease_ms()) : std::string{};
+      emit("acquire.invoke", {{"lock", lock_name()}}, call);
+      const std::int64_t sent_ns = monotonic_ns();
+      // A named local, not a braced temporary inside co_await (GCC 12; sim/task.h).
+      std::vector<std::string> arguments{"EVAL", std::string{kAcquireScript}, "4", keys_.lock(lock_name()), keys_.token_counter(lock_name()),
+           keys_.sequence(), keys_.log(), value, lease, config_.name, call};
+      const std::optional<RespValue> reply = co_await lock_.command(std::move(arguments), request_timeout());
+      if (reply && !reply->is_error() && reply->item_integer(0) == 1) {
+        const std::int64_t token = reply->item_integer(1);
+        Json fields{{"lock", lock_name()}, {"token", token}};
+        std::int64_t valid_until = INT64_MAX;
+        if (options_.lock.lease) {
+          fields["lease_ns"] = lease_ms() * 1'000'000;
+          valid_until = sent_ns + lease_ms() * 1'000'000;
+        }
+        emit("acquire.ok", fields, call);
+        Held held{token, value, valid_until, ++holds_};
+        co_return held;
+      }
+      emit("acquire.fail", {{"lock", lock_name()}, {"reason", !reply ? "timeout" : reply->is_error() ? "error" : "held"}}, call);
+      co_await sleep(scaled(options_.workers.retry.sample(retry_rng_)));
+    }
+  }
+
+  [[nodiscard]] bool lease_ran_out() const { return held_ && monotonic_ns() >= held_->valid_until_ns; }
+
+  void end_hold() {
+    const char* reason = lease_lost_ ? "lost" : lease_ran_out() ? "expired" : "released";
+    emit("hold.end", {{"lock", lock_name()}, {"token", held_->token}, {"reason", reason}});
+    held_.reset();
+  }
+
+  [[nodiscard]] std::optional<std::int64_t> token_to_send() const {
+    if (config_.fencing != model::Fencing::kOn || !held_) return std::nullopt;
+    return held_->token;
+  }
+
+  asio::awaitable<bool> do_job() {
+    const std::string& key = workload_key();
+    std::int64_t value = ++writes_;
+    if (reads()) {
+      const std::string call = next_call();
+      emit("read.invoke", {{"key", key}}, call);
+      const bool fenced = config_.fencing == model::Fencing::kOn && options_.storage.fence_reads;
+      const std::optional<std::int64_t> token = fenced ? token_to_send() : std::nullopt;
+      // A named local, not a braced temporary inside co_await (GCC 12; sim/task.h).
+      std::vector<std::string> arguments{"EVAL", std::string{kStorageReadScript}, "4", keys_.data(key), keys_.highest_token(key), keys_.sequence(),
+           keys_.log(), key, config_.name, token ? std::to_string(*token) : "", fenced ? "1" : "0", call};
+      const std::optional<RespValue> reply = co_await storage_.command(std::move(arguments), request_timeout());
+      // Like the model: a read without an answer, or turned away, leaves its
+      // read.invoke without a completion.
+      if (!reply || reply->is_error() || reply->item_integer(0) != 1) co_return false;
+      const std::int64_t observed = reply->item_integer(1);
+      emit("read.ok", {{"key", key}, {"value", observed}}, call);
+      value = observed + 1;
+    }
+    std::optional<std::string> request_id;
+    if (options_.storage.idempotency_keys) request_id = fmt::format("{}-{}", config_.name, writes_);
+
+    co_await sleep(scaled(options_.workers.work.sample(work_rng_)));
+    if (options_.workers.check_before_write && (lease_lost_ || lease_ran_out())) co_return false;
+
+    const std::string call = next_call();
+    const std::optional<std::int64_t> token = token_to_send();
+    Json fields{{"key", key}, {"value", value}};
+    if (token) fields["token"] = *token;
+    if (request_id) fields["request_id"] = *request_id;
+    emit("write.invoke", fields, call);
+    // A named local, not a braced temporary inside co_await (GCC 12; sim/task.h).
+      std::vector<std::string> arguments{"EVAL", std::string{kStorageWriteScript}, "5", keys_.data(key), keys_.highest_token(key), keys_.sequence(),
+         keys_.log(), keys_.request(request_id.value_or("")), key, config_.name, std::to_string(value),
+         token ? std::to_string(*token) : "", config_.fencing == model::Fencing::kOn ? "1" : "0",
+         request_id.value_or(""), options_.storage.idempotency_keys ? "1" : "0", call};
+      const std::optional<RespValue> reply = co_await storage_.command(std::move(arguments), request_timeout());
+    if (!reply || reply->is_error()) {
+      emit("write.fail", {{"reason", !reply ? "timeout" : "error"}}, call);
+      co_return false;
+    }
+    if (reply->item_integer(0) != 1) {
+      emit("write.fail", {{"reason", reply->items.size() > 1 ? reply->items[1].text : "rejected"}}, call);
+      co_return false;
+    }
+    emit("write.ok", Json::object(), call);
+    co_return true;
+  }
+
+  asio::awaitable<void> renew_while_holding(std::uint64_t hold) {
+    const nanoseconds lease = scaled(*options_.lock.lease);
+    const nanoseconds every = options_.workers.renew_every ? scaled(*options_.workers.renew_every) : lease / 3;
+    const bool plain = options_.workers.renew_command == model::RenewCommand::kPlainPexpire;
+    while (true) {
+      co_await sleep(every);
+      if (!held_ || held_->hold != hold) co_return;
+      const std::string call = next_call();
+      emit("renew.invoke", {{"lock", lock_name()}, {"token", held_->token}}, call);
+      const std::int64_t sent_ns = monotonic_ns();
+      // A named local, not a braced temporary inside co_await (GCC 12; sim/task.h).
+      std::vector<std::string> arguments{"EVAL", std::string{kRenewScript}, "3", keys_.lock(lock_name()), keys_.sequence(), keys_.log(), held_->value,
+           std::to_string(lease_ms()), config_.name, call, plain ? "1" : "0"};
+      const std::optional<RespValue> reply = co_await renewals_.command(std::move(arguments), request_timeout());
+      if (!held_ || held_->hold != hold) co_return;
+      if (!reply || reply->is_error() || reply->item_integer(0) != 1) {
+        emit("renew.fail", {{"reason", !reply ? "timeout" : "not-held"}}, call);
+        lease_lost_ = true;
+        co_return;
+      }
+      held_->valid_until_ns = sent_ns + lease_ms() * 1'000'000;
+      emit("renew.ok", {{"token", held_->token}, {"lease_ns", lease_ms() * 1'000'000}}, call);
+    }
+  }
+
+  asio::awaitable<void> release(const Held& held) {
+    const std::string call = next_call();
+    emit("release.invoke", {{"lock", lock_name()}, {"token", held.token}}, call);
+    const bool plain = options_.workers.release == model::ReleaseMethod::kPlainDelete;
+    // A named local, not a braced temporary inside co_await (GCC 12; sim/task.h).
+      std::vector<std::string> arguments{"EVAL", std::string{kReleaseScript}, "3", keys_.lock(lock_name()), keys_.sequence(), keys_.log(), held.value,
+         config_.name, call, plain ? "1" : "0"};
+      const std::optional<RespValue> reply = co_await lock_.command(std::move(arguments), request_timeout());
+    if (reply && !reply->is_error() && reply->item_integer(0) == 1) {
+      emit("release.ok", Json::object(), call);
+    } else {
+      emit("release.fail", {{"reason", !reply ? "timeout" : "not-held"}}, call);
+    }
+  }
+
+  const WorkerConfig& config_;
+  const scenarios::Scenario& scenario_;
+  const model::SystemOptions& options_;
+  LiveKeys keys_;
+  AsyncRedis lock_;
+  AsyncRedis renewals_;
+  AsyncRedis storage_;
+  sim::RandomStreams streams_;
+  sim::Rng work_rng_{0};
+  sim::Rng retry_rng_{0};
+  std::optional<Held> held_;
+  bool lease_lost_ = false;
+  std::uint64_t acquisitions_ = 0;
+  std::uint64_t holds_ = 0;
+  std::uint64_t calls_ = 0;
+  std::int64_t writes_ = 0;
+  std::map<std::string, int> seen_;  // events emitted so far, by name (for self-stops)
+};
+
+}  // namespace
+
+int run_live_worker(const WorkerConfig& config) {
+  const scenarios::Scenario scenario = scenarios::load_scenario_file(config.scenario_file);
+  asio::io_context io;
+  Worker worker{config, scenario, io.get_executor()};
+  std::exception_ptr failure;
+  asio::co_spawn(io, worker.run(), [&](std::exception_ptr error) {
+    failure = error;
+    io.stop();
+  });
+  io.run();
+  if (failure) {
+    try {
+      std::rethrow_exception(failure);
+    } catch (const std::exception& error) {
+      std::fprintf(stderr, "locksim live worker %s: %s\n", config.name.c_str(), error.what());
+      return 1;
+    }
+  }
+  return 0;
+}
+
+}  // namespace locksim::live

@@ -1,0 +1,107 @@
+#include "live/redis_server.h"
+
+#include <arpa/inet.h>
+#include <csignal>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <thread>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "live/redis_client.h"
+
+namespace locksim::live {
+
+int free_loopback_port() {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  if (fd < 0) throw LiveError("cannot open a socket to find a free port");
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  address.sin_port = 0;
+  socklen_t length = sizeof address;
+  if (::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 ||
+      ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) != 0) {
+    ::close(fd);
+    throw LiveError("cannot find a free port on 127.0.0.1");
+  }
+  const int port = ntohs(address.sin_port);
+  ::close(fd);
+  return port;
+}
+
+RedisServer::RedisServer() {
+  char pattern[] = "/tmp/locksim-redis-XXXXXX";
+  if (::mkdtemp(pattern) == nullptr) throw LiveError("cannot make a directory for redis-server");
+  directory_ = pattern;
+  // A port taken between the probe and the start makes redis-server exit: try another.
+  for (int attempt = 0; attempt < 5; ++attempt) {
+    port_ = free_loopback_port();
+    const std::vector<std::string> arguments = {
+        "redis-server", "--port", std::to_string(port_), "--bind", host_, "--protected-mode", "yes",
+        "--save", "", "--appendonly", "no", "--dir", directory_, "--logfile", directory_ + "/redis.log",
+        "--daemonize", "no"};
+    pid_ = ::fork();
+    if (pid_ < 0) throw LiveError("cannot fork for redis-server");
+    if (pid_ == 0) {
+      std::vector<char*> argv;
+      for (const std::string& argument : arguments) argv.push_back(const_cast<char*>(argument.c_str()));
+      argv.push_back(nullptr);
+      ::execvp("redis-server", argv.data());
+      ::_exit(127);
+    }
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    while (std::chrono::steady_clock::now() < deadline) {
+      int status = 0;
+      if (::waitpid(pid_, &status, WNOHANG) == pid_) {
+        pid_ = -1;
+        if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
+          stop();
+          throw LiveError("redis-server is not installed (bash scripts/install-deps.sh installs it)");
+        }
+        break;  // it exited: the port was taken; try another
+      }
+      try {
+        RedisClient client{host_, port_, 200};
+        if (client.command({"PING"}).text == "PONG") return;
+      } catch (const LiveError&) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      }
+    }
+    if (pid_ > 0) break;
+  }
+  stop();
+  throw LiveError("redis-server did not start on 127.0.0.1");
+}
+
+RedisServer::~RedisServer() { stop(); }
+
+void RedisServer::stop() {
+  if (pid_ > 0) {
+    ::kill(pid_, SIGTERM);
+    int status = 0;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(3);
+    while (::waitpid(pid_, &status, WNOHANG) == 0 && std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    if (::waitpid(pid_, &status, WNOHANG) == 0) {
+      ::kill(pid_, SIGKILL);
+      ::waitpid(pid_, &status, 0);
+    }
+    pid_ = -1;
+  }
+  if (!directory_.empty()) {
+    std::error_code ignored;
+    std::filesystem::remove_all(directory_, ignored);
+    directory_.clear();
+  }
+}
+
+}  // namespace locksim::live

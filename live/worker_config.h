@@ -1,0 +1,46 @@
+#pragma once
+// What a live worker process is told when it starts: which scenario (it
+// reads the file itself, as the simulator would), who it is, where the two
+// Redis servers are, the run's key prefix, the shared clock's zero, the time
+// scale, and how many jobs are left (after a restart). It travels as one
+// JSON argument, so the user's own worker programs can be given the same.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "model/options.h"
+
+namespace locksim::live {
+
+// A pause the worker takes itself, with a real SIGSTOP of its own process,
+// right at a fault point: after its nth acquire.ok (before anything else),
+// or after its nth write.invoke line (the write still in hand). The
+// coordinator sends the SIGCONT. A signal from outside could not land there:
+// the next request would already be on its way.
+struct SelfStop {
+  std::string after;  // "acquire.ok" or "write.invoke"
+  int nth = 1;
+  std::size_t fault = 0;  // the scenario's fault index
+};
+
+struct WorkerConfig {
+  std::string scenario_file;
+  std::string name;  // "worker-1"
+  model::Fencing fencing = model::Fencing::kOff;
+  std::string host = "127.0.0.1";
+  int lock_port = 0;
+  int storage_port = 0;
+  std::string prefix;        // every key this run touches starts with it
+  std::int64_t start_ns = 0;  // CLOCK_MONOTONIC at the run's t = 0 (shared by every local process)
+  double time_scale = 1.0;   // every scenario duration is multiplied by it
+  std::uint64_t seed = 1;    // the worker's random streams (work lengths, retry waits)
+  int jobs_left = -1;        // -1: all of the workload's jobs
+  std::vector<SelfStop> stops;
+};
+
+[[nodiscard]] std::string worker_config_json(const WorkerConfig& config);
+// Throws std::runtime_error naming what is missing or malformed.
+[[nodiscard]] WorkerConfig parse_worker_config(const std::string& json);
+
+}  // namespace locksim::live
