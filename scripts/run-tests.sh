@@ -11,6 +11,7 @@ ctest --test-dir build --output-on-failure --parallel "$jobs"
 
 LOCKSIM_BUILD_DIR=build-sanitize bash scripts/build.sh \
   -DLOCKSIM_SANITIZE=address,undefined -DLOCKSIM_BUILD_BENCHMARKS=OFF -DCMAKE_BUILD_TYPE=Debug
-# The oracle swarm (label "swarm") and the Chromium screenshot (label
-# "chromium") run in the normal build only.
-ctest --test-dir build-sanitize --output-on-failure --parallel "$jobs" --label-exclude 'swarm|chromium'
+# The oracle swarm (label "swarm"), the Chromium screenshot (label
+# "chromium") and the live tests against real redis-servers (label "live")
+# run in the normal build only.
+ctest --test-dir build-sanitize --output-on-failure --parallel "$jobs" --label-exclude 'swarm|chromium|live'

@@ -1,0 +1,144 @@
+// `locksim live` as a user runs it, against real redis-servers on free
+// loopback ports (locksim starts its own; the safety tests start one to
+// point --redis at): the control has no violation; a pause past the lease
+// gives a stale write and a lost update without fencing and none with it; a
+// plain DEL deletes another's lease; each run's history, checked again by
+// `locksim check`, gives the verdict the run printed; a key that was there
+// before is untouched and only the run's own keys are deleted.
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "live/redis_client.h"
+#include "live/redis_server.h"
+
+namespace locksim::live {
+namespace {
+
+struct Result {
+  int exit_code = -1;
+  std::string output;
+};
+
+Result run_locksim(const std::string& arguments) {
+  const std::string command = std::string{LOCKSIM_BINARY} + " " + arguments + " 2>&1";
+  Result result;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) return result;
+  char buffer[4096];
+  while (const std::size_t read = fread(buffer, 1, sizeof buffer, pipe)) result.output.append(buffer, read);
+  const int status = pclose(pipe);
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return result;
+}
+
+std::string scratch(const std::string& name) {
+  const std::filesystem::path directory =
+      std::filesystem::temp_directory_path() / ("locksim-live-test-" + std::to_string(getpid()));
+  std::filesystem::create_directories(directory);
+  return (directory / name).string();
+}
+
+std::string data(const std::string& name) { return std::string{LOCKSIM_TEST_DATA_DIR} + "/live/" + name; }
+
+nlohmann::json read_json(const std::string& path) {
+  std::ifstream file{path};
+  return nlohmann::json::parse(file);
+}
+
+// The live summary's counts for one mode.
+const nlohmann::json& live_mode(const nlohmann::json& summary, const std::string& mode) {
+  return summary["scenarios"][0]["modes"][mode];
+}
+
+TEST(LiveCommand, TheControlRunsAgainstARealRedisWithNoViolation) {
+  const std::string json = scratch("control.json");
+  const Result result = run_locksim("live control-no-faults --runs 1 --json " + json);
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_NE(result.output.find("control-no-faults (live)"), std::string::npos) << result.output;
+  const nlohmann::json summary = read_json(json);
+  for (const std::string mode : {"fencing-off", "fencing-on"}) {
+    EXPECT_EQ(live_mode(summary, mode)["runs_with_violation"], 0) << mode;
+    EXPECT_EQ(live_mode(summary, mode)["counts"]["accepted_writes"], 15) << mode << ": 3 workers × 5 jobs";
+  }
+}
+
+TEST(LiveCommand, APausePastTheLeaseWritesStaleAndLosesAnUpdateWithoutFencingAndNotWithIt) {
+  const std::string json = scratch("pause.json");
+  const std::string histories = scratch("pause-histories");
+  const Result result =
+      run_locksim("live " + data("pause-before-write-past-lease.json") + " --runs 1 --history " + histories + " --json " + json);
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  const nlohmann::json summary = read_json(json);
+  const nlohmann::json& off = live_mode(summary, "fencing-off")["violations"];
+  const nlohmann::json& on = live_mode(summary, "fencing-on")["violations"];
+  EXPECT_GT(off["stale_write"], 0) << result.output;
+  EXPECT_GT(off["lost_update"], 0) << result.output;
+  EXPECT_EQ(on["stale_write"], 0) << result.output;
+  EXPECT_EQ(on["lost_update"], 0) << result.output;
+  EXPECT_GT(live_mode(summary, "fencing-on")["counts"]["rejected_writes"], 0) << "fencing turned the late write away";
+
+  // `locksim check` on each written history gives the verdict the run printed.
+  for (const std::string mode : {"fencing-off", "fencing-on"}) {
+    const std::string history = histories + "/live-pause-before-write-past-lease-live-seed1-" + mode + ".jsonl";
+    ASSERT_TRUE(std::filesystem::exists(history)) << history;
+    const std::string check_json = scratch("check-" + mode + ".json");
+    const Result checked = run_locksim("check " + history + " --json " + check_json);
+    // Both modes have the double holder: fencing does not stop a second holder.
+    EXPECT_EQ(checked.exit_code, live_mode(summary, mode)["runs_with_violation"] > 0 ? 1 : 0) << checked.output;
+    const nlohmann::json verdict = read_json(check_json)["histories"][0]["violation_counts"];
+    for (const auto& [kind, count] : live_mode(summary, mode)["violations"].items()) {
+      // A check the history's workload skips is null in check's JSON and 0 in a summary.
+      const nlohmann::json checked_count = verdict.contains(kind) ? verdict[kind] : nlohmann::json{};
+      EXPECT_EQ(checked_count.is_null() ? 0 : checked_count.get<std::int64_t>(), count.get<std::int64_t>())
+          << mode << " " << kind;
+    }
+  }
+}
+
+TEST(LiveCommand, APlainDelOfAFrozenHolderDeletesTheNextHoldersLease) {
+  const std::string json = scratch("plain-del.json");
+  const Result result = run_locksim("live " + data("plain-del-past-lease.json") + " --runs 1 --json " + json);
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_GT(live_mode(read_json(json), "fencing-off")["violations"]["foreign_release"], 0) << result.output;
+}
+
+TEST(LiveCommand, AKeyThatWasThereBeforeIsUntouchedAndOnlyTheRunsOwnKeysAreDeleted) {
+  const RedisServer server;
+  RedisClient client{server.host(), server.port()};
+  client.command({"SET", "precious", "42"});
+  const std::string redis = " --redis " + server.host() + ":" + std::to_string(server.port());
+
+  const Result refused = run_locksim("live control-no-faults --runs 1" + redis);
+  EXPECT_EQ(refused.exit_code, 2) << refused.output;
+  EXPECT_NE(refused.output.find("the database holds 1 keys; give --prefix P"), std::string::npos) << refused.output;
+
+  const Result beside = run_locksim("live control-no-faults --runs 1 --prefix test:" + redis);
+  EXPECT_EQ(beside.exit_code, 0) << beside.output;
+  EXPECT_EQ(client.command({"GET", "precious"}).text, "42");
+  EXPECT_EQ(client.command({"DBSIZE"}).integer, 1) << "the run deleted every key it made, and only those";
+}
+
+TEST(LiveCommand, ARemoteRedisIsRefusedUnlessAllowedAndAnUnsupportedScenarioNamesItsPath) {
+  const Result remote = run_locksim("live control-no-faults --redis 10.1.2.3:6379");
+  EXPECT_EQ(remote.exit_code, 2) << remote.output;
+  EXPECT_NE(remote.output.find("live mode talks only to loopback"), std::string::npos) << remote.output;
+
+  const Result redlock = run_locksim("live h05-redlock-clock-jump --runs 1");
+  EXPECT_EQ(redlock.exit_code, 2) << redlock.output;
+  EXPECT_NE(redlock.output.find("/service/kind: live mode runs the single-instance \"redis\" service so far"),
+            std::string::npos)
+      << redlock.output;
+}
+
+}  // namespace
+}  // namespace locksim::live

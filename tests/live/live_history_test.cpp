@@ -1,0 +1,141 @@
+// The live history builder on hand-made records: events decided inside
+// Redis land between their call's send and reply in script order; a lease
+// expires at its deadline but before the next grant; worker lines keep
+// their times and lose `call`; the result is a history the checker accepts.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "checker/history_checker.h"
+#include "live/live_history.h"
+
+namespace locksim::live {
+namespace {
+
+using nlohmann::json;
+
+// A server record at run time `t_ns` (the run's zero is realtime 1000 s).
+json server_record(json fields, std::int64_t seq, std::int64_t t_ns) {
+  const std::int64_t realtime_us = 1'000'000'000 + t_ns / 1000;
+  fields["seq"] = seq;
+  fields["s"] = std::to_string(realtime_us / 1'000'000);
+  fields["us"] = std::to_string(realtime_us % 1'000'000);
+  return fields;
+}
+
+json worker_line(std::int64_t t, const std::string& proc, const std::string& event, json fields = json::object()) {
+  fields["t"] = t;
+  fields["proc"] = proc;
+  fields["ev"] = event;
+  return fields;
+}
+
+LiveRecords two_holders() {
+  LiveRecords records;
+  records.run_begin = {{"scenario", "test"}, {"seed", 1}, {"fencing", false}, {"version", "test"}};
+  records.lock_name = "lock";
+  records.realtime_minus_run_ns = 1'000'000'000'000;  // 1000 s, in ns
+  records.end_ns = 3'000'000'000;
+  records.worker_lines = {
+      worker_line(1'000, "worker-1", "acquire.invoke", {{"lock", "lock"}, {"call", "worker-1/1"}}),
+      worker_line(9'000, "worker-1", "acquire.ok", {{"lock", "lock"}, {"token", 1}, {"lease_ns", 1'000'000'000}, {"call", "worker-1/1"}}),
+      worker_line(10'000, "worker-1", "hold.begin", {{"lock", "lock"}, {"token", 1}}),
+      // worker-2 asks just before worker-1's lease ends; Redis runs it just after.
+      worker_line(999'000'000, "worker-2", "acquire.invoke", {{"lock", "lock"}, {"call", "worker-2/1"}}),
+      worker_line(1'002'000'000, "worker-2", "acquire.ok", {{"lock", "lock"}, {"token", 2}, {"lease_ns", 1'000'000'000}, {"call", "worker-2/1"}}),
+      worker_line(1'002'000'100, "worker-2", "hold.begin", {{"lock", "lock"}, {"token", 2}}),
+      worker_line(1'100'000'000, "worker-2", "write.invoke", {{"key", "qty"}, {"value", 1}, {"call", "worker-2/2"}}),
+      worker_line(1'200'000'000, "worker-2", "write.ok", {{"call", "worker-2/2"}}),
+  };
+  // worker-1's grant logged in the second place, and with a TIME (20 us) after its
+  // call's reply (9 us): it is ordered by seq and held inside its call.
+  records.lock_log = {
+      server_record({{"ev", "grant"}, {"owner", "worker-2"}, {"value", "worker-2#1"}, {"token", 2}, {"lease_ms", "1000"}, {"call", "worker-2/1"}}, 2, 1'000'500'000),
+      server_record({{"ev", "grant"}, {"owner", "worker-1"}, {"value", "worker-1#1"}, {"token", 1}, {"lease_ms", "1000"}, {"call", "worker-1/1"}}, 1, 20'000),
+  };
+  records.storage_log = {
+      server_record({{"ev", "write.accept"}, {"key", "qty"}, {"writer", "worker-2"}, {"value", 1}, {"call", "worker-2/2"}}, 1, 1'150'000'000),
+  };
+  records.final_values = {{"qty", 1}};
+  return records;
+}
+
+std::vector<json> parsed(const std::vector<std::string>& lines) {
+  std::vector<json> events;
+  for (const std::string& line : lines) events.push_back(json::parse(line));
+  return events;
+}
+
+const json& only(const std::vector<json>& events, const std::string& proc, const std::string& event) {
+  const json* found = nullptr;
+  for (const json& candidate : events) {
+    if (candidate["proc"] == proc && candidate["ev"] == event) {
+      EXPECT_EQ(found, nullptr) << "more than one " << proc << " " << event;
+      found = &candidate;
+    }
+  }
+  EXPECT_NE(found, nullptr) << "no " << proc << " " << event;
+  static const json none;
+  return found == nullptr ? none : *found;
+}
+
+TEST(LiveHistory, ServerEventsLandWithinTheirCallInScriptOrderAndALeaseExpiresBeforeTheNextGrant) {
+  const std::vector<json> events = parsed(live_history(two_holders()));
+  for (std::size_t index = 0; index < events.size(); ++index) {
+    EXPECT_EQ(events[index]["i"], index);
+    if (index > 0) {
+      EXPECT_GE(events[index]["t"], events[index - 1]["t"]);
+    }
+    EXPECT_FALSE(events[index].contains("call")) << events[index].dump();
+  }
+  std::vector<json> grants;
+  for (const json& event : events) {
+    if (event["ev"] == "lease.grant") grants.push_back(event);
+  }
+  ASSERT_EQ(grants.size(), 2u);
+  EXPECT_EQ(grants[0]["owner"], "worker-1") << "script order, not the log's order";
+  EXPECT_EQ(grants[0]["t"].get<std::int64_t>(), 9'000);
+  // worker-1's lease ends at its grant's server time + 1 s, before worker-2's
+  // grant; worker-2's at its own deadline, within the run.
+  std::vector<json> expires;
+  for (const json& event : events) {
+    if (event["ev"] == "lease.expire") expires.push_back(event);
+  }
+  ASSERT_EQ(expires.size(), 2u);
+  EXPECT_EQ(expires[0]["owner"], "worker-1");
+  EXPECT_EQ(expires[0]["t"].get<std::int64_t>(), 1'000'020'000);
+  EXPECT_LT(expires[0]["t"].get<std::int64_t>(), grants[1]["t"].get<std::int64_t>());
+  EXPECT_EQ(expires[1]["owner"], "worker-2");
+  EXPECT_EQ(expires[1]["t"].get<std::int64_t>(), 2'000'500'000);
+  EXPECT_EQ(grants[1]["t"].get<std::int64_t>(), 1'000'500'000);
+  // Storage's accept at its server time, inside the write's call.
+  EXPECT_EQ(only(events, "storage", "write.accept")["t"].get<std::int64_t>(), 1'150'000'000);
+  const json& end = events.back();
+  EXPECT_EQ(end["ev"], "run.end");
+  EXPECT_EQ(end["final"]["qty"], 1);
+}
+
+TEST(LiveHistory, IsAHistoryTheCheckerAcceptsAndJudges) {
+  std::string text;
+  for (const std::string& line : live_history(two_holders())) text += line + "\n";
+  const checker::CheckOutcome outcome = checker::check_history_text(text, "live", {});
+  ASSERT_FALSE(outcome.error.has_value()) << outcome.error->message();
+  // worker-1 never ended its hold: it and worker-2 both act as holders.
+  EXPECT_EQ(outcome.verdict.violation_count(checker::ViolationKind::kDoubleHolder).value_or(0), 1);
+  EXPECT_EQ(outcome.verdict.violation_count(checker::ViolationKind::kDoubleGrant).value_or(-1), 0)
+      << "the expiry comes before the next grant";
+}
+
+TEST(LiveHistory, AServerEventIsKeptAfterItsCallsSendEvenWhenTheServerClockSaysEarlier) {
+  LiveRecords records = two_holders();
+  records.storage_log = {server_record(
+      {{"ev", "write.accept"}, {"key", "qty"}, {"writer", "worker-2"}, {"value", 1}, {"call", "worker-2/2"}}, 1, 5)};
+  const std::vector<json> events = parsed(live_history(records));
+  EXPECT_EQ(only(events, "storage", "write.accept")["t"].get<std::int64_t>(), 1'100'000'001);
+}
+
+}  // namespace
+}  // namespace locksim::live
