@@ -32,6 +32,9 @@ using scenarios::FaultKind;
 using scenarios::PlannedFault;
 using std::chrono::nanoseconds;
 
+// How long before t = 0 the workers are started.
+constexpr std::chrono::milliseconds kHeadStart{250};
+
 std::int64_t clock_ns(clockid_t clock) {
   timespec now{};
   clock_gettime(clock, &now);
@@ -97,7 +100,11 @@ class Coordinator {
       failure_ = "interrupted";
       end_everything();
     });
-    start_ns_ = clock_ns(CLOCK_MONOTONIC);
+    // t = 0 comes a little after the workers are started, and they wait for
+    // it: a process's start-up (fork, exec, connecting) is no part of the
+    // scenario and must not shift a scaled fault time against the workers.
+    start_ns_ = clock_ns(CLOCK_MONOTONIC) + kHeadStart.count();
+    start_point_ = std::chrono::steady_clock::time_point{nanoseconds{start_ns_}};
     const std::int64_t realtime_minus_monotonic = clock_ns(CLOCK_REALTIME) - clock_ns(CLOCK_MONOTONIC);
     fired_.assign(scenario_.faults.size(), false);
     for (int index = 1; index <= scenario_.system.workers.count; ++index) {
@@ -106,7 +113,7 @@ class Coordinator {
     for (const PlannedFault& fault : plan_.faults) arm(fault);
     for (auto& worker : workers_) start(*worker, -1);
     asio::steady_timer limit{io_};
-    limit.expires_after(scaled(scenario_.duration));
+    limit.expires_at(start_point_ + scaled(scenario_.duration));
     limit.async_wait([this](const boost::system::error_code& error) {
       if (!error) end_at_time_limit();
     });
@@ -167,7 +174,7 @@ class Coordinator {
     if (!no_live_form(fault).empty()) return;
     if (const auto* at = std::get_if<scenarios::AtTime>(&fault.trigger)) {
       auto timer = std::make_shared<asio::steady_timer>(io_);
-      timer->expires_after(scaled(at->at));
+      timer->expires_at(start_point_ + scaled(at->at));
       timer->async_wait([this, timer, fault](const boost::system::error_code& error) {
         if (!error) act(fault);
       });
@@ -398,7 +405,8 @@ class Coordinator {
   const LiveRunSettings& settings_;
   scenarios::Plan plan_;
   asio::io_context io_;
-  std::int64_t start_ns_ = 0;
+  std::int64_t start_ns_ = 0;  // CLOCK_MONOTONIC at t = 0
+  std::chrono::steady_clock::time_point start_point_;  // the same instant (steady_clock is CLOCK_MONOTONIC)
   std::vector<std::unique_ptr<WorkerSlot>> workers_;
   std::map<std::string, std::vector<SelfStop>> self_stops_;
   std::vector<Watch> watches_;

@@ -58,6 +58,10 @@ class Worker {
     co_await lock_.connect(config_.host, config_.lock_port);
     co_await renewals_.connect(config_.host, config_.lock_port);
     co_await storage_.connect(config_.host, config_.storage_port);
+    // Everyone starts at the run's t = 0 (a restarted worker: at once).
+    asio::steady_timer start{co_await asio::this_coro::executor};
+    start.expires_at(std::chrono::steady_clock::time_point{nanoseconds{config_.start_ns}});
+    co_await start.async_wait(asio::use_awaitable);
     const int jobs = config_.jobs_left >= 0 ? config_.jobs_left : jobs_in_workload();
     int done = 0;
     while (done < jobs) {

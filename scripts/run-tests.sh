@@ -12,6 +12,6 @@ ctest --test-dir build --output-on-failure --parallel "$jobs"
 LOCKSIM_BUILD_DIR=build-sanitize bash scripts/build.sh \
   -DLOCKSIM_SANITIZE=address,undefined -DLOCKSIM_BUILD_BENCHMARKS=OFF -DCMAKE_BUILD_TYPE=Debug
 # The oracle swarm (label "swarm"), the Chromium screenshot (label
-# "chromium") and the live tests against real redis-servers (label "live")
-# run in the normal build only.
-ctest --test-dir build-sanitize --output-on-failure --parallel "$jobs" --label-exclude 'swarm|chromium|live'
+# "chromium"), the live tests against real redis-servers (label "live") and
+# explore over the whole library (label "library") run in the normal build only.
+ctest --test-dir build-sanitize --output-on-failure --parallel "$jobs" --label-exclude 'swarm|chromium|live|library'

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# The built-in library's live subset: the scenarios whose expectations must
+# hold against a real Redis too. Runs each with `locksim live --compare-sim`
+# (RUNS runs per fencing mode, default 10, beside as many simulated seeds)
+# and exits 1 if an expectation failed live or simulated.
+#   bash scripts/live-suite.sh [RUNS] [--time-scale F]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+runs="${1:-10}"
+shift || true
+[ -x build/locksim ] || bash scripts/build.sh
+
+subset=(
+  control-no-faults              # nothing may go wrong
+  h01-gc-pause-past-lease        # a pause past the lease: stale writes without fencing, none with it
+  h08-plain-del-release          # a plain DEL deletes the next holder's lock ...
+  h08-compare-and-delete         # ... compare-and-delete does not
+  h24-idempotence-is-not-fencing # request ids do not stop a stale write; tokens do
+  h26-lease-shorter-than-work    # no fault at all, a lease shorter than the work
+  h26-watchdog-renewal           # a watchdog mends it
+  h26-watchdog-freeze-35s        # a freeze longer than the watchdog's lease loses the lock ...
+  h26-watchdog-freeze-20s        # ... a shorter one does not
+  h10-no-lease-crash             # no lease: a crashed holder blocks everyone
+  write-only-gc-pause            # a late result over a newer one
+)
+
+failed=0
+for name in "${subset[@]}"; do
+  if ! build/locksim live "$name" --runs "$runs" --compare-sim "$@"; then
+    failed=1
+  fi
+done
+exit "$failed"
