@@ -8,7 +8,6 @@
 // terminal in place of the trace (reports/timeline_text.h).
 
 #include <fstream>
-#include <sstream>
 
 #include <unistd.h>
 
@@ -26,6 +25,7 @@
 #include "scenarios/fencing_modes.h"
 #include "scenarios/plan.h"
 #include "scenarios/saved_plan.h"
+#include "scenarios/scenario_text.h"
 
 namespace locksim::cli {
 namespace {
@@ -79,11 +79,8 @@ ExitCode replay(const ReplayArguments& arguments) {
     if (history.is_open()) history << line << '\n';
   });
   if (!arguments.plan_file.empty()) {
-    std::ifstream original{scenario.file, std::ios::binary};
-    std::ostringstream original_text;
-    original_text << original.rdbuf();
     std::ofstream output{arguments.plan_file, std::ios::binary};
-    output << scenarios::saved_plan_json(original_text.str(), scenario, plan);
+    output << scenarios::saved_plan_json(scenarios::read_scenario_text(scenario.file), scenario, plan);
     if (!output) throw BadInput(fmt::format("{}: cannot write the file", arguments.plan_file));
   }
 

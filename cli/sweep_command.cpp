@@ -7,11 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <thread>
 
 #include <fmt/format.h>
@@ -25,6 +21,8 @@
 #include "reports/terminal_table.h"
 #include "runner/sweep.h"
 #include "scenario_files.h"
+#include "scenarios/scenario_parser.h"
+#include "scenarios/scenario_text.h"
 #include "scenarios/seed_limits.h"
 
 namespace locksim::cli {
@@ -40,11 +38,11 @@ struct SweepArguments {
 };
 
 std::string read_scenario_text(const std::string& path) {
-  std::ifstream input{path, std::ios::binary};
-  if (!input) throw BadInput(fmt::format("{}: cannot read the file: {}", path, std::strerror(errno)));
-  std::ostringstream contents;
-  contents << input.rdbuf();
-  return contents.str();
+  try {
+    return scenarios::read_scenario_text(path);
+  } catch (const scenarios::ScenarioError& error) {
+    throw BadInput(error.what());
+  }
 }
 
 checker::ViolationKind kind_named(const std::string& name) {

@@ -1,8 +1,6 @@
 #include "explore/exploration.h"
 
 #include <algorithm>
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -11,16 +9,10 @@
 #include "explore/story.h"
 #include "runner/seed_run.h"
 #include "scenarios/scenario_parser.h"
+#include "scenarios/scenario_text.h"
 
 namespace locksim::explore {
 namespace {
-
-std::string file_text(const std::string& path) {
-  std::ifstream file{path, std::ios::binary};
-  std::ostringstream text;
-  text << file.rdbuf();
-  return text.str();
-}
 
 // The minimal file, read back and run as `run`/`replay` would: it must show
 // the same violation, or explore has written something false.
@@ -46,7 +38,7 @@ Finding describe(const scenarios::Scenario& scenario, const ExploreGoal& goal, C
   finding.story = story(history, *first);
   finding.critical = critical_events(finding.minimal, case_runner, counterexample.kind, history);
   finding.minimal_file_text = minimal_scenario_json(
-      {file_text(scenario.file), fmt::format("locksim explore --seed {} (test {})", seed, counterexample.test),
+      {scenarios::read_scenario_text(scenario.file), fmt::format("locksim explore --seed {} (test {})", seed, counterexample.test),
        finding.story.back(), run.stopped_short},
       finding.minimal, goal, counterexample.kind);
   require_replays(finding.minimal_file_text, minimal_path, goal, counterexample.kind);

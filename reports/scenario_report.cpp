@@ -1,9 +1,7 @@
 #include "reports/scenario_report.h"
 
 #include <algorithm>
-#include <fstream>
 #include <set>
-#include <sstream>
 
 #include <fmt/format.h>
 
@@ -14,17 +12,11 @@
 #include "scenarios/plan.h"
 #include "scenarios/saved_plan.h"
 #include "scenarios/scenario_parser.h"
+#include "scenarios/scenario_text.h"
 #include "sim/duration_text.h"
 
 namespace locksim::reports {
 namespace {
-
-std::string file_text(const std::string& path) {
-  std::ifstream file{path, std::ios::binary};
-  std::ostringstream text;
-  text << file.rdbuf();
-  return text.str();
-}
 
 // The scenario's modes, fencing off first.
 std::vector<model::Fencing> modes_off_first(const scenarios::Scenario& scenario) {
@@ -152,7 +144,7 @@ std::optional<PauseSweep> pause_sweep(const scenarios::Scenario& scenario, const
 }  // namespace
 
 ScenarioReport gather_scenario_report(const scenarios::Scenario& scenario, const ReportSettings& settings) {
-  const std::string text = file_text(scenario.file);
+  const std::string text = scenarios::read_scenario_text(scenario.file);
   ScenarioReport report{scenario.name, scenario.description, scenario.file, scenario_parameters(text), {}, {}, {}, 0,
                         {}, {}, std::nullopt};
 

@@ -7,46 +7,22 @@
 // before is untouched and only the run's own keys are deleted.
 #include <gtest/gtest.h>
 
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
+#include "../cli/locksim_process.h"
 #include "live/redis_client.h"
 #include "live/redis_server.h"
 
 namespace locksim::live {
 namespace {
 
-struct Result {
-  int exit_code = -1;
-  std::string output;
-};
-
-Result run_locksim(const std::string& arguments) {
-  const std::string command = std::string{LOCKSIM_BINARY} + " " + arguments + " 2>&1";
-  Result result;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) return result;
-  char buffer[4096];
-  while (const std::size_t read = fread(buffer, 1, sizeof buffer, pipe)) result.output.append(buffer, read);
-  const int status = pclose(pipe);
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return result;
-}
-
-std::string scratch(const std::string& name) {
-  const std::filesystem::path directory =
-      std::filesystem::temp_directory_path() / ("locksim-live-test-" + std::to_string(getpid()));
-  std::filesystem::create_directories(directory);
-  return (directory / name).string();
-}
+using cli_test::Result;
+using cli_test::run_locksim;
+using cli_test::scratch;
 
 std::string data(const std::string& name) { return std::string{LOCKSIM_TEST_DATA_DIR} + "/live/" + name; }
 
