@@ -195,17 +195,17 @@ class Coordinator {
     if (fault.kind == FaultKind::kPause) {
       ::kill(worker->pid, SIGSTOP);
       record_nemesis("fault.begin", {{"kind", "pause"}, {"target", worker->name}, {"for_ns", scaled(fault.length).count()}});
-      resume_after(*worker, fault, scaled(fault.length));
+      resume_after(*worker, scaled(fault.length));
     } else {
       crash(*worker, fault);
     }
     fired_[fault.index] = true;
   }
 
-  void resume_after(WorkerSlot& worker, const PlannedFault& fault, nanoseconds length) {
+  void resume_after(WorkerSlot& worker, nanoseconds length) {
     auto timer = std::make_shared<asio::steady_timer>(io_);
     timer->expires_after(length);
-    timer->async_wait([this, timer, slot = &worker, fault](const boost::system::error_code& error) {
+    timer->async_wait([this, timer, slot = &worker](const boost::system::error_code& error) {
       if (error) return;
       if (slot->running) ::kill(slot->pid, SIGCONT);
       record_nemesis("fault.end", {{"kind", "pause"}, {"target", slot->name}});
@@ -314,7 +314,7 @@ class Coordinator {
                                           {"kind", "pause"}, {"target", worker.name},
                                           {"for_ns", scaled(fault->length).count()}});
         fired_[index] = true;
-        resume_after(worker, *fault, scaled(fault->length));
+        resume_after(worker, scaled(fault->length));
       }
       return;
     }

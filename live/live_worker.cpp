@@ -43,7 +43,6 @@ class Worker {
  public:
   Worker(const WorkerConfig& config, const scenarios::Scenario& scenario, asio::any_io_executor executor)
       : config_{config},
-        scenario_{scenario},
         options_{scenario.system},
         keys_{config.prefix},
         lock_{executor},
@@ -272,8 +271,7 @@ class Worker {
   }
 
   const WorkerConfig& config_;
-  const scenarios::Scenario& scenario_;
-  const model::SystemOptions& options_;
+  const model::SystemOptions& options_;  // the scenario's, which outlives the worker
   LiveKeys keys_;
   AsyncRedis lock_;
   AsyncRedis renewals_;
