@@ -193,6 +193,7 @@ SeedRun run_plan(const scenarios::Scenario& scenario, const scenarios::Plan& pla
   sim::SimulationOptions simulation_options;
   simulation_options.seed = plan.seed;
   simulation_options.time_limit = scenario.duration;
+  simulation_options.event_limit = scenario.event_limit;
   simulation_options.network = scenario.network;
 
   std::string history;  // the checker reads it after the run
