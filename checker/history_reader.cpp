@@ -162,6 +162,10 @@ Problem at_least_zero(std::string_view field, const std::optional<std::int64_t>&
   if (number && *number < 0) {
     return invalid(fmt::format("expected field `{}` to be >= 0, got {}", field, *number));
   }
+  if (number && *number > kLongestTimeNs) {
+    return invalid(fmt::format("expected field `{}` to be at most {} (nanoseconds: about 31.7 years), got {}", field,
+                               kLongestTimeNs, *number));
+  }
   return std::nullopt;
 }
 
@@ -539,6 +543,11 @@ bool HistoryStream::line(const char* data, std::size_t length, std::size_t capac
   if (event.index != expected_index) {
     fail(line_number_, fmt::format("expected `i` = {} (one more than the previous event's; the first is 0), got {}",
                                    expected_index, event.index));
+    return false;
+  }
+  if (event.time_ns > kLongestTimeNs) {
+    fail(line_number_, fmt::format("expected `t` to be at most {} (nanoseconds: about 31.7 years), got {}",
+                                   kLongestTimeNs, event.time_ns));
     return false;
   }
   if (event.time_ns < previous_time_ns_) {
