@@ -10,6 +10,8 @@
 #include <fmt/format.h>
 #include <simdjson.h>
 
+#include "text/terminal_escape.h"
+
 namespace locksim::checker {
 namespace {
 
@@ -656,10 +658,11 @@ struct FileCloser {
 }  // namespace
 
 std::string HistoryError::message() const {
+  // `what` may quote the history's own text: escaped for the terminal, as one line.
   if (line <= 0) {
-    return fmt::format("{}: {}", file, what);
+    return text::terminal_escaped(fmt::format("{}: {}", file, what));
   }
-  return fmt::format("{}:{}: {}", file, line, what);
+  return text::terminal_escaped(fmt::format("{}:{}: {}", file, line, what));
 }
 
 ReadOutcome read_history_file(const std::string& path, const EventVisitor& visit) {
