@@ -768,6 +768,12 @@ Scenario parse_scenario(std::string_view text, const std::string& file) {
     document = json::parse(text);
   } catch (const json::parse_error& error) {
     fail_syntax(text, file, error);
+  } catch (const json::out_of_range& error) {
+    // A number too large for a double (9e759) is valid JSON text that
+    // nlohmann refuses with out_of_range, not parse_error (found by fuzzing).
+    std::string reason = error.what();
+    if (const std::size_t end = reason.find("] "); end != std::string::npos) reason = reason.substr(end + 2);
+    throw ScenarioError(fmt::format("{}: expected a JSON scenario, but a number in it is out of range ({})", file, reason));
   }
   // The version first: a file from a newer locksim may use keys this one does not know.
   int format_version = kCurrentFormatVersion;
