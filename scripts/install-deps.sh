@@ -7,6 +7,10 @@ packages=(
   g++ cmake ninja-build pkg-config
   libboost-dev libfmt-dev nlohmann-json3-dev libcli11-dev libsimdjson-dev
   libgtest-dev libgmock-dev librapidcheck-dev libbenchmark-dev libpugixml-dev
+  chromium fonts-dejavu-core libpng-dev
+  # clang++ 14 for the sanitizer build; libclang-rt-14-dev holds its sanitizer
+  # and libFuzzer runtimes (libclang_rt.fuzzer-x86_64.a) for fuzz/.
+  clang libclang-rt-14-dev
 )
 
 missing=()
