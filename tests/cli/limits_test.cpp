@@ -4,6 +4,7 @@
 // each with its exact message). And the event limit of one run: reached, the
 // run is reported as stopped short (tests/data/limits/event-limit.json).
 
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -67,6 +68,24 @@ TEST(Limits, AStuckAfterPastTheLongestTimeOfAHistoryIsRefused) {
                               "time in a history), got \"300000h\""),
             std::string::npos)
       << check.output;
+}
+
+}  // namespace
+}  // namespace locksim::cli_test
+
+namespace locksim::cli_test {
+namespace {
+
+TEST(Limits, MergeRefusesASummaryFileLargerThan256MebibytesBeforeReadingIt) {
+  const std::string file = scratch("huge-summary.json");
+  { std::ofstream{file}; }
+  std::filesystem::resize_file(file, (std::uintmax_t{256} << 20) + 1);  // sparse: no disk is written
+  const Result merge = run_locksim("merge " + file + " --json " + scratch("merged.json"));
+  std::filesystem::remove(file);
+  EXPECT_EQ(merge.exit_code, 2);
+  EXPECT_NE(merge.output.find(file + ": the file has 268435457 bytes; a summary may have at most 268435456 (256 MiB)"),
+            std::string::npos)
+      << merge.output;
 }
 
 }  // namespace
