@@ -10,6 +10,8 @@
 #include <fmt/format.h>
 #include <simdjson.h>
 
+#include "text/terminal_escape.h"
+
 namespace locksim::checker {
 namespace {
 
@@ -161,6 +163,10 @@ FieldId field_id(std::string_view name) {
 Problem at_least_zero(std::string_view field, const std::optional<std::int64_t>& number) {
   if (number && *number < 0) {
     return invalid(fmt::format("expected field `{}` to be >= 0, got {}", field, *number));
+  }
+  if (number && *number > kLongestTimeNs) {
+    return invalid(fmt::format("expected field `{}` to be at most {} (nanoseconds: about 31.7 years), got {}", field,
+                               kLongestTimeNs, *number));
   }
   return std::nullopt;
 }
@@ -541,6 +547,11 @@ bool HistoryStream::line(const char* data, std::size_t length, std::size_t capac
                                    expected_index, event.index));
     return false;
   }
+  if (event.time_ns > kLongestTimeNs) {
+    fail(line_number_, fmt::format("expected `t` to be at most {} (nanoseconds: about 31.7 years), got {}",
+                                   kLongestTimeNs, event.time_ns));
+    return false;
+  }
   if (event.time_ns < previous_time_ns_) {
     fail(line_number_, expected_index == 0
                            ? fmt::format("expected `t` >= 0 (nanoseconds since the run began), got {}", event.time_ns)
@@ -647,10 +658,11 @@ struct FileCloser {
 }  // namespace
 
 std::string HistoryError::message() const {
+  // `what` may quote the history's own text: escaped for the terminal, as one line.
   if (line <= 0) {
-    return fmt::format("{}: {}", file, what);
+    return text::terminal_escaped(fmt::format("{}: {}", file, what));
   }
-  return fmt::format("{}:{}: {}", file, line, what);
+  return text::terminal_escaped(fmt::format("{}:{}: {}", file, line, what));
 }
 
 ReadOutcome read_history_file(const std::string& path, const EventVisitor& visit) {

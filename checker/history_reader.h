@@ -25,6 +25,10 @@
 //   crashed mid-write leaves behind: the read ends there without an error and
 //   says so in ReadSummary::cut_off_line. Any other invalid line is an error.
 //
+// - `t`, `lease_ns` and `stuck_after_ns` are at most kLongestTimeNs (10^18 ns,
+//   about 31.7 years), so that a time plus a lease plus a threshold — the sums
+//   every check makes — never leaves 64 bits. A line is at most 64 MiB.
+//
 // It is deterministic and single-threaded; one reader parses one file.
 
 #include <cstdint>
@@ -36,6 +40,9 @@
 #include "checker/event.h"
 
 namespace locksim::checker {
+
+// The largest time or duration a history may hold, in nanoseconds.
+inline constexpr std::int64_t kLongestTimeNs = 1'000'000'000'000'000'000;
 
 // Why a history could not be read, and where.
 struct HistoryError {

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "text/terminal_escape.h"
+
 namespace locksim::checker {
 namespace {
 
@@ -81,15 +83,18 @@ std::string verdicts_json(const std::vector<HistoryVerdict>& verdicts) {
 }
 
 std::string verdict_text(const HistoryVerdict& verdict, std::size_t violations_shown) {
-  std::string text = fmt::format("{}: {} events, {}\n", verdict.file, verdict.events,
+  // Procs, keys and owners come from the history, which may be anyone's: each
+  // piece is escaped on its own, so a line break in a name cannot start a line.
+  const auto shown = [](std::string_view piece) { return text::terminal_escaped(piece); };
+  std::string text = fmt::format("{}: {} events, {}\n", shown(verdict.file), verdict.events,
                                  verdict.ok() ? "no violation"
                                               : fmt::format("{} violation{}", verdict.violations.size(),
                                                             verdict.violations.size() == 1 ? "" : "s"));
   for (const std::string& note : verdict.notes) {
-    text += fmt::format("  note: {}\n", note);
+    text += fmt::format("  note: {}\n", shown(note));
   }
   for (const CheckSkip& skip : verdict.checks_skipped) {
-    text += fmt::format("  not checked: {:<17} {}\n", violation_kind_name(skip.check), skip.why);
+    text += fmt::format("  not checked: {:<17} {}\n", violation_kind_name(skip.check), shown(skip.why));
   }
   for (const ViolationKind kind : verdict.checks_run) {
     const std::int64_t count = verdict.violation_count(kind).value_or(0);
@@ -103,18 +108,18 @@ std::string verdict_text(const HistoryVerdict& verdict, std::size_t violations_s
   if (!verdict.counts.rejected_writes_by_reason.empty()) {
     std::string reasons;
     for (const auto& [reason, count] : verdict.counts.rejected_writes_by_reason) {
-      reasons += fmt::format("{}{} {}", reasons.empty() ? "" : ", ", count, reason);
+      reasons += fmt::format("{}{} {}", reasons.empty() ? "" : ", ", count, shown(reason));
     }
     text += fmt::format(" ({})", reasons);
   }
   text += "\n";
-  const std::size_t shown = std::min(violations_shown, verdict.violations.size());
-  for (std::size_t position = 0; position < shown; ++position) {
+  const std::size_t listed = std::min(violations_shown, verdict.violations.size());
+  for (std::size_t position = 0; position < listed; ++position) {
     const Violation& violation = verdict.violations[position];
-    text += fmt::format("  - {} [events {}]\n", violation.detail, fmt::join(violation.events, ", "));
+    text += fmt::format("  - {} [events {}]\n", shown(violation.detail), fmt::join(violation.events, ", "));
   }
-  if (shown < verdict.violations.size()) {
-    text += fmt::format("  ... and {} more (--json FILE lists them all)\n", verdict.violations.size() - shown);
+  if (listed < verdict.violations.size()) {
+    text += fmt::format("  ... and {} more (--json FILE lists them all)\n", verdict.violations.size() - listed);
   }
   return text;
 }

@@ -17,6 +17,7 @@
 #include <fmt/core.h>
 
 #include "checker/history_checker.h"
+#include "checker/history_reader.h"
 #include "checker/verdict_report.h"
 #include "command.h"
 #include "sim/duration_text.h"
@@ -44,6 +45,10 @@ std::int64_t parse_stuck_after(const std::string& text) {
   }
   if (parsed.duration->count_ns() <= 0) {
     throw BadInput(fmt::format("--stuck-after: expected a positive duration, got \"{}\"", text));
+  }
+  if (parsed.duration->count_ns() > checker::kLongestTimeNs) {
+    throw BadInput(fmt::format("--stuck-after: expected at most {} ns (about 31.7 years, as every time in a history), "
+                               "got \"{}\"", checker::kLongestTimeNs, text));
   }
   return parsed.duration->count_ns();
 }

@@ -3,6 +3,8 @@
 // build, scenario files and seeds; runner::shard_set_problems) into the
 // summary of the whole run, and judges it.
 
+#include <cstdint>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -15,6 +17,10 @@
 
 namespace locksim::cli {
 namespace {
+
+// A summary has a few kilobytes per scenario; a file larger than this is not
+// one, and is refused before it is read into memory.
+constexpr std::uintmax_t kLargestSummaryBytes = std::uintmax_t{256} << 20;
 
 struct MergeArguments {
   std::vector<std::string> files;
@@ -34,6 +40,12 @@ void write_file(const std::string& path, const std::string& contents, ExitCode& 
 ExitCode merge(const MergeArguments& arguments) {
   std::vector<runner::SummaryInput> inputs;
   for (const std::string& file : arguments.files) {
+    std::error_code size_error;
+    if (const std::uintmax_t size = std::filesystem::file_size(file, size_error);
+        !size_error && size > kLargestSummaryBytes) {
+      throw BadInput(fmt::format("{}: the file has {} bytes; a summary may have at most {} (256 MiB)", file, size,
+                                 kLargestSummaryBytes));
+    }
     std::ifstream input{file, std::ios::binary};
     if (!input) throw BadInput(fmt::format("{}: cannot read the file", file));
     std::ostringstream text;

@@ -26,6 +26,7 @@
 #include "scenarios/plan.h"
 #include "scenarios/saved_plan.h"
 #include "scenarios/scenario_text.h"
+#include "scenarios/seed_limits.h"
 
 namespace locksim::cli {
 namespace {
@@ -106,7 +107,8 @@ void add_replay_command(CLI::App& app, ExitCode& exit_code) {
   CLI::App* command = app.add_subcommand("replay", "Run one seed and print a readable trace");
   command->add_option("scenario", arguments->path, "The scenario file, or a built-in scenario's name (locksim list)")
       ->required();
-  command->add_option("--seed", arguments->seed, "The seed (required unless the file records first_seed)");
+  command->add_option("--seed", arguments->seed, "The seed (required unless the file records first_seed)")
+      ->check(CLI::Range(std::uint64_t{0}, static_cast<std::uint64_t>(scenarios::kLargestFirstSeed)));
   command->add_option("--fencing", arguments->fencing, "on or off (default: the scenario's; compare means off)")
       ->check(CLI::IsMember({"on", "off"}));
   command->add_option("--history", arguments->history_file, "Write the JSONL history here");

@@ -176,8 +176,9 @@ void add_run_command(CLI::App& app, ExitCode& exit_code) {
   auto* seeds = command->add_option("--seeds", arguments->seeds, "How many seeds (default: the scenario's `seeds`)")
                     ->check(CLI::Range(static_cast<std::uint64_t>(scenarios::kFewestSeeds),
                                       static_cast<std::uint64_t>(scenarios::kMostSeeds)));
-  auto* first = command->add_option("--first-seed", arguments->first_seed, "The first seed (default 1)");
-  command->add_option("--seed", arguments->seed, "Run this one seed")->excludes(seeds)->excludes(first);
+  const auto seed_range = CLI::Range(std::uint64_t{0}, static_cast<std::uint64_t>(scenarios::kLargestFirstSeed));
+  auto* first = command->add_option("--first-seed", arguments->first_seed, "The first seed (default 1)")->check(seed_range);
+  command->add_option("--seed", arguments->seed, "Run this one seed")->excludes(seeds)->excludes(first)->check(seed_range);
   command->add_option("--fencing", arguments->fencing, "on, off or compare (default: the scenario's storage.fencing)")
       ->check(CLI::IsMember(scenarios::fencing_switch_words()));
   command->add_option("--shard", arguments->shard, "K/N: run only the seeds with seed % N == K");

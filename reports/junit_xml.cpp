@@ -3,27 +3,14 @@
 #include <fmt/core.h>
 
 #include "reports/expectation_text.h"
+#include "reports/svg_document.h"
 #include "scenarios/fencing_modes.h"
 
 namespace locksim::reports {
 namespace {
 
-std::string escaped(std::string_view text) {
-  std::string out;
-  for (const char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      default:
-        // XML 1.0 has no place for other control characters.
-        if (static_cast<unsigned char>(c) >= 0x20 || c == '\n' || c == '\t') out += c;
-    }
-  }
-  return out;
-}
+// Names, messages and replay commands carry the user's text.
+std::string escaped(std::string_view text) { return xml_escaped(text); }
 
 // What went wrong in one mode of one scenario, one line each.
 std::vector<std::string> failures_of(const runner::ScenarioSummary& scenario, const runner::ModeSummary& mode) {

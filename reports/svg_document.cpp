@@ -18,14 +18,27 @@ std::string svg_number(double value) {
 std::string xml_escaped(std::string_view text) {
   std::string escaped;
   escaped.reserve(text.size());
-  for (const char c : text) {
+  for (std::size_t at = 0; at < text.size(); ++at) {
+    const char c = text[at];
     switch (c) {
       case '&': escaped += "&amp;"; break;
       case '<': escaped += "&lt;"; break;
       case '>': escaped += "&gt;"; break;
       case '"': escaped += "&quot;"; break;
       case '\'': escaped += "&apos;"; break;
-      default: escaped += c;
+      // As references, so that a parser's attribute normalization keeps them.
+      case '\n': escaped += "&#10;"; break;
+      case '\r': escaped += "&#13;"; break;
+      case '\t': escaped += "&#9;"; break;
+      default:
+        // XML 1.0 has no way to write other control characters, even as
+        // references, nor U+FFFE and U+FFFF (EF BF BE/BF): they are left out.
+        if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t' && c != '\r') break;
+        if (text.substr(at, 3) == "\xEF\xBF\xBE" || text.substr(at, 3) == "\xEF\xBF\xBF") {
+          at += 2;
+          break;
+        }
+        escaped += c;
     }
   }
   return escaped;

@@ -15,7 +15,10 @@ namespace locksim::reports {
 // trailing zeros, never "-0" ("12.5", "3", "-0.25").
 [[nodiscard]] std::string svg_number(double value);
 
-// Escapes &, <, >, " and ' for XML text and attribute values.
+// Escapes &, <, >, " and ' for XML text and attribute values, and leaves out
+// what XML 1.0 cannot hold at all (control characters but tab, line feed and
+// carriage return, which are written as references; U+FFFE, U+FFFF), so any
+// user text makes well-formed XML that reads back as it was.
 [[nodiscard]] std::string xml_escaped(std::string_view text);
 
 class SvgElement {

@@ -6,6 +6,7 @@
 
 #include "reports/expectation_text.h"
 #include "scenarios/fencing_modes.h"
+#include "text/terminal_escape.h"
 
 namespace locksim::reports {
 
@@ -31,7 +32,7 @@ constexpr std::string_view kUnfinishedHead = "unfin";
 
 std::size_t name_width(const std::vector<runner::ScenarioSummary>& scenarios) {
   std::size_t width = 8;
-  for (const runner::ScenarioSummary& scenario : scenarios) width = std::max(width, scenario.name.size());
+  for (const runner::ScenarioSummary& scenario : scenarios) width = std::max(width, text::terminal_escaped(scenario.name).size());
   return width;
 }
 
@@ -122,7 +123,7 @@ std::string detail_lines(const std::vector<runner::ScenarioSummary>& scenarios) 
                                     100.0 * static_cast<double>(runs_with) / static_cast<double>(std::max<std::int64_t>(mode.runs, 1))));
       }
       if (!parts.empty()) {
-        lines += fmt::format("  {} {}: {}\n", scenario.name, scenarios::fencing_mode_name(mode.mode), fmt::join(parts, "; "));
+        lines += fmt::format("  {} {}: {}\n", text::terminal_escaped(scenario.name), scenarios::fencing_mode_name(mode.mode), fmt::join(parts, "; "));
       }
     }
   }
@@ -137,7 +138,7 @@ bool outcome_failed(const runner::ScenarioSummary& scenario, const runner::ModeS
 
 std::string failure_lines(const runner::ScenarioSummary& scenario) {
   std::string lines =
-      fmt::format("\nFAIL {}{}\n", scenario.name, scenario.file.empty() ? "" : " (" + scenario.file + ")");
+      fmt::format("\nFAIL {}{}\n", text::terminal_escaped(scenario.name), scenario.file.empty() ? "" : " (" + text::terminal_escaped(scenario.file) + ")");
   for (const runner::ExpectationResult& result : scenario.expectations) {
     if (!result.ok) lines += fmt::format("  {}: {}\n", scenarios::fencing_mode_name(result.mode), expectation_words(result));
   }
@@ -159,7 +160,7 @@ std::string failure_lines(const runner::ScenarioSummary& scenario) {
 // Why a scenario that failed nothing still proved nothing, and what it saw.
 std::string not_judged_lines(const runner::ScenarioSummary& scenario) {
   std::string lines =
-      fmt::format("\nNOT JUDGED {}{}\n", scenario.name, scenario.file.empty() ? "" : " (" + scenario.file + ")");
+      fmt::format("\nNOT JUDGED {}{}\n", text::terminal_escaped(scenario.name), scenario.file.empty() ? "" : " (" + text::terminal_escaped(scenario.file) + ")");
   for (const runner::ModeSummary& mode : scenario.modes) {
     const std::string_view name = scenarios::fencing_mode_name(mode.mode);
     if (!mode.judged) lines += fmt::format("  {}: no expectation in the file applies to this mode\n", name);
@@ -224,7 +225,7 @@ std::string summary_to_table(const std::vector<runner::ScenarioSummary>& scenari
       for (std::size_t index = 0; index < scenario.modes.size(); ++index) {
         const runner::ModeSummary& mode = scenario.modes[index];
         const bool first = index == 0;
-        table += row(first ? scenario.name : "", width, scenarios::fencing_mode_name(mode.mode),
+        table += row(first ? text::terminal_escaped(scenario.name) : "", width, scenarios::fencing_mode_name(mode.mode),
                      first ? scenario_status(scenario) : "", number_cells(mode), widths);
       }
     }
@@ -245,7 +246,8 @@ std::string summary_to_table(const std::vector<runner::ScenarioSummary>& scenari
   table += "\n" + (shard_line.empty() ? count_line(scenarios) : shard_line);
   // Quiet output starts with its first line of content, not a blank line.
   if (detail == TableDetail::kFailuresOnly) table.erase(0, 1);
-  return table;
+  // Scenario names and messages are the user's: escaped for the terminal.
+  return text::terminal_escaped_lines(table);
 }
 
 std::string speed_line(const std::vector<runner::ScenarioSummary>& scenarios, double wall_seconds, unsigned threads) {
@@ -274,7 +276,7 @@ std::string recheck_line(const std::vector<runner::ScenarioSummary>& summaries) 
   for (const runner::ScenarioSummary& summary : summaries) {
     seeds += summary.rechecked;
     if (!summary.recheck_failed.empty()) {
-      failures.push_back(fmt::format("{} seeds {}", summary.name, fmt::join(summary.recheck_failed, ", ")));
+      failures.push_back(fmt::format("{} seeds {}", text::terminal_escaped(summary.name), fmt::join(summary.recheck_failed, ", ")));
     }
   }
   const std::string run_twice = fmt::format("recheck: {} seed{} run twice", seeds, seeds == 1 ? "" : "s");
@@ -286,14 +288,14 @@ std::string internal_failures(const std::vector<runner::ScenarioSummary>& scenar
   std::string lines;
   for (const runner::ScenarioSummary& summary : scenarios) {
     if (!summary.recheck_failed.empty()) {
-      lines += fmt::format("locksim: determinism self-check failed for {} (seeds {})\n", summary.name,
+      lines += fmt::format("locksim: determinism self-check failed for {} (seeds {})\n", text::terminal_escaped(summary.name),
                            fmt::join(summary.recheck_failed, ", "));
     }
     for (const runner::ModeSummary& mode : summary.modes) {
       if (mode.oracle_disagreeing_runs == 0) continue;
       lines += fmt::format("locksim: the checker and the oracle disagree on {} of {} runs of {} {} (a bug in one of "
                            "them, or a model that records something other than what happened):\n",
-                           mode.oracle_disagreeing_runs, mode.oracle_runs, summary.name,
+                           mode.oracle_disagreeing_runs, mode.oracle_runs, text::terminal_escaped(summary.name),
                            scenarios::fencing_mode_name(mode.mode));
       for (const runner::OracleDisagreement& disagreement : mode.oracle_disagreements) {
         lines += fmt::format("  seed {}: {}: checker {}, oracle {}; replay: {}\n", disagreement.seed,
@@ -301,7 +303,7 @@ std::string internal_failures(const std::vector<runner::ScenarioSummary>& scenar
       }
     }
   }
-  return lines;
+  return text::terminal_escaped_lines(lines);
 }
 
 }  // namespace locksim::reports

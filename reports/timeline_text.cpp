@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "text/terminal_escape.h"
+
 namespace locksim::reports {
 namespace {
 
@@ -29,7 +31,9 @@ std::size_t display_width(std::string_view text) {
       std::count_if(text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0U) != 0x80U; }));
 }
 
-std::string cut_to(std::string_view text, std::size_t width) {
+// At most `width` characters of `raw` (user text: escaped for the terminal first).
+std::string cut_to(std::string_view raw, std::size_t width) {
+  const std::string text = text::terminal_escaped(raw);
   std::string cut;
   std::size_t shown = 0;
   for (std::size_t at = 0; at < text.size(); ++at) {

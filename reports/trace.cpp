@@ -8,6 +8,7 @@
 
 #include "reports/readable_duration.h"
 #include "scenarios/fencing_modes.h"
+#include "text/terminal_escape.h"
 
 namespace locksim::reports {
 namespace {
@@ -104,7 +105,7 @@ std::string fields_text(const TraceEntry& entry, SecondsPrecision precision, Num
   for (const TraceField& field : entry.fields) {
     const std::string_view key = field.key;
     if (numbers == NumberStyle::kRaw || !field.integer) {
-      fields.push_back(fmt::format("{}={}", key, field.text));
+      fields.push_back(fmt::format("{}={}", text::terminal_escaped(key), text::terminal_escaped(field.text)));
     } else if (key.size() > kDurationSuffix.size() && key.ends_with(kDurationSuffix)) {
       fields.push_back(
           fmt::format("{}={}", key.substr(0, key.size() - kDurationSuffix.size()), readable_duration(*field.integer)));
@@ -133,8 +134,8 @@ Columns columns(const TraceEntry& entry, SecondsPrecision precision, NumberStyle
   Columns line{.index = std::to_string(entry.index),
                .true_time = seconds_text(entry.time_ns, precision),
                .local_time = entry.local_time_ns ? seconds_text(*entry.local_time_ns, precision) : std::string{},
-               .proc = entry.proc,
-               .event = entry.event,
+               .proc = text::terminal_escaped(entry.proc),
+               .event = text::terminal_escaped(entry.event),
                .fields = fields_text(entry, precision, numbers),
                .mark = {}};
   if (const auto mark = marks.find(entry.index); mark != marks.end()) {
@@ -261,19 +262,24 @@ std::string trace_body(const std::vector<TraceEntry>& entries, const runner::See
 std::string replay_text(const scenarios::Scenario& scenario, const runner::SeedRun& run,
                         const std::vector<TraceEntry>& entries, const TraceView& view,
                         const std::optional<std::string>& swimlanes) {
-  std::string text = fmt::format("{} — seed {}, fencing {}\n{}\n\n", scenario.name, run.seed,
-                                 scenarios::fencing_switch_name(run.fencing), scenario.description);
+  // Names, keys and descriptions are the user's: each escaped for the
+  // terminal on its own, so that a line break in one cannot start a line. The
+  // swimlanes escape their own cells (they carry colour codes).
+  std::string text = fmt::format("{} — seed {}, fencing {}\n{}\n\n", text::terminal_escaped(scenario.name), run.seed,
+                                 scenarios::fencing_switch_name(run.fencing), text::terminal_escaped(scenario.description));
   if (swimlanes) {
     text += *swimlanes;
   } else {
-    text += trace_body(entries, run, view);
+    text += text::terminal_escaped_lines(trace_body(entries, run, view));
   }
-  text += fmt::format("\n{} events, {} history lines, history hash {:016x}\n{}\n", run.events, run.history_events,
-                      run.history_hash, run.why_stopped);
-  for (const std::string& waiting : run.blocked) text += fmt::format("  still waiting: {}\n", waiting);
-  if (run.verdict.violations.empty()) return text + "no violation\n";
-  for (const checker::Violation& violation : run.verdict.violations) text += violation.detail + "\n";
-  return text;
+  std::string end = fmt::format("\n{} events, {} history lines, history hash {:016x}\n{}\n", run.events,
+                                run.history_events, run.history_hash, run.why_stopped);
+  for (const std::string& waiting : run.blocked) end += fmt::format("  still waiting: {}\n", waiting);
+  if (run.verdict.violations.empty()) end += "no violation\n";
+  for (const checker::Violation& violation : run.verdict.violations) {
+    end += text::terminal_escaped(violation.detail) + "\n";
+  }
+  return text + text::terminal_escaped_lines(end);
 }
 
 }  // namespace locksim::reports

@@ -1,9 +1,10 @@
 #include "runner/seed_run.h"
 
 #include <chrono>
+#include <iterator>
 #include <stdexcept>
 
-#include <fmt/core.h>
+#include <fmt/format.h>
 
 #include "checker/history_reader.h"
 #include "locksim/version.h"
@@ -108,7 +109,12 @@ std::string workload_json(const model::Workload& workload) {
         const char* name = std::is_same_v<Kind, model::CounterWorkload>   ? "counter"
                            : std::is_same_v<Kind, model::BillingWorkload> ? "billing"
                                                                           : "write-only";
-        return fmt::format(R"({{"kind":"{}","key":"{}"}})", name, kind.key);
+        // The key is the user's text: written through the recorder's JSON escaping.
+        fmt::memory_buffer json;
+        fmt::format_to(std::back_inserter(json), R"({{"kind":"{}","key":)", name);
+        sim::append_json_string(json, kind.key);
+        json.push_back('}');
+        return fmt::to_string(json);
       },
       workload);
 }
@@ -187,6 +193,7 @@ SeedRun run_plan(const scenarios::Scenario& scenario, const scenarios::Plan& pla
   sim::SimulationOptions simulation_options;
   simulation_options.seed = plan.seed;
   simulation_options.time_limit = scenario.duration;
+  simulation_options.event_limit = scenario.event_limit;
   simulation_options.network = scenario.network;
 
   std::string history;  // the checker reads it after the run

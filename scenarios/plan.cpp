@@ -3,6 +3,7 @@
 #include <fmt/core.h>
 
 #include "model/system.h"
+#include "scenarios/scenario_limits.h"
 #include "sim/random.h"
 
 namespace locksim::scenarios {
@@ -97,7 +98,10 @@ Plan make_plan(const Scenario& scenario, std::uint64_t seed) {
       // A Poisson process over the run: exponential gaps with the rate's mean.
       const Distribution gap = Distribution::exponential(
           Duration::nanoseconds(static_cast<std::int64_t>(60e9 / rate->per_minute)));
-      for (Duration at = gap.sample(rng); at < scenario.duration; at += gap.sample(rng)) {
+      // The parser keeps the mean number of occurrences far below the cap, so
+      // the cap only bounds the work if a draw were ever that unlucky.
+      for (Duration at = gap.sample(rng); at < scenario.duration && plan.faults.size() < kMostPlannedOccurrences;
+           at += gap.sample(rng)) {
         PlannedFault planned = concrete(scenario, fault, index, rng);
         planned.trigger = AtTime{at};
         plan.faults.push_back(std::move(planned));

@@ -11,6 +11,7 @@
 
 #include "model/options.h"
 #include "scenarios/expectation.h"
+#include "scenarios/scenario_limits.h"
 #include "sim/distribution.h"
 #include "sim/network.h"
 #include "sim/time.h"
@@ -112,6 +113,9 @@ struct Scenario {
   std::string file;                     // where it was read from ("" if built in memory)
   std::uint64_t content_hash = 0;       // of the file's bytes (scenarios/content_hash.h); 0 if built in memory
   Duration duration = Duration::minutes(10);  // virtual time limit of one run; default 10 min
+  // Scheduler events one run may process (not a file key): a run that reaches
+  // it is stopped short. Default kMostEventsPerRun; tests and fuzzers lower it.
+  std::uint64_t event_limit = kMostEventsPerRun;
   int seeds = 100;                      // default seed count for `run`; default 100
   std::optional<std::uint64_t> first_seed;  // default first seed for `run`/`replay` (a saved plan's seed); else 1
   model::SystemOptions system;

@@ -15,6 +15,7 @@
 #include "scenarios/did_you_mean.h"
 #include "scenarios/fencing_modes.h"
 #include "scenarios/plan.h"
+#include "scenarios/scenario_limits.h"
 #include "scenarios/scenario_reference.h"
 #include "scenarios/seed_limits.h"
 #include "scenarios/setting_warnings.h"
@@ -74,9 +75,14 @@ class Reader {
     }
   }
 
-  std::string string(const json& value, const std::string& path) const {
+  // A string of at most `longest` bytes.
+  std::string string(const json& value, const std::string& path, std::size_t longest = kLongestName) const {
     if (!value.is_string()) expected(path, "a string", value);
-    return value.get<std::string>();
+    std::string text = value.get<std::string>();
+    if (text.size() > longest) {
+      fail(path, fmt::format("expected a string of at most {} bytes, got one of {}", longest, text.size()));
+    }
+    return text;
   }
 
   bool boolean(const json& value, const std::string& path) const {
@@ -133,6 +139,10 @@ class Reader {
     }
     if (!allow_negative && *parsed.duration < Duration::zero()) {
       expected(path, fmt::format("{} that is not negative", kExpectation), value);
+    }
+    if (*parsed.duration > kLongestDuration || *parsed.duration < -kLongestDuration) {
+      expected(path, fmt::format("a duration of at most {}{}", kLongestDurationText, allow_negative ? " either way" : ""),
+               value);
     }
     return *parsed.duration;
   }
@@ -444,7 +454,8 @@ std::string node_name(const Reader& reader, const json& value, const std::string
   return name;
 }
 
-AtRate read_rate(const Reader& reader, const json& value, const std::string& path) {
+AtRate read_rate(const Reader& reader, const json& value, const std::string& path, Duration run_duration,
+                 double& expected_occurrences) {
   const std::string text = value.is_string() ? value.get<std::string>() : "";
   const std::size_t slash = text.find('/');
   double count = 0;
@@ -455,7 +466,24 @@ AtRate read_rate(const Reader& reader, const json& value, const std::string& pat
   if (!parsed || !per_minute.contains(unit)) {
     reader.expected(path, "a rate like \"2/min\" (per s, min or h)", value);
   }
-  return AtRate{count * per_minute.at(unit)};
+  const AtRate rate{count * per_minute.at(unit)};
+  // Rarer than once a year is never within a run; its mean gap would not fit a duration either.
+  const double slowest_per_minute = 60e9 / static_cast<double>(kLongestDuration.count_ns());
+  if (rate.per_minute < slowest_per_minute) {
+    reader.fail(path, fmt::format("{} is rarer than once in {}: expected a rate of at least 1/{}h", text,
+                                  kLongestDurationText, kLongestDuration.count_ns() / 3'600'000'000'000));
+  }
+  // Each occurrence is planned before the run: a rate that plans millions of
+  // them would make the run hang in planning, not fail.
+  expected_occurrences += rate.per_minute * (static_cast<double>(run_duration.count_ns()) / 60e9);
+  if (expected_occurrences > kMostExpectedRateOccurrences) {
+    const bool alone = expected_occurrences == rate.per_minute * (static_cast<double>(run_duration.count_ns()) / 60e9);
+    reader.fail(path, fmt::format("{} over the run's duration ({}) plans about {:.0f} fault occurrences{}; a run may "
+                                  "plan at most {:.0f} (lower the rate or the duration)",
+                                  text, sim::format_duration(run_duration), expected_occurrences,
+                                  alone ? "" : " together with the rate faults before it", kMostExpectedRateOccurrences));
+  }
+  return rate;
 }
 
 void read_failover(const Reader& reader, const json& value, const std::string& path,
@@ -483,7 +511,8 @@ void read_failover(const Reader& reader, const json& value, const std::string& p
   });
 }
 
-FaultSpec read_fault(const Reader& reader, const json& value, const std::string& path, const Scenario& scenario) {
+FaultSpec read_fault(const Reader& reader, const json& value, const std::string& path, const Scenario& scenario,
+                     double& expected_rate_occurrences) {
   if (!value.is_object()) reader.expected(path, "an object", value);
   if (!value.contains("kind")) reader.fail(path, "a fault needs a \"kind\"");
   FaultSpec fault;
@@ -552,7 +581,7 @@ FaultSpec read_fault(const Reader& reader, const json& value, const std::string&
   if (value.contains("at")) {
     fault.trigger = AtTime{reader.duration(value["at"], path + "/at")};
   } else if (value.contains("rate")) {
-    fault.trigger = read_rate(reader, value["rate"], path + "/rate");
+    fault.trigger = read_rate(reader, value["rate"], path + "/rate", scenario.duration, expected_rate_occurrences);
   } else {
     OnEvent on_event;
     on_event.when = reader.choice<TriggerEvent>(value["when"], path + "/when",
@@ -698,7 +727,7 @@ std::string line_and_column(std::string_view text, std::size_t offset) {
 // A scenario is at most a few levels deep; refusing deeper documents up front
 // keeps every later step (and its recursion) on safe ground.
 void check_nesting(std::string_view text, const std::string& file) {
-  constexpr int kMaxDepth = 64;
+  constexpr int kMaxDepth = kDeepestNesting;
   int depth = 0;
   bool in_string = false;
   for (std::size_t offset = 0; offset < text.size(); ++offset) {
@@ -729,12 +758,22 @@ Scenario parse_scenario(std::string_view text, const std::string& file) {
   if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
     throw ScenarioError(fmt::format("{}: the file is empty; expected a JSON scenario object", file));
   }
+  if (text.size() > kLargestScenarioFile) {
+    throw ScenarioError(fmt::format("{}: the file is larger than {} MiB ({} bytes), the most a scenario file may have",
+                                    file, kLargestScenarioFile >> 20, kLargestScenarioFile));
+  }
   check_nesting(text, file);
   json document;
   try {
     document = json::parse(text);
   } catch (const json::parse_error& error) {
     fail_syntax(text, file, error);
+  } catch (const json::out_of_range& error) {
+    // A number too large for a double (9e759) is valid JSON text that
+    // nlohmann refuses with out_of_range, not parse_error (found by fuzzing).
+    std::string reason = error.what();
+    if (const std::size_t end = reason.find("] "); end != std::string::npos) reason = reason.substr(end + 2);
+    throw ScenarioError(fmt::format("{}: expected a JSON scenario, but a number in it is out of range ({})", file, reason));
   }
   // The version first: a file from a newer locksim may use keys this one does not know.
   int format_version = kCurrentFormatVersion;
@@ -751,7 +790,8 @@ Scenario parse_scenario(std::string_view text, const std::string& file) {
   if (!document.contains("name")) reader.fail("/name", "a scenario needs a \"name\"");
   scenario.name = reader.string(document["name"], "/name");
   if (scenario.name.empty()) reader.expected("/name", "a non-empty name", document["name"]);
-  with_member(document, "description", [&](const json& v) { scenario.description = reader.string(v, "/description"); });
+  with_member(document, "description",
+              [&](const json& v) { scenario.description = reader.string(v, "/description", kLongestDescription); });
   with_member(document, "duration", [&](const json& v) {
     scenario.duration = reader.duration(v, "/duration");
     if (scenario.duration == Duration::zero()) reader.expected("/duration", "a positive duration", v);
@@ -759,7 +799,7 @@ Scenario parse_scenario(std::string_view text, const std::string& file) {
   with_member(document, "seeds", [&](const json& v) { scenario.seeds = static_cast<int>(reader.integer(v, "/seeds", kFewestSeeds, kMostSeeds)); });
   with_member(document, "first_seed", [&](const json& v) {
     scenario.first_seed =
-        static_cast<std::uint64_t>(reader.integer(v, "/first_seed", 0, std::numeric_limits<std::int64_t>::max()));
+        static_cast<std::uint64_t>(reader.integer(v, "/first_seed", 0, kLargestFirstSeed));
   });
   // The service first: it decides the node names that faults may target.
   with_member(document, "service", [&](const json& v) { read_service(reader, v, scenario); });
@@ -777,8 +817,13 @@ Scenario parse_scenario(std::string_view text, const std::string& file) {
   });
   with_member(document, "faults", [&](const json& v) {
     if (!v.is_array()) reader.expected("/faults", "a list of faults", v);
+    if (v.size() > kMostFaultEntries) {
+      reader.fail("/faults", fmt::format("expected at most {} faults, got {}", kMostFaultEntries, v.size()));
+    }
+    double expected_rate_occurrences = 0;
     for (std::size_t index = 0; index < v.size(); ++index) {
-      scenario.faults.push_back(read_fault(reader, v[index], fmt::format("/faults/{}", index), scenario));
+      scenario.faults.push_back(
+          read_fault(reader, v[index], fmt::format("/faults/{}", index), scenario, expected_rate_occurrences));
     }
   });
   with_member(document, "swarm", [&](const json& v) { scenario.swarm = reader.boolean(v, "/swarm"); });
@@ -799,12 +844,14 @@ Scenario load_scenario_file(const std::string& path) {
   if (!input) {
     throw ScenarioError(fmt::format("{}: cannot read the file", path));
   }
-  std::ostringstream contents;
-  contents << input.rdbuf();
+  // One byte past the limit is enough to refuse the file: a huge file is never read whole.
+  std::string contents(kLargestScenarioFile + 1, '\0');
+  input.read(contents.data(), static_cast<std::streamsize>(contents.size()));
   if (input.bad()) {
     throw ScenarioError(fmt::format("{}: cannot read the file", path));
   }
-  return parse_scenario(contents.str(), path);
+  contents.resize(static_cast<std::size_t>(input.gcount()));
+  return parse_scenario(contents, path);
 }
 
 }  // namespace locksim::scenarios

@@ -10,13 +10,16 @@
 #include <string_view>
 
 #include "scenarios/scenario.h"
+#include "text/terminal_escape.h"
 
 namespace locksim::scenarios {
 
 // Bad user input in a scenario file; what() is the full message for the user.
+// The message quotes what the user wrote, so it is escaped for the terminal
+// here, once, wherever it is printed later.
 class ScenarioError : public std::runtime_error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit ScenarioError(std::string_view message) : std::runtime_error{text::terminal_escaped(message)} {}
 };
 
 // Parses `text` as the contents of the scenario file `file`. Throws ScenarioError.

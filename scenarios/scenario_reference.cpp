@@ -19,12 +19,12 @@ constexpr std::array kReference = std::to_array<KeyReference>({
     {"/format_version", "integer", "", "2", "1 to 2; a newer version is refused",
      "the format version the file was written for: 1 = before locksim 0.2.0, 2 = 0.2.0 (see CHANGELOG.md for what "
      "changed verdicts)"},
-    {"/name", "string", "", "required", "not empty", "the scenario's name in reports and replay commands"},
-    {"/description", "string", "", "\"\"", "", "one sentence for people; shown by `locksim list`"},
-    {"/duration", "duration", "time", "10m", "> 0",
+    {"/name", "string", "", "required", "not empty; at most 200 bytes", "the scenario's name in reports and replay commands"},
+    {"/description", "string", "", "\"\"", "at most 4,000 bytes", "one sentence for people; shown by `locksim list`"},
+    {"/duration", "duration", "time", "10m", "> 0; at most 8760h, like every duration",
      "virtual time limit of one run; a run also ends when every job is done"},
     {"/seeds", "integer", "runs", "100", "1 to 100,000,000", "how many seeds `run` uses when --seeds is not given (the same limit as --seeds)"},
-    {"/first_seed", "integer", "", "1", "0 or more",
+    {"/first_seed", "integer", "", "1", "0 to 1,000,000,000,000,000,000",
      "the first seed `run` and `replay` use when --first-seed/--seed is not given (a saved plan records its seed here)"},
     {"/service", "object", "", "{\"kind\": \"redis\"}", "", "the lock service"},
     {"/service/kind", "\"redis\" | \"redis-failover\" | \"redlock\" | \"consensus\"", "", "\"redis\"", "",
@@ -69,8 +69,8 @@ constexpr std::array kReference = std::to_array<KeyReference>({
      "behave as etcd 3.4.3's lock service (Jepsen, 2020; hazard H15): a waiter whose session expired in the queue is "
      "told it holds the lock"},
     {"/lock", "object", "", "{}", "", "the lock"},
-    {"/lock/name", "string", "", "\"lock\"", "", "the lock's key"},
-    {"/lock/lease", "duration or \"none\"", "time", "10s", "> 0",
+    {"/lock/name", "string", "", "\"lock\"", "at most 200 bytes", "the lock's key"},
+    {"/lock/lease", "duration or \"none\"", "time", "10s", "> 0; at most 8760h",
      "the lease (TTL) a grant carries; \"none\": no expiry (the stuck-lock hazard)"},
     {"/lock/stuck_after", "duration", "time", "10 × lease; 1m without a lease", ">= 0",
      "the stuck_lock check's threshold: a lease still valid this long after its owner stopped being a useful "
@@ -117,7 +117,7 @@ constexpr std::array kReference = std::to_array<KeyReference>({
      "counter: each job reads key, works, writes read+1 (stale writes, lost updates); billing: a holder charges the "
      "next unbilled customer (duplicate effects); write-only: each job works and writes its number to the shared "
      "key, no read (stale writes: an older job's result over a newer one)"},
-    {"/workload/key", "string", "", "\"qty\" (counter), \"billed\" (billing), \"result\" (write-only)", "",
+    {"/workload/key", "string", "", "\"qty\" (counter), \"billed\" (billing), \"result\" (write-only)", "at most 200 bytes",
      "the storage key: the counter, the billing cursor, or the published result"},
     {"/workload/jobs", "integer", "jobs per worker", "10", "1 to 1,000,000; counter and write-only",
      "how many jobs each worker does"},
@@ -146,7 +146,7 @@ constexpr std::array kReference = std::to_array<KeyReference>({
     {"/clocks", "object", "", "{}", "", "the nodes' own clocks"},
     {"/clocks/drift_ppm", "integer", "ppm", "0", "0 to 400,000",
      "each node draws a drift in ±drift_ppm from the seed"},
-    {"/faults", "list of faults", "", "[]", "", "what the nemesis does; each entry draws from its own stream"},
+    {"/faults", "list of faults", "", "[]", "at most 1,000 entries", "what the nemesis does; each entry draws from its own stream"},
     {"/faults/N", "object", "", "", "exactly one trigger: at, when or rate",
      "one fault: kind, target, a trigger and the kind's parameters"},
     {"/faults/N/kind",
@@ -169,7 +169,8 @@ constexpr std::array kReference = std::to_array<KeyReference>({
      "acquire.invoke / effect.invoke (billing's external charge not yet sent)"},
     {"/faults/N/nth", "integer", "events", "1", "1 to 1,000,000; only with when", "which matching event triggers it"},
     {"/faults/N/delay", "duration", "time", "0", ">= 0; only with when", "fire this long after the event"},
-    {"/faults/N/rate", "string \"COUNT/UNIT\"", "per s, min or h", "", "COUNT > 0",
+    {"/faults/N/rate", "string \"COUNT/UNIT\"", "per s, min or h", "",
+     "at least 1/8760h; the rate faults of a file may plan at most 10,000 occurrences per run on average (rate × duration, added up)",
      "trigger: a Poisson process over the whole run at this rate IN TOTAL for the fault entry (not per target); each "
      "occurrence draws its own target when target is a group"},
     {"/faults/N/for", "distribution", "time", "required", "",
@@ -179,7 +180,7 @@ constexpr std::array kReference = std::to_array<KeyReference>({
      "crash, power-loss: restart this long after the crash (empty, or what persistence kept)"},
     {"/faults/N/evict", "integer", "keys", "1", "1 to 1,000,000",
      "memory-pressure: how many keys' room the instance must free (the policy picks them; noeviction: none)"},
-    {"/faults/N/by", "duration", "time", "required", "may be negative",
+    {"/faults/N/by", "duration", "time", "required", "may be negative; at most 8760h either way",
      "clock-jump: how far the target's wall clock jumps"},
     {"/faults/N/ppm", "integer", "ppm", "required", "-400,000 to 400,000", "clock-drift: the target's new drift"},
     {"/faults/N/between", "two lists of node names", "", "required", "both lists non-empty",
@@ -196,7 +197,7 @@ constexpr std::array kReference = std::to_array<KeyReference>({
     {"/allow_inert", "boolean", "", "false", "", "a fault that fires in no run is intended (else the scenario fails)"},
     {"/probes_required", "list of probe names", "", "[]", "",
      "hazard probes that must be reached in every mode, else the scenario is inert"},
-    {"/probes_required/N", "string", "", "", "", "a probe: pause_past_lease, late_op_at_storage, "
+    {"/probes_required/N", "string", "", "", "at most 200 bytes", "a probe: pause_past_lease, late_op_at_storage, "
      "clock_jump_beyond_drift, failover_lost_lease, foreign_key_release"},
     {"/expect", "object", "", "{}", "", "what must hold; a failed expectation is exit 1"},
     {"/expect/MODE", "object", "", "", "MODE: fencing-off, fencing-on or any",

@@ -1,17 +1,46 @@
 #!/usr/bin/env bash
 # Install what is missing, build, and run every test through ctest: once in
-# the normal build, once under AddressSanitizer + UndefinedBehaviorSanitizer.
+# the normal build (g++, RelWithDebInfo), once in the sanitizer build
+# (clang++, AddressSanitizer + UndefinedBehaviorSanitizer), so both compilers
+# build the project with -Werror and both reproduce the golden histories;
+# then each libFuzzer target for a short, bounded time from its corpus.
+#
+# Each step prints its time against its budget. The budgets, measured on the
+# 2-core machine CI runs on, from a fresh clone with nothing built (the whole
+# must stay well under 30 minutes):
+#   install  60 s   (nothing to install; a fresh machine's apt-get takes longer)
+#   build    9 min  g++ RelWithDebInfo, -Werror
+#   test     2 min  ctest, the oracle swarm and the Chromium test included
+#   build    11 min clang++ Debug -O1, ASan + UBSan, with the fuzz targets
+#   test     5 min  ctest without the swarm and the Chromium test
+#   fuzz     2 min  three targets, 20 s each
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs="$(nproc 2>/dev/null || echo 2)"
-bash scripts/install-deps.sh
 
-bash scripts/build.sh
-ctest --test-dir build --output-on-failure --parallel "$jobs"
+# step NAME BUDGET_SECONDS COMMAND...: runs COMMAND and prints how long it took.
+step() {
+  local name="$1" budget="$2"
+  shift 2
+  local start=$SECONDS
+  "$@"
+  local took=$(( SECONDS - start ))
+  local over=""
+  (( took > budget )) && over="  OVER BUDGET"
+  echo "step ${name}: ${took} s (budget ${budget} s)${over}"
+}
 
-LOCKSIM_BUILD_DIR=build-sanitize bash scripts/build.sh \
-  -DLOCKSIM_SANITIZE=address,undefined -DLOCKSIM_BUILD_BENCHMARKS=OFF -DCMAKE_BUILD_TYPE=Debug
+step "install dependencies" 60 bash scripts/install-deps.sh
+
+step "build g++" 540 bash scripts/build.sh
+step "test g++" 120 ctest --test-dir build --output-on-failure --parallel "$jobs"
+
+step "build clang++ sanitizers" 660 bash scripts/build-sanitizer.sh
 # The oracle swarm (label "swarm"), the Chromium screenshot (label
 # "chromium"), the live tests against real redis-servers (label "live") and
 # explore over the whole library (label "library") run in the normal build only.
-ctest --test-dir build-sanitize --output-on-failure --parallel "$jobs" --label-exclude 'swarm|chromium|live|library'
+step "test clang++ sanitizers" 300 ctest --test-dir build-sanitize --output-on-failure --parallel "$jobs" \
+  --label-exclude 'swarm|chromium|live|library'
+
+# Fuzzing runs in the sanitizer build only (it needs clang's libFuzzer).
+step "fuzz" 120 env LOCKSIM_FUZZ_SKIP_BUILD=1 bash scripts/fuzz.sh 20

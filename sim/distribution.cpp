@@ -19,6 +19,10 @@ template <class... Lambdas>
 struct Overloaded : Lambdas... {
   using Lambdas::operator()...;
 };
+// C++20 deduces an aggregate's template arguments, but clang 14 does not
+// implement that (P1816): the guide keeps both compilers building it.
+template <class... Lambdas>
+Overloaded(Lambdas...) -> Overloaded<Lambdas...>;
 
 Duration clamp_to_sample_range(double nanoseconds) {
   if (!(nanoseconds > 0.0)) {  // also catches NaN

@@ -12,6 +12,10 @@ template <class... Lambdas>
 struct Overloaded : Lambdas... {
   using Lambdas::operator()...;
 };
+// C++20 deduces an aggregate's template arguments, but clang 14 does not
+// implement that (P1816): the guide keeps both compilers building it.
+template <class... Lambdas>
+Overloaded(Lambdas...) -> Overloaded<Lambdas...>;
 
 std::uint64_t mix(std::uint64_t hash, std::uint64_t word) {
   hash ^= word;
