@@ -1,8 +1,8 @@
 // libFuzzer target: `locksim merge` on one summary — the summary reader, the
 // shard-set check, the merge, and its three outputs (terminal table, summary
 // JSON, JUnit XML). Bad input must come back as a SummaryError (exit 2 in the
-// CLI); anything else is a bug. Seeds: tests/data/summaries and
-// tests/data/bad-summaries (scripts/fuzz.sh).
+// CLI); anything else is a bug. Seeds: tests/data/summaries, and
+// tests/data/bad-summaries once an input has broken it (scripts/fuzz.sh).
 
 #include <cstddef>
 #include <cstdint>

@@ -36,7 +36,7 @@ seed_directories() {
   case "$1" in
     scenario_reader_fuzzer)
       echo scenarios tests/data/scenarios tests/data/bad-scenarios tests/data/swarm-regressions tests/data/limits ;;
-    history_checker_fuzzer) echo tests/data/histories tests/data/bad-histories ;;
+    history_checker_fuzzer) echo tests/data/histories tests/data/bad-histories tests/data/hostile ;;
     summary_reader_fuzzer) echo tests/data/summaries tests/data/bad-summaries ;;
     *) return 1 ;;
   esac

@@ -202,9 +202,11 @@ TEST(ReplayTrace, AroundShowsExactlyTheLinesWithinSecondsOfEachViolationOfThatKi
     const std::vector<std::int64_t> times = violation_times(all, kind);
     ASSERT_FALSE(times.empty()) << kind;
     std::vector<Row> expected;
+    // A copy: clang 14 cannot capture a structured binding in a lambda (C++20 allows it).
+    const std::int64_t window_ns = within_ns;
     std::copy_if(all.rows.begin(), all.rows.end(), std::back_inserter(expected), [&](const Row& row) {
       return std::any_of(times.begin(), times.end(), [&](std::int64_t time_ns) {
-        return row.time_ns >= time_ns - within_ns && row.time_ns <= time_ns + within_ns;
+        return row.time_ns >= time_ns - window_ns && row.time_ns <= time_ns + window_ns;
       });
     });
     const Result result = run_locksim(kReplay + " --raw --around " + flag);
