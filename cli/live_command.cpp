@@ -31,6 +31,7 @@
 #include "scenario_files.h"
 #include "scenarios/fencing_modes.h"
 #include "scenarios/seed_limits.h"
+#include "text/terminal_escape.h"
 
 namespace locksim::cli {
 namespace {
@@ -193,7 +194,8 @@ ExitCode live(const LiveArguments& arguments) {
     summaries.push_back(std::move(simulated));
   }
   fmt::print("live: {} run{} per mode against redis-server at {}:{}, time scale {}\n", arguments.runs,
-             arguments.runs == 1 ? "" : "s", lock_service.host, lock_service.port, arguments.time_scale);
+             arguments.runs == 1 ? "" : "s", text::terminal_escaped(lock_service.host), lock_service.port,
+             arguments.time_scale);
   fmt::print("{}", reports::summary_to_table(summaries));
   if (!arguments.json_file.empty()) write_output_file(arguments.json_file, reports::summary_to_json(summaries));
   return exit_code_of(summaries);

@@ -20,6 +20,7 @@
 #include "reports/scenario_report.h"
 #include "scenario_files.h"
 #include "scenarios/seed_limits.h"
+#include "text/terminal_escape.h"
 
 namespace locksim::cli {
 namespace {
@@ -65,10 +66,10 @@ ExitCode report(const ReportArguments& arguments) {
     write_output_file(out / page, reports::scenario_page_html(gathered_report, links));
     if (oracle_disagreed(gathered_report.summary)) {
       fmt::print(stderr, "locksim: {}: the checker and the in-simulation oracle disagreed on a run (a bug in locksim); "
-                         "`locksim run` on the file says where\n", scenario.file);
+                         "`locksim run` on the file says where\n", text::terminal_escaped(scenario.file));
       code = ExitCode::kInternalError;
     }
-    fmt::print("{}: {}\n", scenario.name, (out / page).string());
+    fmt::print("{}: {}\n", text::terminal_escaped(scenario.name), text::terminal_escaped((out / page).string()));
     gathered.push_back(std::move(gathered_report));
     pages.push_back(page);
   }
@@ -76,7 +77,8 @@ ExitCode report(const ReportArguments& arguments) {
   for (std::size_t index = 0; index < gathered.size(); ++index) entries.push_back({&gathered[index], pages[index]});
   write_output_file(out / "index.html", reports::index_page_html(entries));
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  fmt::print("wrote {} and {} scenario page{} in {:.1f} s\n", (out / "index.html").string(), gathered.size(),
+  fmt::print("wrote {} and {} scenario page{} in {:.1f} s\n", text::terminal_escaped((out / "index.html").string()),
+             gathered.size(),
              gathered.size() == 1 ? "" : "s", seconds);
   return code;
 }

@@ -147,6 +147,31 @@ TEST_F(HostileNames, ReplayWritesAHistoryTheCheckerReadsATraceAndAnSvgForEveryNa
   EXPECT_EQ(verdicts.at("histories").size(), names_.size());
 }
 
+TEST_F(HostileNames, ReportWritesPagesThatParseAndShowEveryNameAsText) {
+  const Result report = run_locksim("report " + path("scenarios") + " --seeds 2 --out " + path("report"));
+  ASSERT_EQ(report.exit_code, 0) << report.output;
+  std::string problem;
+  EXPECT_TRUE(test::safe_for_a_terminal(report.output, &problem)) << "report printed: " << problem;
+  std::size_t pages = 0;
+  for (const auto& entry : std::filesystem::directory_iterator{path("report")}) {
+    if (entry.path().extension() != ".html") continue;
+    ++pages;
+    pugi::xml_document page;
+    const pugi::xml_parse_result parsed = page.load_file(entry.path().c_str(), pugi::parse_default | pugi::parse_doctype);
+    ASSERT_TRUE(parsed) << entry.path() << ": " << parsed.description();
+    EXPECT_TRUE(page.select_nodes("//script").empty()) << entry.path();
+  }
+  EXPECT_EQ(pages, names_.size() + 1) << "a page per scenario, inside --out, and the index";
+  pugi::xml_document index;
+  ASSERT_TRUE(index.load_file(path("report/index.html").c_str(), pugi::parse_default | pugi::parse_doctype));
+  std::string shown;
+  for (const pugi::xpath_node& text : index.select_nodes("//a/text()")) shown += std::string{text.node().value()} + "\n";
+  for (std::size_t index_of_name = 0; index_of_name < names_.size(); ++index_of_name) {
+    EXPECT_NE(shown.find(as_xml_holds_it(names_[index_of_name])), std::string::npos)
+        << "the index lost name " << index_of_name;
+  }
+}
+
 TEST(HostileHistory, CheckShowsHostileProcsLocksAndKeysEscapedAndKeepsThemInItsJson) {
   const std::string history = std::string{LOCKSIM_TEST_DATA_DIR} + "/hostile/hostile-procs.jsonl";
   const std::string output_json = scratch("hostile-check.json");
