@@ -22,10 +22,18 @@
 #include "scenario_files.h"
 #include "scenarios/fencing_modes.h"
 #include "scenarios/saved_plan.h"
+#include "text/terminal_escape.h"
 #include "scenarios/scenario_parser.h"
 
 namespace locksim::cli {
 namespace {
+
+// Prints to stdout with every character a terminal would act on escaped:
+// the story, the faults and the paths carry the scenario's own names.
+template <typename... Arguments>
+void say(fmt::format_string<Arguments...> format, Arguments&&... arguments) {
+  fmt::print("{}", text::terminal_escaped_lines(fmt::format(format, std::forward<Arguments>(arguments)...)));
+}
 
 using checker::ViolationKind;
 
@@ -76,23 +84,23 @@ nlohmann::ordered_json report_counterexample(const scenarios::Scenario& scenario
   const explore::Counterexample& found_case = found.counterexample;
   const std::string kind{checker::violation_kind_name(found_case.kind)};
   const std::size_t faults_found = explore::runnable(scenario, found_case.found).plan.faults.size();
-  fmt::print("found {} at test {}; shrunk in {} steps ({} runs{}):\n", kind, found_case.test, found_case.shrink_steps,
+  say("found {} at test {}; shrunk in {} steps ({} runs{}):\n", kind, found_case.test, found_case.shrink_steps,
              found_case.shrink_runs, found_case.shrink_cut_short ? ", cut short" : "");
-  fmt::print("  from {}\n  to   {}, seed {}\n", reports::case_sizes_text(found_case.found, faults_found),
+  say("  from {}\n  to   {}, seed {}\n", reports::case_sizes_text(found_case.found, faults_found),
              reports::case_sizes_text(found_case.minimal, found.minimal.plan.faults.size()), found_case.minimal.seed);
   nlohmann::ordered_json faults = nlohmann::ordered_json::array();
   for (const scenarios::PlannedFault& fault : found.minimal.plan.faults) {
-    fmt::print("  {}\n", reports::planned_fault_text(fault));
+    say("  {}\n", reports::planned_fault_text(fault));
     faults.push_back(reports::planned_fault_text(fault));
   }
-  fmt::print("what happened:\n");
-  for (const std::string& line : found.story) fmt::print("  {}\n", line);
+  say("what happened:\n");
+  for (const std::string& line : found.story) say("  {}\n", line);
   nlohmann::ordered_json critical = nlohmann::ordered_json::array();
   for (const explore::CriticalEvent& event : found.critical) {
-    fmt::print("critical event: {}\n", event.statement);
+    say("critical event: {}\n", event.statement);
     critical.push_back(critical_json(event));
   }
-  fmt::print("minimal plan written to {}\n  {}\n", out,
+  say("minimal plan written to {}\n  {}\n", out,
              runner::replay_command(scenarios::parse_scenario(found.minimal_file_text, out), found_case.minimal.seed,
                                     goal.mode));
   return {{"kind", kind},
@@ -121,9 +129,9 @@ ExitCode explore_scenario(const ExploreArguments& arguments) {
   options.tests = arguments.tests;
   const std::string out = arguments.out.empty() ? scenario.name + "-minimal.json" : arguments.out;
 
-  fmt::print("explore {}: seed {}, up to {} tests, {}\n", scenario.name, options.seed, options.tests,
+  say("explore {}: seed {}, up to {} tests, {}\n", scenario.name, options.seed, options.tests,
              scenarios::fencing_mode_name(goal.mode));
-  fmt::print("looking for {}: {}\n", explore::kind_names(goal.kinds), goal.reason);
+  say("looking for {}: {}\n", explore::kind_names(goal.kinds), goal.reason);
   const explore::Exploration exploration = explore::explore(scenario, goal, options, out);
 
   nlohmann::ordered_json report{{"scenario", scenario.name},
@@ -138,9 +146,9 @@ ExitCode explore_scenario(const ExploreArguments& arguments) {
     write_text(out, exploration.finding->minimal_file_text, "--out");
     report["counterexample"] = report_counterexample(scenario, *exploration.finding, goal, out);
   } else {
-    fmt::print("{} tests passed: no run showed {} ({} simulations)\n", exploration.tests_run,
+    say("{} tests passed: no run showed {} ({} simulations)\n", exploration.tests_run,
                explore::kind_names(goal.kinds), exploration.simulations);
-    if (goal.meaning == explore::GoalMeaning::kShowHazard) fmt::print("the hazard the file claims was not shown\n");
+    if (goal.meaning == explore::GoalMeaning::kShowHazard) say("the hazard the file claims was not shown\n");
   }
   report["simulations"] = exploration.simulations;
   if (!arguments.json_file.empty()) write_text(arguments.json_file, report.dump(2) + "\n", "--json");

@@ -24,6 +24,7 @@
 #include "scenarios/scenario_parser.h"
 #include "scenarios/scenario_text.h"
 #include "scenarios/seed_limits.h"
+#include "text/terminal_escape.h"
 
 namespace locksim::cli {
 namespace {
@@ -95,9 +96,9 @@ ExitCode sweep(const SweepArguments& arguments) {
   write_output_file(svg, heat_map ? reports::heat_map_svg(result, heat_map_kind) : reports::rate_plot_svg(result));
 
   fmt::print("{}: {} seeds per point and fencing mode, share of runs with each violation\n",
-             result.plan.scenario_name, result.seeds_per_point);
+             text::terminal_escaped(result.plan.scenario_name), result.seeds_per_point);
   fmt::print("{}", reports::sweep_to_table(result));
-  fmt::print("wrote {} and {}\n", csv.string(), svg.string());
+  fmt::print("wrote {} and {}\n", text::terminal_escaped(csv.string()), text::terminal_escaped(svg.string()));
 
   // As `run`: a disagreement between the checker and the oracle is exit 3.
   fmt::print(stderr, "{}", reports::internal_failures(result.summaries));

@@ -172,6 +172,20 @@ TEST_F(HostileNames, ReportWritesPagesThatParseAndShowEveryNameAsText) {
   }
 }
 
+TEST_F(HostileNames, ExploreAndSweepPrintEveryNameEscapedForTheTerminal) {
+  for (std::size_t index = 0; index < names_.size(); ++index) {
+    const Result explored = run_locksim("explore " + file(index) + " --tests 5 --seed 1 --out " +
+                                        path("min" + std::to_string(index) + ".json"));
+    EXPECT_TRUE(explored.exit_code == 0 || explored.exit_code == 1) << "name " << index << ": " << explored.output;
+    std::string problem;
+    EXPECT_TRUE(test::safe_for_a_terminal(explored.output, &problem)) << "name " << index << ": explore printed: " << problem;
+  }
+  const Result swept = run_locksim("sweep " + file(0) + " --vary /faults/0/for=5s..20s:2 --seeds 1 --out " + path("sweep"));
+  EXPECT_EQ(swept.exit_code, 0) << swept.output;
+  std::string problem;
+  EXPECT_TRUE(test::safe_for_a_terminal(swept.output, &problem)) << "sweep printed: " << problem;
+}
+
 TEST(HostileHistory, CheckShowsHostileProcsLocksAndKeysEscapedAndKeepsThemInItsJson) {
   const std::string history = std::string{LOCKSIM_TEST_DATA_DIR} + "/hostile/hostile-procs.jsonl";
   const std::string output_json = scratch("hostile-check.json");
