@@ -162,6 +162,18 @@ std::map<Key, std::int64_t> counts_from_json(const Reader& reader, const ordered
   return counts;
 }
 
+// Every violation kind must have its count: the table and the merge read each
+// one (a summary without one made the table throw; found by fuzzing).
+void require_every_kind(const Reader& reader, const std::map<checker::ViolationKind, std::int64_t>& counts,
+                        const std::string& path) {
+  for (const checker::ViolationKind kind : checker::kAllViolationKinds) {
+    if (!counts.contains(kind)) {
+      reader.fail(path, fmt::format("expected a count for every violation kind; \"{}\" is missing",
+                                    checker::violation_kind_name(kind)));
+    }
+  }
+}
+
 ModeSummary mode_from_json(const Reader& reader, const ordered_json& json, model::Fencing mode_fencing, const std::string& path) {
   ModeSummary mode;
   mode.mode = mode_fencing;
@@ -171,6 +183,8 @@ ModeSummary mode_from_json(const Reader& reader, const ordered_json& json, model
                                                             [](std::string_view name) { return checker_kind(name); });
   mode.incidents = counts_from_json<checker::ViolationKind>(reader, reader.at(json, "incidents", path), path + "/incidents",
                                                            [](std::string_view name) { return checker_kind(name); });
+  require_every_kind(reader, mode.violations, path + "/violations");
+  require_every_kind(reader, mode.incidents, path + "/incidents");
   mode.runs_with = counts_from_json<scenarios::Measure>(reader, reader.at(json, "runs_with", path), path + "/runs_with",
                                                         scenarios::measure_from_name);
   const ordered_json& counts = reader.at(json, "counts", path);

@@ -59,8 +59,8 @@ for target in "${targets[@]}"; do
   "$binary" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=16384 -print_final_stats=1 \
     -artifact_prefix="$artifacts/" "${dictionary_flag[@]}" "$corpus" "${existing_seeds[@]}" >"$log" 2>&1
   status=$?
-  executions="$(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)"
-  speed="$(grep -o 'stat::average_exec_per_sec: [0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)"
+  executions="$(grep -o 'stat::number_of_executed_units:[[:space:]]*[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)"
+  speed="$(grep -o 'stat::average_exec_per_sec:[[:space:]]*[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)"
   inputs="$(find "$corpus" -type f | wc -l)"
   if (( status == 0 )); then
     outcome="found nothing"

@@ -156,3 +156,27 @@ TEST(RecheckLine, SaysHowManySeedsRanTwiceAndThatTheirHistoriesWereIdentical) {
 }
 
 }  // namespace
+
+namespace {
+
+// Every file in tests/data/bad-summaries/ (inputs fuzzing once broke merge
+// with) is refused with exactly the message in its .expected twin, exit 2.
+TEST(MergeCommand, EveryBadSummaryGetsItsExactMessage) {
+  const std::filesystem::path directory = std::filesystem::path{LOCKSIM_TEST_DATA_DIR} / "bad-summaries";
+  int checked = 0;
+  for (const auto& entry : std::filesystem::directory_iterator{directory}) {
+    if (entry.path().extension() != ".json") continue;
+    std::ifstream expected_file{std::filesystem::path{entry.path()}.replace_extension(".expected")};
+    std::string expected;
+    std::getline(expected_file, expected);
+    const locksim::cli_test::Result merge = locksim::cli_test::run_shell(
+        "cd " + directory.string() + " && " + LOCKSIM_BINARY + " merge " + entry.path().filename().string() +
+        " --json " + locksim::cli_test::scratch("bad-summary-merged.json"));
+    EXPECT_EQ(merge.exit_code, 2) << entry.path().filename() << ": " << merge.output;
+    EXPECT_NE(merge.output.find(expected), std::string::npos) << entry.path().filename() << ": " << merge.output;
+    ++checked;
+  }
+  EXPECT_GE(checked, 2);
+}
+
+}  // namespace
