@@ -124,7 +124,8 @@ ExitCode live(const LiveArguments& arguments) {
   const std::vector<model::Fencing> modes = arguments.fencing.empty()
                                                 ? scenario.fencing_modes
                                                 : *scenarios::fencing_modes_from_switch(arguments.fencing);
-  for (const std::string& line : live::faults_without_live_form(scenario)) {
+  const bool own_lock_server = arguments.redis.empty();
+  for (const std::string& line : live::faults_without_live_form(scenario, own_lock_server)) {
     fmt::print(stderr, "locksim: live: {} — skipped, counted as not fired\n", line);
   }
   warn_about_scale(scenario, arguments.time_scale);
@@ -142,7 +143,7 @@ ExitCode live(const LiveArguments& arguments) {
                                  arguments.redis, keys));
     }
   } else {
-    own_lock_service.emplace();
+    own_lock_service.emplace(live::server_persistence(scenario));
     lock_service = {own_lock_service->host(), own_lock_service->port()};
   }
   live::RedisServer own_storage;
@@ -152,6 +153,7 @@ ExitCode live(const LiveArguments& arguments) {
   settings.lock_service = lock_service;
   settings.storage = {own_storage.host(), own_storage.port()};
   settings.worker_program = std::filesystem::read_symlink("/proc/self/exe").string();
+  settings.own_lock_server = own_lock_service ? &*own_lock_service : nullptr;
   const std::uint64_t first_seed = scenario.first_seed.value_or(1);
 
   runner::ScenarioSummary summary;
@@ -178,7 +180,7 @@ ExitCode live(const LiveArguments& arguments) {
     summary.modes.push_back(std::move(total));
   }
   // A fault with no live form never fires live: that alone does not make the run inert.
-  summary.allow_inert = scenario.allow_inert || !live::faults_without_live_form(scenario).empty();
+  summary.allow_inert = scenario.allow_inert || !live::faults_without_live_form(scenario, own_lock_server).empty();
   summary.expectations = runner::expectations_for(scenario, summary.modes);
   runner::judge(summary);
 

@@ -46,30 +46,58 @@ asio::awaitable<void> AsyncRedis::connect(std::string host, int port) {
   socket_.set_option(asio::ip::tcp::no_delay{true});
 }
 
-asio::awaitable<std::optional<RespValue>> AsyncRedis::exchange(std::string request) {
+asio::awaitable<bool> AsyncRedis::write(std::string request) {
   boost::system::error_code error;
   if (!socket_.is_open()) {
     const asio::ip::tcp::endpoint endpoint{asio::ip::make_address(host_), static_cast<unsigned short>(port_)};
     co_await socket_.async_connect(endpoint, asio::redirect_error(asio::use_awaitable, error));
-    if (error) co_return std::nullopt;
+    if (error) {
+      failure_ = error == asio::error::operation_aborted ? "timeout" : "connection";
+      co_return false;
+    }
     socket_.set_option(asio::ip::tcp::no_delay{true});
   }
   co_await asio::async_write(socket_, asio::buffer(request), asio::redirect_error(asio::use_awaitable, error));
-  if (error) co_return std::nullopt;
+  if (error) failure_ = error == asio::error::operation_aborted ? "timeout" : "connection";
+  co_return !error;
+}
+
+asio::awaitable<std::optional<RespValue>> AsyncRedis::next_reply() {
   std::array<char, 4096> buffer{};
   while (true) {
     void* parsed = nullptr;
-    if (redisReaderGetReply(reader_, &parsed) != REDIS_OK) co_return std::nullopt;
+    if (redisReaderGetReply(reader_, &parsed) != REDIS_OK) {
+      failure_ = "connection";
+      co_return std::nullopt;
+    }
     if (parsed != nullptr) {
       RespValue value = resp_value(*static_cast<redisReply*>(parsed));
       freeReplyObject(parsed);
       co_return value;
     }
+    boost::system::error_code error;
     const std::size_t read =
         co_await socket_.async_read_some(asio::buffer(buffer), asio::redirect_error(asio::use_awaitable, error));
-    if (error) co_return std::nullopt;
+    if (error) {
+      failure_ = error == asio::error::operation_aborted ? "timeout" : "connection";
+      co_return std::nullopt;
+    }
     redisReaderFeed(reader_, buffer.data(), read);
   }
+}
+
+asio::awaitable<std::optional<RespValue>> AsyncRedis::exchange(std::string request) {
+  const bool sent = co_await write(std::move(request));
+  if (!sent) co_return std::nullopt;
+  std::optional<RespValue> reply = co_await next_reply();
+  co_return reply;
+}
+
+asio::awaitable<bool> AsyncRedis::send(std::vector<std::string> arguments) {
+  std::string request = formatted(arguments);
+  const bool sent = co_await write(std::move(request));
+  if (!sent) reset_connection();
+  co_return sent;
 }
 
 asio::awaitable<std::optional<RespValue>> AsyncRedis::command(std::vector<std::string> arguments,

@@ -32,10 +32,21 @@ class AsyncRedis {
   asio::awaitable<std::optional<RespValue>> command(std::vector<std::string> arguments,
                                                     std::chrono::nanoseconds timeout);
 
+  // For a subscription: sends a command without waiting, then reads pushed
+  // replies one at a time, with no timeout; nullopt when the connection broke.
+  asio::awaitable<bool> send(std::vector<std::string> arguments);
+  asio::awaitable<std::optional<RespValue>> next_reply();
+
+  // Why the last call gave nullopt: "timeout" (no reply in time; it may
+  // still be carried out) or "connection" (refused, or broken: a server that
+  // crashed).
+  [[nodiscard]] const std::string& failure() const { return failure_; }
+
   [[nodiscard]] asio::any_io_executor executor() const { return executor_; }
 
  private:
   asio::awaitable<std::optional<RespValue>> exchange(std::string request);
+  asio::awaitable<bool> write(std::string request);
   void reset_connection();
 
   asio::any_io_executor executor_;
@@ -43,6 +54,7 @@ class AsyncRedis {
   std::string host_;
   int port_ = 0;
   redisReader* reader_ = nullptr;
+  std::string failure_ = "timeout";
 };
 
 }  // namespace locksim::live

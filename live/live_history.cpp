@@ -54,6 +54,12 @@ class ServerClock {
     return seconds * 1'000'000'000 + micros * 1'000 - realtime_minus_run_ns_;
   }
 
+  // An event the coordinator saw at `t`, kept in order after this server's previous one.
+  std::int64_t place_at(std::int64_t t) {
+    previous_ = std::max(previous_ + 1, t);
+    return previous_;
+  }
+
   std::int64_t place(const nlohmann::json& record) {
     std::int64_t lower = previous_ + 1;
     std::optional<std::int64_t> upper;
@@ -76,6 +82,35 @@ class ServerClock {
 std::vector<nlohmann::json> by_sequence(std::vector<nlohmann::json> records) {
   std::ranges::sort(records, {}, [](const nlohmann::json& record) { return record["seq"].get<std::int64_t>(); });
   return records;
+}
+
+// The lock server's records, each incarnation's in script order, with each
+// restart between the incarnations it separates.
+struct LockStep {
+  const nlohmann::json* record = nullptr;  // or, when null:
+  const LockRestart* restart = nullptr;
+};
+
+std::vector<LockStep> lock_steps(const LiveRecords& records, const ServerClock& clock) {
+  const auto incarnation = [&](const nlohmann::json& record) {
+    const std::int64_t t = clock.server_time(record);
+    return std::ranges::count_if(records.lock_restarts, [&](const LockRestart& restart) { return restart.crashed_ns < t; });
+  };
+  std::vector<const nlohmann::json*> ordered;
+  for (const nlohmann::json& record : records.lock_log) ordered.push_back(&record);
+  std::ranges::sort(ordered, {}, [&](const nlohmann::json* record) {
+    return std::pair{incarnation(*record), (*record)["seq"].get<std::int64_t>()};
+  });
+  std::vector<LockStep> steps;
+  std::size_t restarts_done = 0;
+  for (const nlohmann::json* record : ordered) {
+    while (restarts_done < static_cast<std::size_t>(incarnation(*record))) {
+      steps.push_back({nullptr, &records.lock_restarts[restarts_done++]});
+    }
+    steps.push_back({record, nullptr});
+  }
+  while (restarts_done < records.lock_restarts.size()) steps.push_back({nullptr, &records.lock_restarts[restarts_done++]});
+  return steps;
 }
 
 struct OpenLease {
@@ -120,6 +155,21 @@ class LeaseEvents {
       emit(t, Json{{"proc", records_.lock_instance}, {"ev", "lease.release"}, {"lock", records_.lock_name},
                    {"owner", lease.owner}, {"token", lease.token}, {"by", record["by"].get<std::string>()}});
       open_.erase(open);
+    }
+  }
+
+  // The lock server came back without a lease's key: the restart lost it,
+  // as the simulator records it (also when its deadline passed meanwhile).
+  void restart(const LockRestart& restart) {
+    const std::int64_t t = clock_.place_at(restart.restarted_ns + 1);  // just after the restart line
+    for (auto open = open_.begin(); open != open_.end();) {
+      if (restart.kept_value == open->first) {
+        ++open;
+        continue;
+      }
+      emit(t, Json{{"proc", records_.lock_instance}, {"ev", "lease.lost"}, {"lock", records_.lock_name},
+                   {"owner", open->second.owner}, {"token", open->second.token}, {"reason", "restart"}});
+      open = open_.erase(open);
     }
   }
 
@@ -188,7 +238,13 @@ std::vector<std::string> live_history(const LiveRecords& records) {
 
   ServerClock lock_clock{calls, records.realtime_minus_run_ns};
   LeaseEvents leases{records, lock_clock, placed};
-  for (const nlohmann::json& record : by_sequence(records.lock_log)) leases.add(record);
+  for (const LockStep& step : lock_steps(records, lock_clock)) {
+    if (step.record != nullptr) {
+      leases.add(*step.record);
+    } else {
+      leases.restart(*step.restart);
+    }
+  }
   leases.finish();
 
   ServerClock storage_clock{calls, records.realtime_minus_run_ns};

@@ -14,11 +14,15 @@
 // - lease.expire: at the deadline of the lease's grant or last renewal on the
 //   server's clock — Redis treats a key as gone at its deadline, whenever it
 //   is deleted — and before the next grant of that lock;
+// - lease.lost (reason restart): when the lock server was started again
+//   after a crash and no longer had the lease's key (no persistence), as
+//   the simulator records it;
 // - run.begin at 0, run.end after everything, with the final values.
 // Pure: the same inputs give the same lines.
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,11 +30,22 @@
 
 namespace locksim::live {
 
+// A crash and restart of the lock server by the coordinator. Its records
+// after the restart carry a server TIME later than `crashed_ns` (the old
+// process was gone by then), which is how records of each incarnation are
+// told apart when a restart without persistence starts the sequence afresh.
+struct LockRestart {
+  std::int64_t crashed_ns = 0;    // the run's time just after the old process was killed
+  std::int64_t restarted_ns = 0;  // just before the new process was started
+  std::optional<std::string> kept_value;  // the lock key's value right after the restart
+};
+
 struct LiveRecords {
   nlohmann::ordered_json run_begin;             // run.begin's fields (scenario, seed, fencing, …)
   std::vector<nlohmann::json> worker_lines;     // each worker's lines in its own order: t, proc, ev, fields, `call`
   std::vector<nlohmann::json> coordinator_lines;  // fault.begin/end (nemesis), crash/restart (the worker)
-  std::vector<nlohmann::json> lock_log;         // the lock service's script records, in any order (seq orders them)
+  std::vector<nlohmann::json> lock_log;         // the lock service's script records, in any order, no duplicates
+  std::vector<LockRestart> lock_restarts;       // in time order
   std::vector<nlohmann::json> storage_log;      // storage's script records
   std::string lock_name;                        // the lock's name as the history writes it
   std::string lock_instance = "redis-0";        // the lock service's proc

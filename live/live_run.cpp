@@ -8,8 +8,11 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <map>
 #include <memory>
+#include <set>
+#include <thread>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -17,6 +20,7 @@
 #include "live/asio_coroutines.h"
 #include "live/live_history.h"
 #include "live/live_keys.h"
+#include "live/log_subscription.h"
 #include "live/redis_client.h"
 #include "live/worker_config.h"
 #include "locksim/version.h"
@@ -41,18 +45,35 @@ std::int64_t clock_ns(clockid_t clock) {
   return static_cast<std::int64_t>(now.tv_sec) * 1'000'000'000 + now.tv_nsec;
 }
 
+// The single lock service's instance, as the model names it.
+constexpr std::string_view kLockInstance = "redis-0";
+
 bool targets_a_worker(const PlannedFault& fault) { return fault.target.starts_with("worker-"); }
 
+const scenarios::OnEvent* event_trigger(const PlannedFault& fault) {
+  return std::get_if<scenarios::OnEvent>(&fault.trigger);
+}
+
+// Why a pause or crash of the lock server has no live form; "" when it has one.
+std::string no_live_form_on_lock_server(const PlannedFault& fault, bool own_lock_server) {
+  if (!own_lock_server) return "a lock server locksim did not start (--redis) is never crashed or paused";
+  if (const auto* on_event = event_trigger(fault); on_event && on_event->when != scenarios::TriggerEvent::kAfterGrant) {
+    return "its trigger has no live form on the lock server (only a time and after-grant)";
+  }
+  return "";
+}
+
 // Why a planned fault has no live form here; "" when it has one.
-std::string no_live_form(const PlannedFault& fault) {
+std::string no_live_form(const PlannedFault& fault, bool own_lock_server) {
   switch (fault.kind) {
     case FaultKind::kPause:
     case FaultKind::kCrash:
-      if (!targets_a_worker(fault)) return "only workers are paused or crashed live so far";
-      if (const auto* on_event = std::get_if<scenarios::OnEvent>(&fault.trigger)) {
+      if (fault.target == kLockInstance) return no_live_form_on_lock_server(fault, own_lock_server);
+      if (!targets_a_worker(fault)) return "only workers and the lock server are paused or crashed live";
+      if (const auto* on_event = event_trigger(fault)) {
         if (on_event->when != scenarios::TriggerEvent::kAfterAcquire &&
             on_event->when != scenarios::TriggerEvent::kBeforeWrite) {
-          return "its trigger has no live form (only after-acquire and before-write)";
+          return "its trigger has no live form on a worker (only a time, after-acquire and before-write)";
         }
       }
       return "";
@@ -60,6 +81,8 @@ std::string no_live_form(const PlannedFault& fault) {
     case FaultKind::kClockDrift: return "changing a clock needs root and would disturb the whole machine";
     case FaultKind::kPartition:
     case FaultKind::kDelaySpike: return "network faults need the fault proxy, which live mode does not have yet";
+    case FaultKind::kPowerLoss:
+      return "a power loss would need the machine's page cache thrown away (root, and the whole machine)";
     default: return "no live form yet";
   }
 }
@@ -79,12 +102,21 @@ class Coordinator {
   Coordinator(const scenarios::Scenario& scenario, model::Fencing mode, const LiveRunSettings& settings)
       : scenario_{scenario}, mode_{mode}, settings_{settings}, plan_{scenarios::make_plan(scenario, settings.seed)} {}
 
-  // Whatever happens, no worker outlives the run.
+  // Whatever happens, no worker outlives the run, and the lock server is left running.
   ~Coordinator() {
+    if (restarting_.joinable()) restarting_.join();
     for (auto& worker : workers_) {
       if (worker->running) {
         ::kill(worker->pid, SIGKILL);
         ::waitpid(worker->pid, nullptr, 0);
+      }
+    }
+    if (RedisServer* server = settings_.own_lock_server) {
+      server->thaw();
+      try {
+        server->restart();  // a no-op unless a crash left it down
+      } catch (const LiveError&) {
+        // the next run says so when it cannot reach it
       }
     }
   }
@@ -107,6 +139,8 @@ class Coordinator {
     start_point_ = std::chrono::steady_clock::time_point{nanoseconds{start_ns_}};
     const std::int64_t realtime_minus_monotonic = clock_ns(CLOCK_REALTIME) - clock_ns(CLOCK_MONOTONIC);
     fired_.assign(scenario_.faults.size(), false);
+    lock_log_.emplace(io_, settings_.lock_service.host, settings_.lock_service.port, LiveKeys{settings_.prefix}.log(),
+                      [this](const std::string& record) { on_lock_record(record); });
     for (int index = 1; index <= scenario_.system.workers.count; ++index) {
       workers_.push_back(std::make_unique<WorkerSlot>(fmt::format("worker-{}", index), io_));
     }
@@ -171,7 +205,7 @@ class Coordinator {
   // Sets up one planned fault: a timer for a time, a watch for an event, or
   // (a pause right at a fault point) a stop the worker takes itself.
   void arm(const PlannedFault& fault) {
-    if (!no_live_form(fault).empty()) return;
+    if (!no_live_form(fault, settings_.own_lock_server != nullptr).empty()) return;
     if (const auto* at = std::get_if<scenarios::AtTime>(&fault.trigger)) {
       auto timer = std::make_shared<asio::steady_timer>(io_);
       timer->expires_at(start_point_ + scaled(at->at));
@@ -181,6 +215,10 @@ class Coordinator {
       return;
     }
     const auto& on_event = std::get<scenarios::OnEvent>(fault.trigger);
+    if (on_event.when == scenarios::TriggerEvent::kAfterGrant) {
+      grant_watches_.push_back({fault, "grant", on_event.nth, on_event.delay});
+      return;
+    }
     const bool after_acquire = on_event.when == scenarios::TriggerEvent::kAfterAcquire;
     if (fault.kind == FaultKind::kPause && on_event.delay == sim::Duration::zero()) {
       self_stops_[fault.target].push_back({after_acquire ? "hold.begin" : "write.invoke", on_event.nth, fault.index});
@@ -190,6 +228,10 @@ class Coordinator {
   }
 
   void act(const PlannedFault& fault) {
+    if (fault.target == kLockInstance) {
+      act_on_lock_server(fault);
+      return;
+    }
     WorkerSlot* worker = worker_named(fault.target);
     if (worker == nullptr || !worker->running) return;
     if (fault.kind == FaultKind::kPause) {
@@ -200,6 +242,77 @@ class Coordinator {
       crash(*worker, fault);
     }
     fired_[fault.index] = true;
+  }
+
+  // A grant the lock server published: an after-grant fault counts it.
+  void on_lock_record(const std::string& text) {
+    const nlohmann::json record = nlohmann::json::parse(text, nullptr, false);
+    if (record.is_discarded() || record.value("ev", std::string{}) != "grant") return;
+    ++grants_seen_;
+    for (const Watch& watch : grant_watches_) {
+      if (watch.nth != grants_seen_) continue;
+      after(scaled(watch.delay), [this, fault = watch.fault] { act(fault); });
+    }
+  }
+
+  void after(nanoseconds length, std::function<void()> action) {
+    auto timer = std::make_shared<asio::steady_timer>(io_);
+    timer->expires_after(length);
+    timer->async_wait([timer, action = std::move(action)](const boost::system::error_code& error) {
+      if (!error) action();
+    });
+  }
+
+  void act_on_lock_server(const PlannedFault& fault) {
+    RedisServer& server = *settings_.own_lock_server;
+    if (!server.running() || restarting_.joinable()) return;  // a fault that finds it down does nothing, as in the model
+    fired_[fault.index] = true;
+    const std::string name{kLockInstance};
+    if (fault.kind == FaultKind::kPause) {
+      server.freeze();
+      record_nemesis("fault.begin", {{"kind", "pause"}, {"target", name}, {"for_ns", scaled(fault.length).count()}});
+      after(scaled(fault.length), [this, name] {
+        settings_.own_lock_server->thaw();
+        record_nemesis("fault.end", {{"kind", "pause"}, {"target", name}});
+      });
+      return;
+    }
+    record_nemesis("fault.begin", {{"kind", "crash"}, {"target", name}});
+    server.crash();
+    lock_restarts_.push_back({now(), 0, std::nullopt});
+    record(Json{{"t", now()}, {"proc", name}, {"ev", "crash"}});
+    if (fault.restart_after) after(scaled(*fault.restart_after), [this] { restart_lock_server(); });
+  }
+
+  // Starts the lock server again on a thread of its own (redis-server takes
+  // some milliseconds to answer, and the workers' lines must be read
+  // meanwhile), then subscribes to its log afresh.
+  void restart_lock_server() {
+    if (time_is_up_) return;
+    const std::string name{kLockInstance};
+    lock_restarts_.back().restarted_ns = now();
+    record(Json{{"t", lock_restarts_.back().restarted_ns}, {"proc", name}, {"ev", "restart"}});
+    restarting_ = std::thread{[this, name] {
+      std::string failure;
+      try {
+        settings_.own_lock_server->restart();
+      } catch (const LiveError& error) {
+        failure = error.what();
+      }
+      asio::post(io_, [this, name, failure] {
+        restarting_.join();
+        if (!failure.empty()) {
+          failure_ = failure;
+          end_everything();
+          return;
+        }
+        lock_log_->resubscribe();
+        RedisClient client{settings_.lock_service.host, settings_.lock_service.port};
+        const RespValue kept = client.command({"GET", LiveKeys{settings_.prefix}.lock(scenario_.system.lock.name)});
+        if (kept.type == RespValue::Type::kString) lock_restarts_.back().kept_value = kept.text;
+        record_nemesis("fault.end", {{"kind", "crash"}, {"target", name}});
+      });
+    }};
   }
 
   void resume_after(WorkerSlot& worker, nanoseconds length) {
@@ -286,9 +399,16 @@ class Coordinator {
     }
     int status = 0;
     ::waitpid(pid, &status, 0);
-    if (worker.pid == pid) {
+    // Still marked running: it ended by itself, not by a crash or the run's end.
+    if (worker.pid == pid && worker.running) {
       worker.running = false;
-      if (!time_is_up_ && WIFEXITED(status)) {
+      if (!time_is_up_) {
+        if (WIFSIGNALED(status)) {
+          failure_ = fmt::format("{} died of signal {} ({}), which locksim did not send", worker.name,
+                                 WTERMSIG(status), ::strsignal(WTERMSIG(status)));
+          end_everything();
+          co_return;
+        }
         if (WEXITSTATUS(status) != 0) {
           failure_ = fmt::format("{} exited with status {} (its message is above)", worker.name, WEXITSTATUS(status));
           end_everything();
@@ -360,7 +480,13 @@ class Coordinator {
   }
 
   LiveRecords records(std::int64_t realtime_at_start) {
+    if (restarting_.joinable()) restarting_.join();
     if (!failure_.empty()) throw LiveError(failure_);
+    if (settings_.own_lock_server != nullptr) {
+      // A crash without a restart (or with one the run's end cut short) leaves the log to read on a server that is up.
+      settings_.own_lock_server->thaw();
+      settings_.own_lock_server->restart();
+    }
     const LiveKeys keys{settings_.prefix};
     RedisClient lock{settings_.lock_service.host, settings_.lock_service.port};
     RedisClient storage{settings_.storage.host, settings_.storage.port};
@@ -378,9 +504,12 @@ class Coordinator {
                              {"stuck_after_ns", scaled(scenario_.system.lock.stuck_after).count()}};
     records.worker_lines = std::move(worker_lines_);
     for (Json& line : coordinator_lines_) records.coordinator_lines.push_back(std::move(line));
-    for (const RespValue& item : lock.command({"LRANGE", keys.log(), "0", "-1"}).items) {
-      records.lock_log.push_back(nlohmann::json::parse(item.text));
-    }
+    // What the subscription heard, and what the log list kept (a restart
+    // without persistence empties it), each record once.
+    std::set<std::string> lock_log{lock_log_->records().begin(), lock_log_->records().end()};
+    for (const RespValue& item : lock.command({"LRANGE", keys.log(), "0", "-1"}).items) lock_log.insert(item.text);
+    for (const std::string& text : lock_log) records.lock_log.push_back(nlohmann::json::parse(text));
+    records.lock_restarts = lock_restarts_;
     for (const RespValue& item : storage.command({"LRANGE", keys.log(), "0", "-1"}).items) {
       records.storage_log.push_back(nlohmann::json::parse(item.text));
     }
@@ -410,6 +539,11 @@ class Coordinator {
   std::vector<std::unique_ptr<WorkerSlot>> workers_;
   std::map<std::string, std::vector<SelfStop>> self_stops_;
   std::vector<Watch> watches_;
+  std::vector<Watch> grant_watches_;  // after-grant faults on the lock server
+  int grants_seen_ = 0;
+  std::optional<LogSubscription> lock_log_;
+  std::vector<LockRestart> lock_restarts_;
+  std::thread restarting_;
   std::vector<bool> fired_;
   std::vector<nlohmann::json> worker_lines_;
   std::vector<Json> coordinator_lines_;
@@ -450,17 +584,25 @@ std::string live_unsupported(const scenarios::Scenario& scenario) {
   return "";
 }
 
-std::vector<std::string> faults_without_live_form(const scenarios::Scenario& scenario) {
+std::vector<std::string> faults_without_live_form(const scenarios::Scenario& scenario, bool own_lock_server) {
   std::vector<std::string> lines;
   const scenarios::Plan plan = scenarios::make_plan(scenario, 1);
   std::vector<bool> named(scenario.faults.size(), false);
   for (const PlannedFault& fault : plan.faults) {
-    const std::string why = no_live_form(fault);
+    const std::string why = no_live_form(fault, own_lock_server);
     if (why.empty() || named[fault.index]) continue;
     named[fault.index] = true;
     lines.push_back(fmt::format("faults[{}] ({}): {}", fault.index, scenarios::fault_kind_name(fault.kind), why));
   }
   return lines;
+}
+
+ServerPersistence server_persistence(const scenarios::Scenario& scenario) {
+  switch (scenario.system.service.persistence) {
+    case model::Persistence::kEverySecond: return ServerPersistence::kEverySecond;
+    case model::Persistence::kAlways: return ServerPersistence::kAlways;
+    default: return ServerPersistence::kNone;
+  }
 }
 
 LiveRunResult run_live(const scenarios::Scenario& scenario, model::Fencing mode, const LiveRunSettings& settings) {

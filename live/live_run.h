@@ -6,10 +6,13 @@
 // restart a new process) — then the history put together (live_history.h)
 // and judged by the same checker as a simulated run.
 //
+// The lock server (when locksim started it) is crashed with SIGKILL and
+// restarted on the same port, or frozen with SIGSTOP.
+//
 // What has no live form here is said and skipped, counted as not fired:
 // clock jumps and drift (they need root and would disturb the machine),
-// network faults (no fault proxy yet), faults on the lock service or
-// storage, Redlock, Sentinel failover and the billing workload.
+// network faults (no fault proxy yet), a power loss, memory pressure, and
+// faults on storage.
 
 #include <cstdint>
 #include <optional>
@@ -17,6 +20,7 @@
 #include <vector>
 
 #include "checker/history_checker.h"
+#include "live/redis_server.h"
 #include "model/options.h"
 #include "scenarios/scenario.h"
 
@@ -34,6 +38,9 @@ struct LiveRunSettings {
   Endpoint storage;
   std::string worker_program;  // the locksim binary, run as `live-worker`
   std::string prefix;          // the run's key prefix (unique per run)
+  // The lock service when locksim started it (and so may crash, freeze and
+  // restart it); null for the user's --redis, whose faults have no live form.
+  RedisServer* own_lock_server = nullptr;
 };
 
 struct LiveRunResult {
@@ -49,8 +56,14 @@ struct LiveRunResult {
 // Why `scenario` cannot run live, naming its JSON path ("" when it can).
 [[nodiscard]] std::string live_unsupported(const scenarios::Scenario& scenario);
 
-// Faults of the scenario that have no live form here, each with why, as "faults[i]: …".
-[[nodiscard]] std::vector<std::string> faults_without_live_form(const scenarios::Scenario& scenario);
+// Faults of the scenario that have no live form here, each with why, as
+// "faults[i]: …". Faults on the lock service have one only when locksim
+// runs its server (`own_lock_server`).
+[[nodiscard]] std::vector<std::string> faults_without_live_form(const scenarios::Scenario& scenario,
+                                                                bool own_lock_server);
+
+// The redis-server persistence matching the scenario's service.persistence.
+[[nodiscard]] ServerPersistence server_persistence(const scenarios::Scenario& scenario);
 
 // Runs it. Throws LiveError when a real part fails (a server, a worker).
 [[nodiscard]] LiveRunResult run_live(const scenarios::Scenario& scenario, model::Fencing mode,

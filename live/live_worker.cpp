@@ -163,7 +163,7 @@ class Worker {
         Held held{token, value, valid_until, ++holds_};
         co_return held;
       }
-      emit("acquire.fail", {{"lock", lock_name()}, {"reason", !reply ? "timeout" : reply->is_error() ? "error" : "held"}}, call);
+      emit("acquire.fail", {{"lock", lock_name()}, {"reason", !reply ? lock_.failure() : reply->is_error() ? "error" : "held"}}, call);
       co_await sleep(scaled(options_.workers.retry.sample(retry_rng_)));
     }
   }
@@ -219,7 +219,7 @@ class Worker {
          request_id.value_or(""), options_.storage.idempotency_keys ? "1" : "0", call};
       const std::optional<RespValue> reply = co_await storage_.command(std::move(arguments), request_timeout());
     if (!reply || reply->is_error()) {
-      emit("write.fail", {{"reason", !reply ? "timeout" : "error"}}, call);
+      emit("write.fail", {{"reason", !reply ? storage_.failure() : "error"}}, call);
       co_return false;
     }
     if (reply->item_integer(0) != 1) {
@@ -246,7 +246,7 @@ class Worker {
       const std::optional<RespValue> reply = co_await renewals_.command(std::move(arguments), request_timeout());
       if (!held_ || held_->hold != hold) co_return;
       if (!reply || reply->is_error() || reply->item_integer(0) != 1) {
-        emit("renew.fail", {{"reason", !reply ? "timeout" : "not-held"}}, call);
+        emit("renew.fail", {{"reason", !reply ? renewals_.failure() : "not-held"}}, call);
         lease_lost_ = true;
         co_return;
       }
@@ -266,7 +266,7 @@ class Worker {
     if (reply && !reply->is_error() && reply->item_integer(0) == 1) {
       emit("release.ok", Json::object(), call);
     } else {
-      emit("release.fail", {{"reason", !reply ? "timeout" : "not-held"}}, call);
+      emit("release.fail", {{"reason", !reply ? lock_.failure() : "not-held"}}, call);
     }
   }
 

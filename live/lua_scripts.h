@@ -6,7 +6,9 @@
 // reads, idempotency keys) on the storage server.
 //
 // Every script that changes something appends a record of it, in the same
-// atomic step, to a log list with a sequence number and the server's TIME:
+// atomic step, to a log list with a sequence number and the server's TIME
+// (the lock scripts also publish it on the channel of the log's name, for
+// the coordinator's LogSubscription):
 // the history's lease.* and storage events are read from those logs, so a
 // worker killed before it heard the reply cannot hide what Redis decided.
 // A record names the client call that caused it (`call`), which is how the
@@ -29,8 +31,10 @@ if not granted then return {0} end
 local token = redis.call('INCR', KEYS[2])
 local now = redis.call('TIME')
 local seq = redis.call('INCR', KEYS[3])
-redis.call('RPUSH', KEYS[4], cjson.encode({seq = seq, ev = 'grant', owner = ARGV[3], value = ARGV[1], token = token,
-  lease_ms = ARGV[2], s = now[1], us = now[2], call = ARGV[4]}))
+local record = cjson.encode({seq = seq, ev = 'grant', owner = ARGV[3], value = ARGV[1], token = token,
+  lease_ms = ARGV[2], s = now[1], us = now[2], call = ARGV[4]})
+redis.call('RPUSH', KEYS[4], record)
+redis.call('PUBLISH', KEYS[4], record)
 return {1, token}
 )lua";
 
@@ -42,8 +46,10 @@ if not current or (ARGV[4] ~= '1' and current ~= ARGV[1]) then return {0} end
 redis.call('DEL', KEYS[1])
 local now = redis.call('TIME')
 local seq = redis.call('INCR', KEYS[2])
-redis.call('RPUSH', KEYS[3], cjson.encode({seq = seq, ev = 'release', by = ARGV[2], value = current,
-  s = now[1], us = now[2], call = ARGV[3]}))
+local record = cjson.encode({seq = seq, ev = 'release', by = ARGV[2], value = current,
+  s = now[1], us = now[2], call = ARGV[3]})
+redis.call('RPUSH', KEYS[3], record)
+redis.call('PUBLISH', KEYS[3], record)
 return {1}
 )lua";
 
@@ -55,8 +61,10 @@ if not current or (ARGV[5] ~= '1' and current ~= ARGV[1]) then return {0} end
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 local now = redis.call('TIME')
 local seq = redis.call('INCR', KEYS[2])
-redis.call('RPUSH', KEYS[3], cjson.encode({seq = seq, ev = 'renew', by = ARGV[3], value = current, lease_ms = ARGV[2],
-  s = now[1], us = now[2], call = ARGV[4]}))
+local record = cjson.encode({seq = seq, ev = 'renew', by = ARGV[3], value = current, lease_ms = ARGV[2],
+  s = now[1], us = now[2], call = ARGV[4]})
+redis.call('RPUSH', KEYS[3], record)
+redis.call('PUBLISH', KEYS[3], record)
 return {1}
 )lua";
 

@@ -37,54 +37,83 @@ int free_loopback_port() {
   return port;
 }
 
-RedisServer::RedisServer() {
+RedisServer::RedisServer(ServerPersistence persistence) : persistence_{persistence} {
   char pattern[] = "/tmp/locksim-redis-XXXXXX";
   if (::mkdtemp(pattern) == nullptr) throw LiveError("cannot make a directory for redis-server");
   directory_ = pattern;
   // A port taken between the probe and the start makes redis-server exit: try another.
   for (int attempt = 0; attempt < 5; ++attempt) {
     port_ = free_loopback_port();
-    const std::vector<std::string> arguments = {
-        "redis-server", "--port", std::to_string(port_), "--bind", host_, "--protected-mode", "yes",
-        "--save", "", "--appendonly", "no", "--dir", directory_, "--logfile", directory_ + "/redis.log",
-        "--daemonize", "no"};
-    pid_ = ::fork();
-    if (pid_ < 0) throw LiveError("cannot fork for redis-server");
-    if (pid_ == 0) {
-      std::vector<char*> argv;
-      for (const std::string& argument : arguments) argv.push_back(const_cast<char*>(argument.c_str()));
-      argv.push_back(nullptr);
-      ::execvp("redis-server", argv.data());
-      ::_exit(127);
-    }
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-    while (std::chrono::steady_clock::now() < deadline) {
-      int status = 0;
-      if (::waitpid(pid_, &status, WNOHANG) == pid_) {
-        pid_ = -1;
-        if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
-          stop();
-          throw LiveError("redis-server is not installed (bash scripts/install-deps.sh installs it)");
-        }
-        break;  // it exited: the port was taken; try another
-      }
-      try {
-        RedisClient client{host_, port_, 200};
-        if (client.command({"PING"}).text == "PONG") return;
-      } catch (const LiveError&) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-      }
-    }
-    if (pid_ > 0) break;
+    if (launch()) return;
   }
   stop();
   throw LiveError("redis-server did not start on 127.0.0.1");
+}
+
+bool RedisServer::launch() {
+  const bool append_only = persistence_ != ServerPersistence::kNone;
+  const std::vector<std::string> arguments = {
+      "redis-server", "--port", std::to_string(port_), "--bind", host_, "--protected-mode", "yes",
+      "--save", "", "--appendonly", append_only ? "yes" : "no",
+      "--appendfsync", persistence_ == ServerPersistence::kAlways ? "always" : "everysec",
+      "--dir", directory_, "--logfile", directory_ + "/redis.log", "--daemonize", "no"};
+  pid_ = ::fork();
+  if (pid_ < 0) throw LiveError("cannot fork for redis-server");
+  if (pid_ == 0) {
+    std::vector<char*> argv;
+    for (const std::string& argument : arguments) argv.push_back(const_cast<char*>(argument.c_str()));
+    argv.push_back(nullptr);
+    ::execvp("redis-server", argv.data());
+    ::_exit(127);
+  }
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (std::chrono::steady_clock::now() < deadline) {
+    int status = 0;
+    if (::waitpid(pid_, &status, WNOHANG) == pid_) {
+      pid_ = -1;
+      if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
+        stop();
+        throw LiveError("redis-server is not installed (bash scripts/install-deps.sh installs it)");
+      }
+      return false;
+    }
+    try {
+      RedisClient client{host_, port_, 200};
+      if (client.command({"PING"}).text == "PONG") return true;
+    } catch (const LiveError&) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+  }
+  stop();
+  throw LiveError(fmt::format("redis-server did not answer on 127.0.0.1:{} within 5 s", port_));
+}
+
+void RedisServer::crash() {
+  if (pid_ <= 0) return;
+  ::kill(pid_, SIGKILL);
+  ::waitpid(pid_, nullptr, 0);
+  pid_ = -1;
+}
+
+void RedisServer::restart() {
+  if (pid_ > 0) return;
+  // Its port was ours a moment ago; if someone took it, the restart fails loudly.
+  if (!launch()) throw LiveError(fmt::format("redis-server could not restart on 127.0.0.1:{}: the port is taken", port_));
+}
+
+void RedisServer::freeze() {
+  if (pid_ > 0) ::kill(pid_, SIGSTOP);
+}
+
+void RedisServer::thaw() {
+  if (pid_ > 0) ::kill(pid_, SIGCONT);
 }
 
 RedisServer::~RedisServer() { stop(); }
 
 void RedisServer::stop() {
   if (pid_ > 0) {
+    ::kill(pid_, SIGCONT);  // a frozen server cannot act on SIGTERM
     ::kill(pid_, SIGTERM);
     int status = 0;
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(3);

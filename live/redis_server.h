@@ -1,28 +1,52 @@
 #pragma once
 // A redis-server of live mode's own: started on 127.0.0.1 at a free port
-// with a throw-away directory and no persistence, stopped (and its directory
-// removed) when this object goes away. Nothing listens beyond loopback.
+// with a throw-away directory and the scenario's persistence, stopped (and
+// its directory removed) when this object goes away. Nothing listens beyond
+// loopback.
+//
+// It can be crashed for real (SIGKILL: a process crash — what the process
+// had written to its append-only file is in the kernel and survives), frozen
+// (SIGSTOP/SIGCONT) and restarted on the same port from the same directory,
+// so a restart keeps exactly what Redis's own persistence keeps.
 
 #include <string>
 #include <sys/types.h>
 
 namespace locksim::live {
 
+enum class ServerPersistence {
+  kNone,         // no RDB, no AOF: a restart comes back empty
+  kEverySecond,  // appendonly yes, appendfsync everysec
+  kAlways,       // appendonly yes, appendfsync always
+};
+
 class RedisServer {
  public:
   // Starts `redis-server` (from PATH) and waits until it answers PING.
   // Throws LiveError when it is not installed or does not come up.
-  RedisServer();
+  explicit RedisServer(ServerPersistence persistence = ServerPersistence::kNone);
   ~RedisServer();
   RedisServer(const RedisServer&) = delete;
   RedisServer& operator=(const RedisServer&) = delete;
 
   [[nodiscard]] int port() const { return port_; }
   [[nodiscard]] const std::string& host() const { return host_; }
+  [[nodiscard]] bool running() const { return pid_ > 0; }
+
+  // SIGKILL, and waits for the process to be gone.
+  void crash();
+  // Starts it again on the same port and directory; waits until it answers PING.
+  void restart();
+  // SIGSTOP / SIGCONT: the whole server freezes, its clients' requests wait in the kernel.
+  void freeze();
+  void thaw();
 
  private:
+  // Forks redis-server on port_; false when it exited at once (the port was taken).
+  bool launch();
   void stop();
 
+  ServerPersistence persistence_;
   std::string host_ = "127.0.0.1";
   int port_ = 0;
   pid_t pid_ = -1;

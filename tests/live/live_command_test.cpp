@@ -4,7 +4,8 @@
 // gives a stale write and a lost update without fencing and none with it; a
 // plain DEL deletes another's lease; each run's history, checked again by
 // `locksim check`, gives the verdict the run printed; a key that was there
-// before is untouched and only the run's own keys are deleted.
+// before is untouched and only the run's own keys are deleted; the lock
+// server, crashed and restarted for real, keeps what its persistence keeps.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -86,6 +87,52 @@ TEST(LiveCommand, APlainDelOfAFrozenHolderDeletesTheNextHoldersLease) {
   const Result result = run_locksim("live " + data("plain-del-past-lease.json") + " --runs 1 --json " + json);
   ASSERT_EQ(result.exit_code, 0) << result.output;
   EXPECT_GT(live_mode(read_json(json), "fencing-off")["violations"]["foreign_release"], 0) << result.output;
+}
+
+// Every history line of `path` whose ev is `event`.
+std::vector<nlohmann::json> events_named(const std::string& path, const std::string& event) {
+  std::vector<nlohmann::json> found;
+  std::ifstream file{path};
+  for (std::string line; std::getline(file, line);) {
+    nlohmann::json parsed = nlohmann::json::parse(line);
+    if (parsed["ev"] == event) found.push_back(std::move(parsed));
+  }
+  return found;
+}
+
+TEST(LiveCommand, ALockServerRestartedWithoutPersistenceForgetsTheLeaseAndGrantsTheLockAgain) {
+  const std::string json = scratch("restart-none.json");
+  const std::string histories = scratch("restart-none-histories");
+  const Result result = run_locksim("live redis-restart-no-persistence --runs 1 --fencing off --history " + histories +
+                                    " --json " + json);
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  const nlohmann::json summary = read_json(json);
+  const nlohmann::json& off = live_mode(summary, "fencing-off");
+  EXPECT_GT(off["violations"]["double_grant"], 0) << result.output;
+  EXPECT_GT(off["violations"]["stale_write"], 0) << "the wiped token counter hands out token 1 again";
+
+  const std::string history = histories + "/redis-restart-no-persistence-live-seed1-fencing-off.jsonl";
+  const std::vector<nlohmann::json> crashes = events_named(history, "crash");
+  const std::vector<nlohmann::json> restarts = events_named(history, "restart");
+  const std::vector<nlohmann::json> lost = events_named(history, "lease.lost");
+  ASSERT_EQ(crashes.size(), 1u);
+  ASSERT_EQ(restarts.size(), 1u);
+  EXPECT_EQ(crashes[0]["proc"], "redis-0");
+  ASSERT_EQ(lost.size(), 1u) << "the one lease held at the crash";
+  EXPECT_EQ(lost[0]["reason"], "restart");
+  EXPECT_GT(lost[0]["i"], restarts[0]["i"]);
+  // The grant before the crash came from the log's subscription (the restarted server's list is empty).
+  EXPECT_EQ(events_named(history, "lease.grant").size(), 2u);
+}
+
+TEST(LiveCommand, AProcessCrashWithEverysecPersistenceKeepsTheLease) {
+  const std::string json = scratch("everysec-crash.json");
+  const Result result = run_locksim("live redis-everysec-process-crash --runs 2 --fencing off --json " + json);
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  const nlohmann::json summary = read_json(json);
+  const nlohmann::json& off = live_mode(summary, "fencing-off");
+  EXPECT_EQ(off["violations"]["double_grant"], 0) << result.output;
+  EXPECT_EQ(off["faults_fired"]["faults[0]"], 2) << "the crash fired in both runs: " << result.output;
 }
 
 TEST(LiveCommand, AKeyThatWasThereBeforeIsUntouchedAndOnlyTheRunsOwnKeysAreDeleted) {
