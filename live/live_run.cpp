@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "live/asio_coroutines.h"
+#include "live/fault_proxy.h"
 #include "live/live_history.h"
 #include "live/live_keys.h"
 #include "live/log_subscription.h"
@@ -38,6 +39,12 @@ using std::chrono::nanoseconds;
 
 // How long before t = 0 the workers are started.
 constexpr std::chrono::milliseconds kHeadStart{250};
+// Worker k's job loop begins (k − 1) times this after t = 0, so that worker-1
+// asks for the lock first, as it does in the simulator (where every worker
+// asks at t = 0 over the same delay and the requests arrive in worker
+// order). Were they to race, the machine would pick the first holder, and a
+// fault planned for worker-1's first hold would meet a different story.
+constexpr std::chrono::milliseconds kStagger{2};
 
 std::int64_t clock_ns(clockid_t clock) {
   timespec now{};
@@ -80,7 +87,14 @@ std::string no_live_form(const PlannedFault& fault, bool own_lock_server) {
     case FaultKind::kClockJump:
     case FaultKind::kClockDrift: return "changing a clock needs root and would disturb the whole machine";
     case FaultKind::kPartition:
-    case FaultKind::kDelaySpike: return "network faults need the fault proxy, which live mode does not have yet";
+    case FaultKind::kDelaySpike:
+      if (const auto* on_event = event_trigger(fault)) {
+        if (on_event->when != scenarios::TriggerEvent::kAfterAcquire &&
+            on_event->when != scenarios::TriggerEvent::kBeforeWrite) {
+          return "its trigger has no live form for a network fault (only a time, after-acquire and before-write)";
+        }
+      }
+      return "";
     case FaultKind::kPowerLoss:
       return "a power loss would need the machine's page cache thrown away (root, and the whole machine)";
     default: return "no live form yet";
@@ -141,8 +155,13 @@ class Coordinator {
     fired_.assign(scenario_.faults.size(), false);
     lock_log_.emplace(io_, settings_.lock_service.host, settings_.lock_service.port, LiveKeys{settings_.prefix}.log(),
                       [this](const std::string& record) { on_lock_record(record); });
+    proxy_.emplace(io_, scenario_.network.delay, settings_.time_scale, settings_.seed);
     for (int index = 1; index <= scenario_.system.workers.count; ++index) {
-      workers_.push_back(std::make_unique<WorkerSlot>(fmt::format("worker-{}", index), io_));
+      auto worker = std::make_unique<WorkerSlot>(fmt::format("worker-{}", index), io_);
+      worker->lock_port = proxy_->open_link(worker->name, std::string{kLockInstance}, settings_.lock_service.host,
+                                            settings_.lock_service.port);
+      worker->storage_port = proxy_->open_link(worker->name, "storage", settings_.storage.host, settings_.storage.port);
+      workers_.push_back(std::move(worker));
     }
     for (const PlannedFault& fault : plan_.faults) arm(fault);
     for (auto& worker : workers_) start(*worker, -1);
@@ -174,6 +193,8 @@ class Coordinator {
   struct WorkerSlot {
     WorkerSlot(std::string worker_name, asio::io_context& io) : name{std::move(worker_name)}, output{io} {}
     std::string name;
+    int lock_port = 0;     // its links through the fault proxy
+    int storage_port = 0;
     pid_t pid = -1;
     asio::posix::stream_descriptor output;
     bool running = false;
@@ -187,6 +208,14 @@ class Coordinator {
   [[nodiscard]] int jobs_per_worker() const { return workload_jobs(scenario_.system.workload); }
   [[nodiscard]] std::int64_t now() const { return clock_ns(CLOCK_MONOTONIC) - start_ns_; }
   [[nodiscard]] nanoseconds scaled(sim::Duration duration) const { return live::scaled(duration, settings_.time_scale); }
+
+  // 0 for worker-1.
+  std::int64_t worker_index(const WorkerSlot& worker) const {
+    for (std::size_t index = 0; index < workers_.size(); ++index) {
+      if (workers_[index].get() == &worker) return static_cast<std::int64_t>(index);
+    }
+    return 0;
+  }
 
   WorkerSlot* worker_named(const std::string& name) {
     for (auto& worker : workers_) {
@@ -220,7 +249,12 @@ class Coordinator {
       return;
     }
     const bool after_acquire = on_event.when == scenarios::TriggerEvent::kAfterAcquire;
-    if (fault.kind == FaultKind::kPause && on_event.delay == sim::Duration::zero()) {
+    // At a fault point itself (no delay) the worker stops there and says so,
+    // so the fault is in place before its next request leaves: a pause then
+    // lasts its length, any other fault lets it go on at once.
+    if (on_event.delay == sim::Duration::zero() && targets_a_worker(fault) &&
+        (fault.kind == FaultKind::kPause || fault.kind == FaultKind::kPartition ||
+         fault.kind == FaultKind::kDelaySpike)) {
       self_stops_[fault.target].push_back({after_acquire ? "hold.begin" : "write.invoke", on_event.nth, fault.index});
       return;
     }
@@ -228,6 +262,10 @@ class Coordinator {
   }
 
   void act(const PlannedFault& fault) {
+    if (fault.kind == FaultKind::kPartition || fault.kind == FaultKind::kDelaySpike) {
+      act_on_network(fault);
+      return;
+    }
     if (fault.target == kLockInstance) {
       act_on_lock_server(fault);
       return;
@@ -260,6 +298,31 @@ class Coordinator {
     timer->expires_after(length);
     timer->async_wait([timer, action = std::move(action)](const boost::system::error_code& error) {
       if (!error) action();
+    });
+  }
+
+  void act_on_network(const PlannedFault& fault) {
+    fired_[fault.index] = true;
+    const nanoseconds length = scaled(fault.length);
+    if (fault.kind == FaultKind::kDelaySpike) {
+      proxy_->spike({fault.target}, scaled(fault.extra), length);
+      const Json target = Json::array({fault.target});
+      record_nemesis("fault.begin", {{"kind", "delay-spike"}, {"target", target}, {"extra_ns", scaled(fault.extra).count()},
+                                     {"for_ns", length.count()}});
+      after(std::max<nanoseconds>(length, kShortestSpike),
+            [this, target] { record_nemesis("fault.end", {{"kind", "delay-spike"}, {"target", target}}); });
+      return;
+    }
+    const int cut = proxy_->cut(fault.side_a, fault.side_b);
+    Json target = Json::array();
+    for (const auto& side : {fault.side_a, fault.side_b}) {
+      for (const std::string& node : side) target.push_back(node);
+    }
+    record_nemesis("fault.begin", {{"kind", "partition"}, {"target", target},
+                                   {"between", Json::array({fault.side_a, fault.side_b})}, {"for_ns", length.count()}});
+    after(length, [this, cut, target] {
+      proxy_->heal(cut);
+      record_nemesis("fault.end", {{"kind", "partition"}, {"target", target}});
     });
   }
 
@@ -354,11 +417,12 @@ class Coordinator {
     config.scenario_file = scenario_.file;
     config.name = worker.name;
     config.fencing = mode_;
-    config.host = settings_.lock_service.host;
-    config.lock_port = settings_.lock_service.port;
-    config.storage_port = settings_.storage.port;
+    config.host = "127.0.0.1";  // the fault proxy's end of its links
+    config.lock_port = worker.lock_port;
+    config.storage_port = worker.storage_port;
     config.prefix = settings_.prefix;
     config.start_ns = start_ns_;
+    config.begin_ns = jobs_left < 0 ? kStagger.count() * 1'000'000 * worker_index(worker) : 0;
     config.time_scale = settings_.time_scale;
     config.seed = settings_.seed;
     config.jobs_left = jobs_left;
@@ -429,7 +493,13 @@ class Coordinator {
     if (event == "live.stop") {
       const std::size_t index = line["fault"].get<std::size_t>();
       const PlannedFault* fault = planned(index, worker.name);
-      if (fault != nullptr) {
+      if (fault != nullptr && fault->kind != FaultKind::kPause) {
+        act(*fault);
+        // It said so just before stopping: a SIGCONT sent before it stopped would be lost.
+        int status = 0;
+        ::waitpid(worker.pid, &status, WUNTRACED);
+        ::kill(worker.pid, SIGCONT);
+      } else if (fault != nullptr) {
         coordinator_lines_.push_back(Json{{"t", line["t"]}, {"proc", "nemesis"}, {"ev", "fault.begin"},
                                           {"kind", "pause"}, {"target", worker.name},
                                           {"for_ns", scaled(fault->length).count()}});
@@ -542,6 +612,7 @@ class Coordinator {
   std::vector<Watch> grant_watches_;  // after-grant faults on the lock server
   int grants_seen_ = 0;
   std::optional<LogSubscription> lock_log_;
+  std::optional<FaultProxy> proxy_;  // after io_: gone before it
   std::vector<LockRestart> lock_restarts_;
   std::thread restarting_;
   std::vector<bool> fired_;

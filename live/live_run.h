@@ -7,12 +7,13 @@
 // and judged by the same checker as a simulated run.
 //
 // The lock server (when locksim started it) is crashed with SIGKILL and
-// restarted on the same port, or frozen with SIGSTOP.
+// restarted on the same port, or frozen with SIGSTOP; network delays, delay
+// spikes and partitions happen in the fault proxy (fault_proxy.h) every
+// worker reaches the servers through.
 //
 // What has no live form here is said and skipped, counted as not fired:
-// clock jumps and drift (they need root and would disturb the machine),
-// network faults (no fault proxy yet), a power loss, memory pressure, and
-// faults on storage.
+// clock jumps and drift (they need root and would disturb the machine), a
+// power loss, memory pressure, and faults on storage.
 
 #include <cstdint>
 #include <optional>

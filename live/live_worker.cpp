@@ -59,7 +59,7 @@ class Worker {
     co_await storage_.connect(config_.host, config_.storage_port);
     // Everyone starts at the run's t = 0 (a restarted worker: at once).
     asio::steady_timer start{co_await asio::this_coro::executor};
-    start.expires_at(std::chrono::steady_clock::time_point{nanoseconds{config_.start_ns}});
+    start.expires_at(std::chrono::steady_clock::time_point{nanoseconds{config_.start_ns + config_.begin_ns}});
     co_await start.async_wait(asio::use_awaitable);
     const int jobs = config_.jobs_left >= 0 ? config_.jobs_left : jobs_in_workload();
     int done = 0;

@@ -15,6 +15,7 @@ std::string worker_config_json(const WorkerConfig& config) {
                                     {"storage_port", config.storage_port},
                                     {"prefix", config.prefix},
                                     {"start_ns", config.start_ns},
+                                    {"begin_ns", config.begin_ns},
                                     {"time_scale", config.time_scale},
                                     {"seed", config.seed},
                                     {"jobs_left", config.jobs_left},
@@ -37,6 +38,7 @@ WorkerConfig parse_worker_config(const std::string& text) {
     config.storage_port = json.at("storage_port").get<int>();
     config.prefix = json.at("prefix").get<std::string>();
     config.start_ns = json.at("start_ns").get<std::int64_t>();
+    config.begin_ns = json.value("begin_ns", std::int64_t{0});
     config.time_scale = json.at("time_scale").get<double>();
     config.seed = json.at("seed").get<std::uint64_t>();
     config.jobs_left = json.at("jobs_left").get<int>();

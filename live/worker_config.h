@@ -33,6 +33,7 @@ struct WorkerConfig {
   int storage_port = 0;
   std::string prefix;        // every key this run touches starts with it
   std::int64_t start_ns = 0;  // CLOCK_MONOTONIC at the run's t = 0 (shared by every local process)
+  std::int64_t begin_ns = 0;  // its job loop begins this long after t = 0 (live_run.h: who asks first)
   double time_scale = 1.0;   // every scenario duration is multiplied by it
   std::uint64_t seed = 1;    // the worker's random streams (work lengths, retry waits)
   int jobs_left = -1;        // -1: all of the workload's jobs

@@ -22,6 +22,10 @@ subset=(
   h26-watchdog-freeze-20s        # ... a shorter one does not
   h10-no-lease-crash             # no lease: a crashed holder blocks everyone
   write-only-gc-pause            # a late result over a newer one
+  redis-restart-no-persistence   # the lock server restarts empty: a second grant, fencing cannot help
+  redis-everysec-process-crash   # ... with an AOF it keeps the lease
+  h02-delayed-write              # a write held in the network lands after the next holder's
+  h12-renewal-cut-off            # a partition starves the watchdog's renewals
 )
 
 failed=0

@@ -1,0 +1,208 @@
+#include "live/fault_proxy.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <deque>
+
+#include <fmt/format.h>
+
+#include "live/redis_client.h"
+
+namespace locksim::live {
+
+using std::chrono::nanoseconds;
+using std::chrono::steady_clock;
+using tcp = asio::ip::tcp;
+
+struct FaultProxy::Link {
+  Link(asio::io_context& io, std::string worker_name, std::string server_name, std::string server_host, int port,
+       sim::Rng random)
+      : worker{std::move(worker_name)},
+        server{std::move(server_name)},
+        host{std::move(server_host)},
+        server_port{port},
+        acceptor{io},
+        rng{random} {}
+  std::string worker;
+  std::string server;
+  std::string host;
+  int server_port;
+  tcp::acceptor acceptor;
+  sim::Rng rng;
+  std::vector<std::weak_ptr<Connection>> connections;
+};
+
+// One way of one connection: what was read from `from`, waiting to be written to `to`.
+struct FaultProxy::Direction {
+  Direction(asio::io_context& io, tcp::socket& source, tcp::socket& destination)
+      : from{source}, to{destination}, wake{io, steady_clock::time_point::max()} {}
+  struct Chunk {
+    steady_clock::time_point deliver_at;
+    std::string bytes;
+  };
+  tcp::socket& from;
+  tcp::socket& to;
+  std::deque<Chunk> queue;
+  steady_clock::time_point last_delivery{};
+  bool source_closed = false;
+  asio::steady_timer wake;  // cancelled when a chunk is queued or the source closed
+};
+
+struct FaultProxy::Connection {
+  Connection(asio::io_context& io, Link& owner)
+      : client{io}, server{io}, up{io, client, server}, down{io, server, client}, link{owner} {}
+  void close() {
+    boost::system::error_code ignored;
+    client.close(ignored);
+    server.close(ignored);
+  }
+  tcp::socket client;
+  tcp::socket server;
+  Direction up;    // worker → server
+  Direction down;  // server → worker
+  Link& link;
+};
+
+FaultProxy::FaultProxy(asio::io_context& io, sim::Distribution delay, double time_scale, std::uint64_t seed)
+    : io_{io}, delay_{std::move(delay)}, time_scale_{time_scale}, streams_{seed},
+      healed_{io, steady_clock::time_point::max()} {}
+
+FaultProxy::~FaultProxy() {
+  for (const auto& link : links_) {
+    boost::system::error_code ignored;
+    link->acceptor.close(ignored);
+    for (const auto& weak : link->connections) {
+      if (const auto connection = weak.lock()) connection->close();
+    }
+  }
+}
+
+int FaultProxy::open_link(const std::string& worker, const std::string& server, const std::string& host,
+                          int server_port) {
+  auto link = std::make_shared<Link>(io_, worker, server, host, server_port,
+                                     streams_.stream(fmt::format("proxy/{}/{}", worker, server)));
+  const tcp::endpoint loopback{asio::ip::make_address("127.0.0.1"), 0};
+  link->acceptor.open(loopback.protocol());
+  link->acceptor.bind(loopback);
+  link->acceptor.listen();
+  const int port = link->acceptor.local_endpoint().port();
+  links_.push_back(link);
+  asio::co_spawn(io_, accept(link), asio::detached);
+  return port;
+}
+
+asio::awaitable<void> FaultProxy::accept(std::shared_ptr<Link> link) {
+  const tcp::endpoint upstream{asio::ip::make_address(link->host), static_cast<unsigned short>(link->server_port)};
+  while (true) {
+    auto connection = std::make_shared<Connection>(io_, *link);
+    boost::system::error_code error;
+    co_await link->acceptor.async_accept(connection->client, asio::redirect_error(asio::use_awaitable, error));
+    if (error) co_return;  // the proxy is closing
+    co_await connection->server.async_connect(upstream, asio::redirect_error(asio::use_awaitable, error));
+    if (error) {
+      connection->close();  // the server is down: the worker sees its connection end, as a refused one
+      continue;
+    }
+    connection->client.set_option(tcp::no_delay{true});
+    connection->server.set_option(tcp::no_delay{true});
+    std::erase_if(link->connections, [](const auto& weak) { return weak.expired(); });
+    link->connections.push_back(connection);
+    for (Direction* direction : {&connection->up, &connection->down}) {
+      asio::co_spawn(io_, read_side(connection, *direction), asio::detached);
+      asio::co_spawn(io_, write_side(connection, *direction), asio::detached);
+    }
+  }
+}
+
+nanoseconds FaultProxy::draw_delay(Link& link) {
+  const double scaled = static_cast<double>(delay_.sample(link.rng).count_ns()) * time_scale_;
+  return nanoseconds{static_cast<std::int64_t>(std::llround(scaled))};
+}
+
+nanoseconds FaultProxy::extra_delay(const Link& link) const {
+  nanoseconds extra{0};
+  const auto now = steady_clock::now();
+  for (const Spike& spike : spikes_) {
+    if (now >= spike.until) continue;
+    if (spike.targets.empty() || spike.targets.contains(link.worker) || spike.targets.contains(link.server)) {
+      extra += spike.extra;
+    }
+  }
+  return extra;
+}
+
+bool FaultProxy::is_cut(const Link& link) const {
+  return std::ranges::any_of(partitions_, [&](const auto& entry) {
+    const Partition& partition = entry.second;
+    return (partition.side_a.contains(link.worker) && partition.side_b.contains(link.server)) ||
+           (partition.side_b.contains(link.worker) && partition.side_a.contains(link.server));
+  });
+}
+
+asio::awaitable<void> FaultProxy::read_side(std::shared_ptr<Connection> connection, Direction& direction) {
+  std::array<char, 16384> buffer{};
+  while (true) {
+    boost::system::error_code error;
+    const std::size_t read =
+        co_await direction.from.async_read_some(asio::buffer(buffer), asio::redirect_error(asio::use_awaitable, error));
+    if (error) break;
+    // A TCP stream keeps its order: nothing overtakes an earlier chunk, also
+    // not one a spike holds (the sender's later requests on this connection
+    // wait behind it; a client that gave up reconnects and is not held).
+    const auto deliver_at = std::max(direction.last_delivery, steady_clock::now() + draw_delay(connection->link)) +
+                            extra_delay(connection->link);
+    direction.last_delivery = deliver_at;
+    direction.queue.push_back({deliver_at, std::string(buffer.data(), read)});
+    direction.wake.cancel();
+  }
+  direction.source_closed = true;
+  direction.wake.cancel();
+}
+
+asio::awaitable<void> FaultProxy::write_side(std::shared_ptr<Connection> connection, Direction& direction) {
+  asio::steady_timer timer{io_};
+  while (true) {
+    boost::system::error_code error;
+    if (direction.queue.empty()) {
+      if (direction.source_closed) break;
+      direction.wake.expires_at(steady_clock::time_point::max());
+      co_await direction.wake.async_wait(asio::redirect_error(asio::use_awaitable, error));
+      continue;
+    }
+    timer.expires_at(direction.queue.front().deliver_at);
+    co_await timer.async_wait(asio::redirect_error(asio::use_awaitable, error));
+    while (is_cut(connection->link)) {
+      co_await healed_.async_wait(asio::redirect_error(asio::use_awaitable, error));
+    }
+    const std::string bytes = std::move(direction.queue.front().bytes);
+    direction.queue.pop_front();
+    co_await asio::async_write(direction.to, asio::buffer(bytes), asio::redirect_error(asio::use_awaitable, error));
+    if (error) {
+      connection->close();  // the other end is gone: so is this connection, both ways
+      co_return;
+    }
+  }
+  // Everything the closed end had sent is delivered: now pass its close on.
+  boost::system::error_code ignored;
+  direction.to.shutdown(tcp::socket::shutdown_send, ignored);
+}
+
+int FaultProxy::cut(const std::vector<std::string>& side_a, const std::vector<std::string>& side_b) {
+  const int id = next_partition_++;
+  partitions_[id] = Partition{{side_a.begin(), side_a.end()}, {side_b.begin(), side_b.end()}};
+  return id;
+}
+
+void FaultProxy::heal(int partition) {
+  partitions_.erase(partition);
+  healed_.cancel();
+}
+
+void FaultProxy::spike(const std::vector<std::string>& targets, nanoseconds extra, nanoseconds length) {
+  const auto until = steady_clock::now() + std::max<nanoseconds>(length, kShortestSpike);
+  std::erase_if(spikes_, [](const Spike& spike) { return steady_clock::now() >= spike.until; });
+  spikes_.push_back({{targets.begin(), targets.end()}, extra, until});
+}
+
+}  // namespace locksim::live

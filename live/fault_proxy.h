@@ -1,0 +1,92 @@
+#pragma once
+// Live mode's network: every worker reaches each server (the lock service,
+// storage) through a TCP proxy of its own in the coordinator, one listening
+// port per (worker, server) link, which is where the scenario's network
+// happens for real:
+// - each chunk of bytes, in either direction, is delivered after a delay
+//   drawn from the scenario's network delay distribution (scaled), never
+//   before an earlier chunk of the same connection — a TCP stream keeps its
+//   order, as the simulator's FIFO links do;
+// - a delay spike adds its extra delay to what is sent to or from its
+//   targets while it lasts (at least kShortestSpike, so the request it was
+//   timed for is caught whatever the scheduler does);
+// - a partition holds every byte on the links it cuts until it heals.
+//   Unlike the simulator's messages, bytes on a cut TCP link are not lost:
+//   TCP sends them again, so a request sent into a partition is carried out
+//   when it heals — also when its client gave up and closed the connection
+//   meanwhile (the closing FIN waits behind the data). That is what a real
+//   network does to Redis clients.
+//
+// A connection's two directions close as TCP's do: when one end closes,
+// what is still held is delivered first, then the other end is shut down.
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "live/asio_coroutines.h"
+#include "sim/distribution.h"
+#include "sim/random.h"
+
+namespace locksim::live {
+
+// Spikes shorter than this are stretched to it live.
+inline constexpr std::chrono::milliseconds kShortestSpike{2};
+
+class FaultProxy {
+ public:
+  // `delay` is one way, scaled by `time_scale`; draws come from `seed`.
+  FaultProxy(asio::io_context& io, sim::Distribution delay, double time_scale, std::uint64_t seed);
+  ~FaultProxy();
+  FaultProxy(const FaultProxy&) = delete;
+  FaultProxy& operator=(const FaultProxy&) = delete;
+
+  // Listens on a free 127.0.0.1 port for `worker`'s connections to `server`,
+  // forwarded to 127.0.0.1:server_port (or the host given); returns the port.
+  int open_link(const std::string& worker, const std::string& server, const std::string& host, int server_port);
+
+  // Cuts every link between a node of `side_a` and one of `side_b` until heal(id).
+  int cut(const std::vector<std::string>& side_a, const std::vector<std::string>& side_b);
+  void heal(int partition);
+  // Adds `extra` to what is sent to or from any of `targets` for `length`.
+  void spike(const std::vector<std::string>& targets, std::chrono::nanoseconds extra, std::chrono::nanoseconds length);
+
+ private:
+  struct Link;
+  struct Direction;
+  struct Connection;
+
+  asio::awaitable<void> accept(std::shared_ptr<Link> link);
+  asio::awaitable<void> read_side(std::shared_ptr<Connection> connection, Direction& direction);
+  asio::awaitable<void> write_side(std::shared_ptr<Connection> connection, Direction& direction);
+  [[nodiscard]] bool is_cut(const Link& link) const;
+  [[nodiscard]] std::chrono::nanoseconds extra_delay(const Link& link) const;
+  std::chrono::nanoseconds draw_delay(Link& link);
+
+  struct Spike {
+    std::set<std::string> targets;
+    std::chrono::nanoseconds extra{};
+    std::chrono::steady_clock::time_point until;
+  };
+  struct Partition {
+    std::set<std::string> side_a;
+    std::set<std::string> side_b;
+  };
+
+  asio::io_context& io_;
+  sim::Distribution delay_;
+  double time_scale_;
+  sim::RandomStreams streams_;
+  std::vector<std::shared_ptr<Link>> links_;
+  std::map<int, Partition> partitions_;
+  int next_partition_ = 1;
+  std::vector<Spike> spikes_;
+  // Every byte held by a partition waits on this timer; a heal cancels it, waking them all.
+  asio::steady_timer healed_;
+};
+
+}  // namespace locksim::live
