@@ -23,6 +23,7 @@
 #include "reports/summary_json.h"
 #include "reports/terminal_table.h"
 #include "runner/scenario_run.h"
+#include "runner/shard_choice.h"
 #include "scenario_files.h"
 #include "scenarios/fencing_modes.h"
 #include "scenarios/seed_limits.h"
@@ -57,16 +58,18 @@ runner::RunRequest request_from(const RunArguments& arguments) {
   }
   if (!arguments.fencing.empty()) request.modes = scenarios::fencing_modes_from_switch(arguments.fencing);
   if (!arguments.shard.empty()) {
-    unsigned long long index = 0;
-    unsigned long long count = 0;
-    char slash = 0;
-    char rest = 0;
-    if (std::sscanf(arguments.shard.c_str(), "%llu%c%llu%c", &index, &slash, &count, &rest) != 3 || slash != '/' ||
-        count == 0 || index >= count) {
-      throw BadInput(fmt::format("--shard: expected K/N with 0 <= K < N, e.g. 0/4, got \"{}\"", arguments.shard));
+    runner::ShardChoice shard;
+    try {
+      shard = runner::choose_shard(arguments.shard, runner::process_environment);
+    } catch (const std::invalid_argument& error) {
+      throw BadInput(error.what());
     }
-    request.shard_index = index;
-    request.shard_count = count;
+    if (!shard.source.empty()) {
+      fmt::print(stderr, "locksim: --shard {}: shard {}/{} from {}\n", arguments.shard, shard.index, shard.count,
+                 shard.source);
+    }
+    request.shard_index = shard.index;
+    request.shard_count = shard.count;
   }
   request.threads = arguments.threads;
   request.recheck_fraction = arguments.recheck;
@@ -181,7 +184,9 @@ void add_run_command(CLI::App& app, ExitCode& exit_code) {
   command->add_option("--seed", arguments->seed, "Run this one seed")->excludes(seeds)->excludes(first)->check(seed_range);
   command->add_option("--fencing", arguments->fencing, "on, off or compare (default: the scenario's storage.fencing)")
       ->check(CLI::IsMember(scenarios::fencing_switch_words()));
-  command->add_option("--shard", arguments->shard, "K/N: run only the seeds with seed % N == K");
+  command->add_option("--shard", arguments->shard,
+                      "K/N: run only the seeds with seed % N == K; auto (or auto/N): K and N from the CI job's "
+                      "environment (GitLab, Buildkite, Kubernetes Indexed Job; docs/scale-out.md)");
   command->add_option("--recheck", arguments->recheck, "Share of seeds run twice to compare histories (default 0.02)")
       ->check(CLI::Range(0.0, 1.0));
   command->add_option("--oracle", arguments->oracle,

@@ -14,6 +14,8 @@ packages=(
   # clang++ 14 for the sanitizer build; libclang-rt-14-dev holds its sanitizer
   # and libFuzzer runtimes (libclang_rt.fuzzer-x86_64.a) for fuzz/.
   clang libclang-rt-14-dev
+  # GNU parallel runs the local sharding recipe (scripts/shard-locally.sh, docs/scale-out.md).
+  parallel
 )
 
 missing=()
