@@ -188,6 +188,16 @@ asio::awaitable<void> FaultProxy::write_side(std::shared_ptr<Connection> connect
   direction.to.shutdown(tcp::socket::shutdown_send, ignored);
 }
 
+bool FaultProxy::quiet() const {
+  for (const auto& link : links_) {
+    for (const auto& weak : link->connections) {
+      const auto connection = weak.lock();
+      if (connection && (!connection->up.queue.empty() || !connection->down.queue.empty())) return false;
+    }
+  }
+  return true;
+}
+
 int FaultProxy::cut(const std::vector<std::string>& side_a, const std::vector<std::string>& side_b) {
   const int id = next_partition_++;
   partitions_[id] = Partition{{side_a.begin(), side_a.end()}, {side_b.begin(), side_b.end()}};

@@ -52,6 +52,9 @@ class FaultProxy {
   // Cuts every link between a node of `side_a` and one of `side_b` until heal(id).
   int cut(const std::vector<std::string>& side_a, const std::vector<std::string>& side_b);
   void heal(int partition);
+  // True when no byte is on its way: nothing read is still waiting to be delivered.
+  [[nodiscard]] bool quiet() const;
+
   // Adds `extra` to what is sent to or from any of `targets` for `length`.
   void spike(const std::vector<std::string>& targets, std::chrono::nanoseconds extra, std::chrono::nanoseconds length);
 

@@ -39,11 +39,13 @@ using std::chrono::nanoseconds;
 
 // How long before t = 0 the workers are started.
 constexpr std::chrono::milliseconds kHeadStart{250};
-// Worker k's job loop begins (k − 1) times this after t = 0, so that worker-1
-// asks for the lock first, as it does in the simulator (where every worker
-// asks at t = 0 over the same delay and the requests arrive in worker
-// order). Were they to race, the machine would pick the first holder, and a
-// fault planned for worker-1's first hold would meet a different story.
+// With a constant network delay, worker k's job loop begins (k − 1) times
+// this after t = 0, so that worker-1 asks for the lock first, as in the
+// simulator: there every worker asks at t = 0 over the same delay and the
+// tie goes to worker order. Were they to race, the machine would pick the
+// first holder, and a fault planned for worker-1's first hold would meet a
+// different story. With a random delay the simulator's order comes from the
+// delays drawn, and live from the proxy's: no stagger then.
 constexpr std::chrono::milliseconds kStagger{2};
 
 std::int64_t clock_ns(clockid_t clock) {
@@ -149,7 +151,7 @@ class Coordinator {
     // t = 0 comes a little after the workers are started, and they wait for
     // it: a process's start-up (fork, exec, connecting) is no part of the
     // scenario and must not shift a scaled fault time against the workers.
-    start_ns_ = clock_ns(CLOCK_MONOTONIC) + kHeadStart.count();
+    start_ns_ = clock_ns(CLOCK_MONOTONIC) + nanoseconds{kHeadStart}.count();
     start_point_ = std::chrono::steady_clock::time_point{nanoseconds{start_ns_}};
     const std::int64_t realtime_minus_monotonic = clock_ns(CLOCK_REALTIME) - clock_ns(CLOCK_MONOTONIC);
     fired_.assign(scenario_.faults.size(), false);
@@ -422,7 +424,8 @@ class Coordinator {
     config.storage_port = worker.storage_port;
     config.prefix = settings_.prefix;
     config.start_ns = start_ns_;
-    config.begin_ns = jobs_left < 0 ? kStagger.count() * 1'000'000 * worker_index(worker) : 0;
+    const bool ties_go_to_worker_order = std::holds_alternative<sim::Distribution::Constant>(scenario_.network.delay.shape());
+    config.begin_ns = jobs_left < 0 && ties_go_to_worker_order ? nanoseconds{kStagger}.count() * worker_index(worker) : 0;
     config.time_scale = settings_.time_scale;
     config.seed = settings_.seed;
     config.jobs_left = jobs_left;
@@ -482,8 +485,19 @@ class Coordinator {
       }
     }
     if (std::ranges::none_of(workers_, [](const auto& slot) { return slot->running || slot->restart_pending; })) {
-      io_.stop();
+      end_when_network_is_quiet();
     }
+  }
+
+  // Every worker is done, but a request may still be in the network (a
+  // spike's late write): as the simulator does, the run ends when nothing
+  // is on its way any more (or at its time limit).
+  void end_when_network_is_quiet() {
+    if (time_is_up_ || proxy_->quiet()) {
+      io_.stop();
+      return;
+    }
+    after(std::chrono::milliseconds{1}, [this] { end_when_network_is_quiet(); });
   }
 
   void observe(WorkerSlot& worker, const std::string& text) {

@@ -135,6 +135,26 @@ TEST(LiveCommand, AProcessCrashWithEverysecPersistenceKeepsTheLease) {
   EXPECT_EQ(off["faults_fired"]["faults[0]"], 2) << "the crash fired in both runs: " << result.output;
 }
 
+TEST(LiveCommand, AWriteHeldByADelaySpikeLandsAfterTheNextHoldersAndTheRunWaitsForIt) {
+  const std::string json = scratch("spike.json");
+  const Result result =
+      run_locksim("live h02-delayed-write --runs 1 --fencing off --time-scale 0.01 --json " + json);
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  const nlohmann::json summary = read_json(json);
+  EXPECT_GT(live_mode(summary, "fencing-off")["violations"]["stale_write"], 0)
+      << "the run ended only once the held write had landed: " << result.output;
+}
+
+TEST(LiveCommand, APartitionFromTheLockServerStarvesTheWatchdogAndTheLeasePassesOn) {
+  const std::string json = scratch("partition.json");
+  const Result result =
+      run_locksim("live h12-renewal-cut-off --runs 1 --fencing off --time-scale 0.02 --json " + json);
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  const nlohmann::json summary = read_json(json);
+  EXPECT_GT(live_mode(summary, "fencing-off")["violations"]["double_holder"], 0) << result.output;
+  EXPECT_GT(live_mode(summary, "fencing-off")["violations"]["stale_write"], 0) << result.output;
+}
+
 TEST(LiveCommand, AKeyThatWasThereBeforeIsUntouchedAndOnlyTheRunsOwnKeysAreDeleted) {
   const RedisServer server;
   RedisClient client{server.host(), server.port()};
