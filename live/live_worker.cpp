@@ -113,7 +113,8 @@ class Worker {
   [[nodiscard]] nanoseconds request_timeout() const { return scaled(options_.service.request_timeout); }
 
   [[nodiscard]] std::int64_t now() const { return monotonic_ns() - config_.start_ns; }
-  std::string next_call() { return fmt::format("{}/{}", config_.name, ++calls_); }
+  // Unique in the run: a restarted worker is a new process, whose count starts again.
+  std::string next_call() { return fmt::format("{}/{}/{}", config_.name, ::getpid(), ++calls_); }
 
   // One history line on stdout, written whole with one write() so that a
   // SIGKILL never leaves half a line.

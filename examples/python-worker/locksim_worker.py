@@ -26,6 +26,7 @@ LOCK = config["lock"]
 STORAGE = config["storage"]
 FENCING = config["fencing"]
 TIMEOUT_S = max(config["request_timeout_ms"], 1) / 1000.0
+LATE_STOPS = "--late-stops" in sys.argv[1:]
 
 # This program's own lock code: the SET NX PX and the fencing token from a
 # counter in one atomic step. Release: delete only if the value is still mine.
@@ -117,21 +118,24 @@ def emit(event, call=None, **fields):
         line["call"] = call
     os.write(1, (json.dumps(line) + "\n").encode())
     seen[event] = seen.get(event, 0) + 1
-    for stop in config["stops"]:
+    for stop in [] if LATE_STOPS else config["stops"]:
         if stop["after"] == event and stop["nth"] == seen[event]:
             os.write(1, (json.dumps({"t": now_ns(), "proc": NAME, "ev": "live.stop", "fault": stop["fault"]}) + "\n").encode())
             os.kill(os.getpid(), signal.SIGSTOP)  # locksim sends SIGCONT when the pause is over
 
 
 def next_call():
+    """Unique in the run: a restarted worker is a new process, so the pid is part of it."""
     global calls
     calls += 1
-    return "%s/%d" % (NAME, calls)
+    return "%s/%d/%d" % (NAME, os.getpid(), calls)
 
 
 def main():
     # We take our own stops exactly at the line (see emit): say so before anything else.
-    os.write(1, (json.dumps({"ev": "live.hello", "self_stops": True}) + "\n").encode())
+    # With --late-stops we do not, and locksim stops us when it reads the line.
+    if not LATE_STOPS:
+        os.write(1, (json.dumps({"ev": "live.hello", "self_stops": True}) + "\n").encode())
     lock = Redis(config["host"], config["lock_port"])
     storage = Redis(STORAGE["host"], STORAGE["port"])
     wait = (config["start_ns"] - time.clock_gettime_ns(time.CLOCK_MONOTONIC)) / 1e9

@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <fstream>
+#include <sstream>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -70,6 +71,28 @@ TEST(WorkerProgram, ThePythonExamplePausedPastTheLeaseWritesStaleWithoutFencingA
     }
   }
   EXPECT_TRUE(paused_right_there) << history;
+}
+
+TEST(WorkerProgram, AProgramThatDoesNotTakeItsOwnStopsIsStoppedOnItsLine) {
+  const std::string json = scratch("late.json");
+  const std::string histories = scratch("late-histories");
+  const Result result = run_locksim("live " + data("worker-program-late-stop.json") + " --runs 1 --history " + histories +
+                                    " --json " + json);
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_GT(live_mode(read_json(json), "fencing-off")["violations"]["stale_write"], 0) << result.output;
+  // locksim's SIGSTOP came after the hold.begin line it was sent on.
+  std::istringstream lines{read_text(histories + "/live-worker-program-late-stop-live-seed1-fencing-off.jsonl")};
+  bool holding = false;
+  bool paused = false;
+  for (std::string line; std::getline(lines, line);) {
+    const nlohmann::json event = nlohmann::json::parse(line);
+    if (event["proc"] == "worker-1" && event["ev"] == "hold.begin") holding = true;
+    if (event["proc"] == "nemesis" && event["ev"] == "fault.begin") {
+      EXPECT_TRUE(holding) << "the pause came before worker-1's hold: " << line;
+      paused = true;
+    }
+  }
+  EXPECT_TRUE(paused);
 }
 
 TEST(WorkerProgram, ALineThatIsNoHistoryEventEndsTheRunNamingTheWorkerAndTheLine) {
