@@ -22,7 +22,6 @@ subset=(
   h26-watchdog-freeze-20s        # ... a shorter one does not
   h10-no-lease-crash             # no lease: a crashed holder blocks everyone
   write-only-gc-pause            # a late result over a newer one
-  h09-get-then-set               # GET then SET: two workers both see the key empty (no fault needed)
 )
 
 failed=0
