@@ -40,6 +40,9 @@ using std::chrono::nanoseconds;
 // How long before t = 0 the workers are started.
 constexpr std::chrono::milliseconds kHeadStart{250};
 
+// The longest line a worker may print, in bytes (locksim's are a few hundred).
+constexpr std::size_t kLongestWorkerLine = 1 << 20;
+
 std::int64_t clock_ns(clockid_t clock) {
   timespec now{};
   clock_gettime(clock, &now);
@@ -318,15 +321,26 @@ class Coordinator {
     std::string buffer;
     while (true) {
       boost::system::error_code error;
-      const std::size_t length = co_await asio::async_read_until(worker.output, asio::dynamic_buffer(buffer), '\n',
-                                                                 asio::redirect_error(asio::use_awaitable, error));
+      const std::size_t length = co_await asio::async_read_until(
+          worker.output, asio::dynamic_buffer(buffer, kLongestWorkerLine), '\n', asio::redirect_error(asio::use_awaitable, error));
+      if (error == asio::error::not_found && !time_is_up_) {
+        failure_ = fmt::format("{} printed a line longer than {} bytes (a history line is one JSON object): {}...",
+                               who(worker), kLongestWorkerLine, buffer.substr(0, 200));
+        end_everything();
+      }
       if (error) break;
       const std::string line = buffer.substr(0, length - 1);
       buffer.erase(0, length);
       observe(worker, line);
     }
+    // Its stdout is closed, but it may live on (a program that closed it and
+    // sleeps): wait without blocking the run, whose time limit still ends it.
     int status = 0;
-    ::waitpid(pid, &status, 0);
+    while (::waitpid(pid, &status, WNOHANG) == 0) {
+      asio::steady_timer poll{io_};
+      poll.expires_after(std::chrono::milliseconds{5});
+      co_await poll.async_wait(asio::use_awaitable);
+    }
     if (worker.pid == pid) {
       const bool killed_by_us = !worker.running;  // crash() marks it so before its SIGKILL
       worker.running = false;

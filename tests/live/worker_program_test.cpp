@@ -134,6 +134,14 @@ TEST(WorkerProgram, AProgramThatNeverPrintsIsStoppedAtTheDurationAndNamed) {
   EXPECT_EQ(live_mode(read_json(json), "fencing-off")["stopped_short"], 1) << result.output;
 }
 
+TEST(WorkerProgram, AProgramThatClosesItsStdoutAndLivesOnIsStillEndedAtTheDuration) {
+  const auto started = std::chrono::steady_clock::now();
+  const Result result = run_locksim("live " + data("worker-program-closes-stdout.json") + " --runs 1 --fencing off");
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds{10}) << result.output;
+  EXPECT_EQ(result.exit_code, 1) << "stopped short: " << result.output;
+  EXPECT_NE(result.output.find("printed no line"), std::string::npos) << result.output;
+}
+
 TEST(WorkerProgram, TheKeyIsCheckedWithItsPath) {
   const std::string file = scratch("bad-command.json");
   std::ofstream{file} << R"({"name": "x", "workers": {"command": "python3 worker.py"}})";
