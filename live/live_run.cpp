@@ -365,9 +365,9 @@ class Coordinator {
   }
 
   void observe(WorkerSlot& worker, const std::string& text) {
-    if (time_is_up_) return;
     nlohmann::json line = nlohmann::json::parse(text, nullptr, false);
     if (const std::string problem = worker_line_problem(line, worker.name); !problem.empty()) {
+      if (time_is_up_) return;  // the run is already over (or failed first, for another reason)
       failure_ = fmt::format("{} printed a line that is not one of its history events ({}): {}", who(worker), problem,
                              text.size() > 300 ? text.substr(0, 300) + "..." : text);
       end_everything();

@@ -132,6 +132,9 @@ def next_call():
 
 
 def main():
+    if LOCK["lease_ms"] is None:
+        sys.stderr.write("locksim_worker.py: this example takes a lock with a lease (lock.lease in the scenario)\n")
+        sys.exit(2)
     # We take our own stops exactly at the line (see emit): say so before anything else.
     # With --late-stops we do not, and locksim stops us when it reads the line.
     if not LATE_STOPS:
