@@ -149,6 +149,15 @@ TEST(WorkerProgram, TheKeyIsCheckedWithItsPath) {
   EXPECT_EQ(result.exit_code, 2) << result.output;
   EXPECT_NE(result.output.find("/workers/command: expected a list of 1 to 64 strings"), std::string::npos) << result.output;
 
+  // Your own program runs the counter and write-only workloads (billing is locksim's own worker's).
+  const std::string billing = scratch("billing-command.json");
+  std::ofstream{billing} << R"({"name": "x", "workers": {"command": ["./w"]}, "workload": {"kind": "billing"}})";
+  const Result refused = run_locksim("live " + billing + " --runs 1");
+  EXPECT_EQ(refused.exit_code, 2) << refused.output;
+  EXPECT_NE(refused.output.find("/workers/command: a worker program of your own runs the counter and write-only workloads"),
+            std::string::npos)
+      << refused.output;
+
   // The simulator ignores it: `run` simulates the scenario's own client.
   const Result simulated = run_locksim("run " + example("python-worker/pause-past-lease.json") + " --seeds 2");
   EXPECT_EQ(simulated.exit_code, 0) << simulated.output;
