@@ -23,6 +23,7 @@
 #include "live/redis_client.h"
 #include "live/redis_server.h"
 #include "live/worker_config.h"
+#include "live/worker_launch.h"
 #include "output_files.h"
 #include "reports/summary_json.h"
 #include "reports/terminal_table.h"
@@ -168,7 +169,12 @@ ExitCode live(const LiveArguments& arguments) {
       settings.seed = first_seed + static_cast<std::uint64_t>(run);
       settings.prefix = fmt::format("{}locksim:{}:{}:{}:", arguments.prefix, getpid(), settings.seed,
                                     scenarios::fencing_mode_name(mode));
-      const live::LiveRunResult result = live::run_live(scenario, mode, settings);
+      live::LiveRunResult result;
+      try {
+        result = live::run_live(scenario, mode, settings);
+      } catch (const live::WorkerProgramError& error) {
+        throw BadInput(fmt::format("{}: {}", scenario.file, error.what()));  // the user's program broke the contract
+      }
       if (!arguments.history_directory.empty()) {
         write_history(arguments.history_directory, scenario.name, settings.seed, mode, result.history);
       }

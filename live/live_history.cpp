@@ -24,9 +24,10 @@ struct CallTimes {
 };
 
 const std::set<std::string> kInvokes = {"acquire.invoke", "read.invoke", "write.invoke", "renew.invoke",
-                                        "release.invoke"};
+                                        "release.invoke", "effect.invoke"};
 const std::set<std::string> kReplies = {"acquire.ok", "acquire.fail", "read.ok", "write.ok", "write.fail",
-                                        "renew.ok", "renew.fail", "release.ok", "release.fail"};
+                                        "renew.ok", "renew.fail", "release.ok", "release.fail", "effect.ok",
+                                        "effect.fail"};
 
 std::map<std::string, CallTimes> call_times(const std::vector<nlohmann::json>& worker_lines) {
   std::map<std::string, CallTimes> calls;
@@ -151,6 +152,12 @@ class LeaseEvents {
       lease.deadline_ns = clock_.server_time(record) + lease_ns;
       emit(t, Json{{"proc", records_.lock_instance}, {"ev", "lease.renew"}, {"lock", records_.lock_name},
                    {"owner", lease.owner}, {"token", lease.token}, {"lease_ns", lease_ns}});
+    } else if (event == "lost") {
+      // A plain SET replaced the key (get-then-set, H9): the promise runs on
+      // to its deadline, which the checker knows; no expire of it follows.
+      emit(t, Json{{"proc", records_.lock_instance}, {"ev", "lease.lost"}, {"lock", records_.lock_name},
+                   {"owner", lease.owner}, {"token", lease.token}, {"reason", record["reason"].get<std::string>()}});
+      open_.erase(open);
     } else if (event == "release") {
       emit(t, Json{{"proc", records_.lock_instance}, {"ev", "lease.release"}, {"lock", records_.lock_name},
                    {"owner", lease.owner}, {"token", lease.token}, {"by", record["by"].get<std::string>()}});
@@ -208,10 +215,13 @@ class LeaseEvents {
   std::map<std::string, OpenLease> open_;  // by the key's value
 };
 
-// A storage record as the model writes it: key, value, writer/reader, token, request_id, reason.
+// A storage record as the model writes it: key, value, writer/reader, token, request_id, job, reason;
+// the payments script's effect.accept/reject (it runs on the storage server) as the payments node's.
 Json storage_line(const nlohmann::json& record) {
-  Json line{{"proc", "storage"}, {"ev", record["ev"].get<std::string>()}, {"key", record["key"]}};
-  for (const char* field : {"value", "writer", "reader", "token", "request_id", "reason"}) {
+  const std::string event = record["ev"].get<std::string>();
+  Json line{{"proc", event.starts_with("effect.") ? "payments" : "storage"}, {"ev", event}};
+  if (record.contains("key")) line["key"] = record["key"];
+  for (const char* field : {"job", "value", "writer", "reader", "token", "request_id", "reason"}) {
     if (record.contains(field)) line[field] = record[field];
   }
   return line;
@@ -246,6 +256,10 @@ std::vector<std::string> live_history(const LiveRecords& records) {
     }
   }
   leases.finish();
+
+  for (const nlohmann::json& lease_line : records.lease_lines) {
+    placed.push_back({lease_line["t"].get<std::int64_t>(), Rank::kServer, placed.size(), history_fields(lease_line)});
+  }
 
   ServerClock storage_clock{calls, records.realtime_minus_run_ns};
   for (const nlohmann::json& record : by_sequence(records.storage_log)) {

@@ -46,7 +46,10 @@ struct LiveRecords {
   std::vector<nlohmann::json> coordinator_lines;  // fault.begin/end (nemesis), crash/restart (the worker)
   std::vector<nlohmann::json> lock_log;         // the lock service's script records, in any order, no duplicates
   std::vector<LockRestart> lock_restarts;       // in time order
-  std::vector<nlohmann::json> storage_log;      // storage's script records
+  std::vector<nlohmann::json> storage_log;      // storage's script records (and the payments script's effect.*)
+  // Lock-service lines already timed (`t`, proc, ev, fields), for a lock
+  // whose code logs nothing: derived from the workers' lines (client_side_leases.h).
+  std::vector<nlohmann::json> lease_lines;
   std::string lock_name;                        // the lock's name as the history writes it
   std::string lock_instance = "redis-0";        // the lock service's proc
   std::int64_t realtime_minus_run_ns = 0;       // CLOCK_REALTIME − the run's t, to place the servers' TIME

@@ -19,6 +19,8 @@ struct LiveKeys {
   [[nodiscard]] std::string data(const std::string& key) const { return prefix + "data:" + key; }
   [[nodiscard]] std::string highest_token(const std::string& key) const { return prefix + "highest:" + key; }
   [[nodiscard]] std::string request(const std::string& id) const { return prefix + "request:" + id; }
+  // The payments script's (on the storage server): the idempotency keys it charged.
+  [[nodiscard]] std::string payment_request(const std::string& id) const { return prefix + "payment-request:" + id; }
 };
 
 }  // namespace locksim::live

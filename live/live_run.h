@@ -1,7 +1,8 @@
 #pragma once
 // One live run of a scenario in one fencing mode: the real Redis lock
 // service and storage, one worker process per scenario worker (the locksim
-// binary's `live-worker`), the seed's plan of faults applied for real — a
+// binary's `live-worker`, or the user's program: workers.command,
+// user_worker_config.h), the seed's plan of faults applied for real — a
 // pause is SIGSTOP/SIGCONT of the worker's process, a crash SIGKILL (and a
 // restart a new process) — then the history put together (live_history.h)
 // and judged by the same checker as a simulated run.

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <map>
 #include <optional>
 #include <string>
@@ -15,8 +16,10 @@
 #include <nlohmann/json.hpp>
 
 #include "live/async_redis.h"
+#include "live/get_then_set_script.h"
 #include "live/live_keys.h"
 #include "live/lua_scripts.h"
+#include "live/payments_script.h"
 #include "scenarios/scenario_parser.h"
 #include "sim/random.h"
 
@@ -31,6 +34,12 @@ std::int64_t monotonic_ns() {
   clock_gettime(CLOCK_MONOTONIC, &now);
   return static_cast<std::int64_t>(now.tv_sec) * 1'000'000'000 + now.tv_nsec;
 }
+
+// How a job ended: its effect accepted (or nothing was left to do); billing's customers all billed.
+struct JobResult {
+  bool done = false;
+  bool no_more_work = false;
+};
 
 struct Held {
   std::int64_t token = 0;
@@ -71,10 +80,11 @@ class Worker {
       if (options_.workers.renew == model::RenewMethod::kWatchdog && options_.lock.lease) {
         asio::co_spawn(lock_.executor(), renew_while_holding(held.hold), asio::detached);
       }
-      const bool job_done = co_await do_job();
+      const JobResult result = co_await do_job();
       if (held_) end_hold();
       if (options_.workers.release != model::ReleaseMethod::kNone) co_await release(held);
-      if (job_done) ++done;
+      if (result.no_more_work) break;
+      if (result.done) ++done;
       co_await sleep(scaled(options_.workers.between.sample(retry_rng_)));
     }
   }
@@ -85,12 +95,13 @@ class Worker {
   [[nodiscard]] int jobs_in_workload() const {
     if (const auto* counter = std::get_if<model::CounterWorkload>(&options_.workload)) return counter->jobs;
     if (const auto* write_only = std::get_if<model::WriteOnlyWorkload>(&options_.workload)) return write_only->jobs;
-    return 0;
+    return std::numeric_limits<int>::max();  // billing: the shared customers, until the cursor says all are billed
   }
+  [[nodiscard]] const model::BillingWorkload* billing() const { return std::get_if<model::BillingWorkload>(&options_.workload); }
   [[nodiscard]] const std::string& workload_key() const {
     return std::visit([](const auto& workload) -> const std::string& { return workload.key; }, options_.workload);
   }
-  [[nodiscard]] bool reads() const { return std::holds_alternative<model::CounterWorkload>(options_.workload); }
+  [[nodiscard]] bool reads() const { return !std::holds_alternative<model::WriteOnlyWorkload>(options_.workload); }
 
   [[nodiscard]] nanoseconds scaled(sim::Duration duration) const {
     return nanoseconds{static_cast<std::int64_t>(std::llround(static_cast<double>(duration.count_ns()) * config_.time_scale))};
@@ -102,7 +113,8 @@ class Worker {
   [[nodiscard]] nanoseconds request_timeout() const { return scaled(options_.service.request_timeout); }
 
   [[nodiscard]] std::int64_t now() const { return monotonic_ns() - config_.start_ns; }
-  std::string next_call() { return fmt::format("{}/{}", config_.name, ++calls_); }
+  // Unique in the run: a restarted worker is a new process, whose count starts again.
+  std::string next_call() { return fmt::format("{}/{}/{}", config_.name, ::getpid(), ++calls_); }
 
   // One history line on stdout, written whole with one write() so that a
   // SIGKILL never leaves half a line.
@@ -140,30 +152,72 @@ class Worker {
     co_await timer.async_wait(asio::use_awaitable);
   }
 
+  // One acquire request's answer: the token when granted, else why not; and
+  // when the request that could set the key was sent (the lease counts from it).
+  struct Attempt {
+    std::optional<std::int64_t> token;
+    std::string reason;
+    std::int64_t sent_ns = 0;
+  };
+
+  Attempt attempt_from(const std::optional<RespValue>& reply, std::int64_t sent_ns) const {
+    if (!reply) return Attempt{std::nullopt, lock_.failure(), sent_ns};
+    if (reply->is_error()) return Attempt{std::nullopt, "error", sent_ns};
+    if (reply->item_integer(0) != 1) return Attempt{std::nullopt, "held", sent_ns};
+    return Attempt{reply->item_integer(1), "", sent_ns};
+  }
+
+  // set-nx-px: one SET NX PX (and INCR) in one script.
+  asio::awaitable<Attempt> set_if_absent(std::string value, std::string lease, std::string call) {
+    const std::int64_t sent_ns = monotonic_ns();
+    // A named local, not a braced temporary inside co_await (GCC 12; sim/task.h).
+    std::vector<std::string> arguments{"EVAL", std::string{kAcquireScript}, "4", keys_.lock(lock_name()), keys_.token_counter(lock_name()),
+         keys_.sequence(), keys_.log(), value, lease, config_.name, call};
+    const std::optional<RespValue> reply = co_await lock_.command(std::move(arguments), request_timeout());
+    co_return attempt_from(reply, sent_ns);
+  }
+
+  // get-then-set (H9), as the model's client: GET, and only if the key is
+  // empty a plain SET PX — two round trips, between which another worker may
+  // do the same. The grant is logged by the SET's script.
+  asio::awaitable<Attempt> get_then_set(std::string value, std::string lease, std::string call) {
+    std::vector<std::string> get{"GET", keys_.lock(lock_name())};
+    const std::optional<RespValue> current = co_await lock_.command(std::move(get), request_timeout());
+    if (!current || current->is_error()) co_return attempt_from(current, monotonic_ns());
+    if (current->type != RespValue::Type::kNil) co_return Attempt{std::nullopt, "held", monotonic_ns()};
+    const std::int64_t sent_ns = monotonic_ns();
+    // A named local, not a braced temporary inside co_await (GCC 12; sim/task.h).
+    std::vector<std::string> set{"EVAL", std::string{kPlainSetScript}, "4", keys_.lock(lock_name()),
+        keys_.token_counter(lock_name()), keys_.sequence(), keys_.log(), value, lease, config_.name, call};
+    const std::optional<RespValue> reply = co_await lock_.command(std::move(set), request_timeout());
+    co_return attempt_from(reply, sent_ns);
+  }
+
   asio::awaitable<Held> acquire_until_granted() {
     while (true) {
       const std::string value = fmt::format("{}#{}", config_.name, ++acquisitions_);
       const std::string call = next_call();
       const std::string lease = options_.lock.lease ? std::to_string(lease_ms()) : std::string{};
       emit("acquire.invoke", {{"lock", lock_name()}}, call);
-      const std::int64_t sent_ns = monotonic_ns();
-      // A named local, not a braced temporary inside co_await (GCC 12; sim/task.h).
-      std::vector<std::string> arguments{"EVAL", std::string{kAcquireScript}, "4", keys_.lock(lock_name()), keys_.token_counter(lock_name()),
-           keys_.sequence(), keys_.log(), value, lease, config_.name, call};
-      const std::optional<RespValue> reply = co_await lock_.command(std::move(arguments), request_timeout());
-      if (reply && !reply->is_error() && reply->item_integer(0) == 1) {
-        const std::int64_t token = reply->item_integer(1);
-        Json fields{{"lock", lock_name()}, {"token", token}};
+      // Not a co_await inside ?: — with GCC 12 that aborted in free() (see sim/task.h on GCC 12 and co_await).
+      Attempt attempt;
+      if (options_.workers.acquire == model::AcquireMethod::kGetThenSet) {
+        attempt = co_await get_then_set(value, lease, call);
+      } else {
+        attempt = co_await set_if_absent(value, lease, call);
+      }
+      if (attempt.token) {
+        Json fields{{"lock", lock_name()}, {"token", *attempt.token}};
         std::int64_t valid_until = INT64_MAX;
         if (options_.lock.lease) {
           fields["lease_ns"] = lease_ms() * 1'000'000;
-          valid_until = sent_ns + lease_ms() * 1'000'000;
+          valid_until = attempt.sent_ns + lease_ms() * 1'000'000;
         }
         emit("acquire.ok", fields, call);
-        Held held{token, value, valid_until, ++holds_};
+        Held held{*attempt.token, value, valid_until, ++holds_};
         co_return held;
       }
-      emit("acquire.fail", {{"lock", lock_name()}, {"reason", !reply ? lock_.failure() : reply->is_error() ? "error" : "held"}}, call);
+      emit("acquire.fail", {{"lock", lock_name()}, {"reason", attempt.reason}}, call);
       co_await sleep(scaled(options_.workers.retry.sample(retry_rng_)));
     }
   }
@@ -181,9 +235,11 @@ class Worker {
     return held_->token;
   }
 
-  asio::awaitable<bool> do_job() {
+  asio::awaitable<JobResult> do_job() {
     const std::string& key = workload_key();
     std::int64_t value = ++writes_;
+    std::optional<std::int64_t> job;  // billing: the customer this job charges
+    std::optional<std::string> request_id;
     if (reads()) {
       const std::string call = next_call();
       emit("read.invoke", {{"key", key}}, call);
@@ -195,38 +251,77 @@ class Worker {
       const std::optional<RespValue> reply = co_await storage_.command(std::move(arguments), request_timeout());
       // Like the model: a read without an answer, or turned away, leaves its
       // read.invoke without a completion.
-      if (!reply || reply->is_error() || reply->item_integer(0) != 1) co_return false;
+      if (!reply || reply->is_error() || reply->item_integer(0) != 1) co_return JobResult{};
       const std::int64_t observed = reply->item_integer(1);
       emit("read.ok", {{"key", key}, {"value", observed}}, call);
       value = observed + 1;
+      if (const model::BillingWorkload* bill = billing()) {
+        // The cursor is the next unbilled customer (model/worker.cpp).
+        if (observed >= bill->customers) co_return JobResult{true, true};
+        job = observed;
+        if (options_.storage.idempotency_keys && bill->idempotency_key == model::IdempotencyKey::kJob) {
+          request_id = fmt::format("customer-{}", observed);
+        }
+      }
     }
-    std::optional<std::string> request_id;
-    if (options_.storage.idempotency_keys) request_id = fmt::format("{}-{}", config_.name, writes_);
+    if (!request_id && options_.storage.idempotency_keys) request_id = fmt::format("{}-{}", config_.name, writes_);
 
     co_await sleep(scaled(options_.workers.work.sample(work_rng_)));
-    if (options_.workers.check_before_write && (lease_lost_ || lease_ran_out())) co_return false;
+    if (options_.workers.check_before_write && (lease_lost_ || lease_ran_out())) co_return JobResult{};
+    if (billing() != nullptr && billing()->charge == model::Charge::kExternal) {
+      // Step one, the charge, goes to payments with the key; step two, mark
+      // done, is the cursor write, with no job and no key (as the model).
+      if (!co_await charge_externally(*job, request_id)) co_return JobResult{};
+      request_id.reset();
+      job.reset();
+    }
 
     const std::string call = next_call();
     const std::optional<std::int64_t> token = token_to_send();
     Json fields{{"key", key}, {"value", value}};
     if (token) fields["token"] = *token;
     if (request_id) fields["request_id"] = *request_id;
+    if (job) fields["job"] = *job;
     emit("write.invoke", fields, call);
     // A named local, not a braced temporary inside co_await (GCC 12; sim/task.h).
-      std::vector<std::string> arguments{"EVAL", std::string{kStorageWriteScript}, "5", keys_.data(key), keys_.highest_token(key), keys_.sequence(),
+    std::vector<std::string> arguments{"EVAL", std::string{kStorageWriteScript}, "5", keys_.data(key), keys_.highest_token(key), keys_.sequence(),
          keys_.log(), keys_.request(request_id.value_or("")), key, config_.name, std::to_string(value),
          token ? std::to_string(*token) : "", config_.fencing == model::Fencing::kOn ? "1" : "0",
-         request_id.value_or(""), options_.storage.idempotency_keys ? "1" : "0", call};
-      const std::optional<RespValue> reply = co_await storage_.command(std::move(arguments), request_timeout());
+         request_id.value_or(""), options_.storage.idempotency_keys ? "1" : "0", call,
+         job ? std::to_string(*job) : ""};
+    const std::optional<RespValue> reply = co_await storage_.command(std::move(arguments), request_timeout());
     if (!reply || reply->is_error()) {
       emit("write.fail", {{"reason", !reply ? storage_.failure() : "error"}}, call);
-      co_return false;
+      co_return JobResult{};
     }
     if (reply->item_integer(0) != 1) {
       emit("write.fail", {{"reason", reply->items.size() > 1 ? reply->items[1].text : "rejected"}}, call);
-      co_return false;
+      co_return JobResult{};
     }
     emit("write.ok", Json::object(), call);
+    co_return JobResult{true, false};
+  }
+
+  // Billing's external charge (payments_script.h): true if the customer stands
+  // charged (charged now, or a repeated key answered with the first result).
+  asio::awaitable<bool> charge_externally(std::int64_t customer, std::optional<std::string> request_id) {
+    const std::string call = next_call();
+    const std::optional<std::int64_t> token = token_to_send();
+    Json fields{{"job", customer}};
+    if (request_id) fields["request_id"] = *request_id;
+    if (token) fields["token"] = *token;
+    emit("effect.invoke", fields, call);
+    // A named local, not a braced temporary inside co_await (GCC 12; sim/task.h).
+    std::vector<std::string> arguments{"EVAL", std::string{kPaymentsChargeScript}, "3", keys_.sequence(), keys_.log(),
+        keys_.payment_request(request_id.value_or("")), std::to_string(customer), config_.name, request_id.value_or(""),
+        token ? std::to_string(*token) : "", options_.storage.idempotency_keys ? "1" : "0", call};
+    const std::optional<RespValue> reply = co_await storage_.command(std::move(arguments), request_timeout());
+    if (!reply || reply->is_error()) {
+      // The charge may still land: the worker cannot know, so the job is redone.
+      emit("effect.fail", {{"reason", !reply ? storage_.failure() : "error"}}, call);
+      co_return false;
+    }
+    emit("effect.ok", reply->item_integer(1) == 1 ? Json{{"replayed", true}} : Json::object(), call);
     co_return true;
   }
 

@@ -7,7 +7,7 @@
 // (its watchdog freezes with it, as a GC pause freezes every thread); a
 // crash its SIGKILL.
 //
-// Each line a call produces carries `call` ("worker-1/7"), which the
+// Each line a call produces carries `call` ("worker-1/PID/7"), which the
 // coordinator matches to what the servers logged, then drops.
 
 #include "live/worker_config.h"

@@ -92,7 +92,7 @@ return {1, tonumber(redis.call('GET', KEYS[1]) or '0')}
 )lua";
 
 // KEYS: data, highest token, sequence, log, request id. ARGV: key name, writer, value, token ("" = none),
-// fencing ("1"/"0"), request id ("" = none), idempotency ("1"/"0"), call.
+// fencing ("1"/"0"), request id ("" = none), idempotency ("1"/"0"), call[, job (billing's customer; "" or absent = none)].
 // Returns {1} when accepted, {0, reason} when rejected.
 inline constexpr std::string_view kStorageWriteScript = R"lua(
 local now = redis.call('TIME')
@@ -100,6 +100,7 @@ local token = tonumber(ARGV[4])
 local record = {ev = 'write.accept', key = ARGV[1], writer = ARGV[2], value = tonumber(ARGV[3]), token = token,
   s = now[1], us = now[2], call = ARGV[8]}
 if ARGV[6] ~= '' then record.request_id = ARGV[6] end
+if ARGV[9] and ARGV[9] ~= '' then record.job = tonumber(ARGV[9]) end
 local reason
 if ARGV[7] == '1' and ARGV[6] ~= '' and redis.call('EXISTS', KEYS[5]) == 1 then
   reason = 'duplicate-request'

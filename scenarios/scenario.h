@@ -119,6 +119,10 @@ struct Scenario {
   int seeds = 100;                      // default seed count for `run`; default 100
   std::optional<std::uint64_t> first_seed;  // default first seed for `run`/`replay` (a saved plan's seed); else 1
   model::SystemOptions system;
+  // workers.command: the user's own worker program, run by `locksim live`
+  // in place of its own worker (docs/live.md); empty = locksim's. The
+  // simulator ignores it: it simulates the client the workers.* keys describe.
+  std::vector<std::string> worker_command;
   std::vector<model::Fencing> fencing_modes{model::Fencing::kOff};  // storage.fencing (compare: off, on); default off
   sim::NetworkOptions network;          // default: 1 ms delay, no loss
   std::int64_t drift_ppm = 0;           // clocks: each node drifts in ±drift_ppm; default 0

@@ -43,6 +43,10 @@ inline constexpr std::size_t kLongestName = 200;
 // The longest `description`, in bytes.
 inline constexpr std::size_t kLongestDescription = 4'000;
 
+// workers.command: at most this many words, each at most this many bytes.
+inline constexpr std::size_t kMostCommandWords = 64;
+inline constexpr std::size_t kLongestCommandWord = 4'096;
+
 // The largest scenario file read, in bytes, and how deeply its JSON may nest.
 inline constexpr std::size_t kLargestScenarioFile = std::size_t{4} << 20;
 inline constexpr int kDeepestNesting = 64;

@@ -318,12 +318,29 @@ void read_lock(const Reader& reader, const json& value, Scenario& scenario) {
   with_member(value, "stuck_after", [&](const json& v) { lock.stuck_after = reader.duration(v, path + "/stuck_after"); });
 }
 
+// workers.command: the program and its arguments, as exec takes them (no shell).
+std::vector<std::string> read_worker_command(const Reader& reader, const json& value, const std::string& path) {
+  const std::string expectation =
+      fmt::format("a list of 1 to {} strings: the program and its arguments, e.g. [\"python3\", \"worker.py\"]",
+                  kMostCommandWords);
+  if (!value.is_array() || value.empty() || value.size() > kMostCommandWords) reader.expected(path, expectation, value);
+  std::vector<std::string> words;
+  for (std::size_t index = 0; index < value.size(); ++index) {
+    const std::string word_path = fmt::format("{}/{}", path, index);
+    std::string word = reader.string(value[index], word_path, kLongestCommandWord);
+    if (word.find('\0') != std::string::npos) reader.fail(word_path, "a command word cannot hold a NUL character");
+    if (index == 0 && word.empty()) reader.expected(word_path, "the program to run (a name on PATH or a path)", value[index]);
+    words.push_back(std::move(word));
+  }
+  return words;
+}
+
 void read_workers(const Reader& reader, const json& value, Scenario& scenario) {
   const std::string path = "/workers";
   reader.require_object(value, path,
                         {"count", "acquire", "release", "renew", "renew_every", "check_before_write", "retry", "work",
                          "between", "wait_replicas", "clock", "acquire_timeout", "max_tries",
-                         "renew_command"});
+                         "renew_command", "command"});
   model::WorkerOptions& workers = scenario.system.workers;
   with_member(value, "count", [&](const json& v) { workers.count = static_cast<int>(reader.integer(v, path + "/count", 1, 1000)); });
   with_member(value, "acquire", [&](const json& v) {
@@ -379,6 +396,7 @@ void read_workers(const Reader& reader, const json& value, Scenario& scenario) {
               [&](const json& v) { workers.acquire_timeout = reader.duration(v, path + "/acquire_timeout"); });
   with_member(value, "max_tries",
               [&](const json& v) { workers.max_tries = static_cast<int>(reader.integer(v, path + "/max_tries", 1, 1'000'000)); });
+  with_member(value, "command", [&](const json& v) { scenario.worker_command = read_worker_command(reader, v, path + "/command"); });
 }
 
 void read_workload(const Reader& reader, const json& value, Scenario& scenario) {

@@ -112,6 +112,9 @@ constexpr std::array kReference = std::to_array<KeyReference>({
     {"/workers/max_tries", "integer", "attempts", "none (never give up)", "1 to 1,000,000",
      "give a job up after this many failed acquire attempts (redsync: 32): acquire.give_up, a failed job counted "
      "in unfinished_jobs"},
+    {"/workers/command", "list of strings", "", "none (locksim's own worker)", "1 to 64 strings, each at most 4,096 bytes",
+     "live mode only: run this program (and arguments, no shell; relative to the scenario's directory) as each "
+     "worker instead of locksim's own (docs/live.md, \"Your own worker program\"); the simulator ignores it"},
     {"/workload", "object", "", "{\"kind\": \"counter\"}", "", "what the workers do with storage while holding"},
     {"/workload/kind", "\"counter\" | \"billing\" | \"write-only\"", "", "\"counter\"", "",
      "counter: each job reads key, works, writes read+1 (stale writes, lost updates); billing: a holder charges the "

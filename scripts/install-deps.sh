@@ -11,6 +11,8 @@ packages=(
   chromium fonts-dejavu-core
   # Live mode runs scenarios against real Redis servers (started by locksim itself on loopback).
   redis-server redis-sentinel libhiredis-dev
+  # The example worker program (examples/python-worker) and its live test.
+  python3
   # clang++ 14 for the sanitizer build; libclang-rt-14-dev holds its sanitizer
   # and libFuzzer runtimes (libclang_rt.fuzzer-x86_64.a) for fuzz/.
   clang libclang-rt-14-dev

@@ -1,0 +1,78 @@
+#include "live/user_worker_config.h"
+
+#include <cmath>
+
+#include <nlohmann/json.hpp>
+
+#include "live/live_keys.h"
+#include "live/lua_scripts.h"
+#include "live/redis_client.h"
+#include "sim/random.h"
+
+namespace locksim::live {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// How many retry waits are drawn for the program (it cycles through them).
+constexpr int kRetryDraws = 64;
+
+double scaled_ms(sim::Duration duration, double scale) {
+  return std::round(static_cast<double>(duration.count_ns()) * scale / 1'000.0) / 1'000.0;  // to the microsecond
+}
+
+int workload_jobs(const model::Workload& workload) {
+  if (const auto* counter = std::get_if<model::CounterWorkload>(&workload)) return counter->jobs;
+  if (const auto* write_only = std::get_if<model::WriteOnlyWorkload>(&workload)) return write_only->jobs;
+  return 0;
+}
+
+}  // namespace
+
+StorageScriptShas load_storage_scripts(const std::string& host, int port) {
+  RedisClient storage{host, port};
+  return StorageScriptShas{storage.command({"SCRIPT", "LOAD", std::string{kStorageReadScript}}).text,
+                           storage.command({"SCRIPT", "LOAD", std::string{kStorageWriteScript}}).text};
+}
+
+std::string user_worker_config_json(const WorkerConfig& config, const scenarios::Scenario& scenario,
+                                    const StorageScriptShas& scripts) {
+  const model::SystemOptions& system = scenario.system;
+  const double scale = config.time_scale;
+  const LiveKeys keys{config.prefix};
+  Json json = Json::parse(worker_config_json(config));
+  const int jobs = config.jobs_left >= 0 ? config.jobs_left : workload_jobs(system.workload);
+  json["jobs"] = jobs;
+
+  Json lock{{"name", system.lock.name}, {"key", keys.lock(system.lock.name)},
+            {"token_key", keys.token_counter(system.lock.name)}, {"lease_ms", nullptr}};
+  // As live-worker gives it to Redis: whole milliseconds, at least one.
+  if (system.lock.lease) lock["lease_ms"] = std::max<std::int64_t>(1, std::llround(scaled_ms(*system.lock.lease, scale)));
+  json["lock"] = lock;
+  json["request_timeout_ms"] = scaled_ms(system.service.request_timeout, scale);
+
+  // The same draws live-worker makes, from the same streams of the seed.
+  const sim::RandomStreams streams{config.seed};
+  sim::Rng work = streams.stream(config.name + "/work");
+  sim::Rng retry = streams.stream(config.name + "/retry");
+  json["work_ms"] = Json::array();
+  for (int job = 0; job < jobs; ++job) json["work_ms"].push_back(scaled_ms(system.workers.work.sample(work), scale));
+  json["retry_ms"] = Json::array();
+  for (int draw = 0; draw < kRetryDraws; ++draw) json["retry_ms"].push_back(scaled_ms(system.workers.retry.sample(retry), scale));
+  sim::Rng between = streams.stream(config.name + "/between");
+  json["between_ms"] = scaled_ms(system.workers.between.sample(between), scale);
+
+  const std::string key = std::visit([](const auto& workload) { return workload.key; }, system.workload);
+  const bool counter = std::holds_alternative<model::CounterWorkload>(system.workload);
+  json["workload"] = Json{{"kind", counter ? "counter" : "write-only"}, {"key", key}};
+  const Json storage_keys = Json::array({keys.data(key), keys.highest_token(key), keys.sequence(), keys.log()});
+  json["storage"] = Json{{"host", config.host},
+                         {"port", config.storage_port},
+                         {"fence_reads", system.storage.fence_reads},
+                         {"idempotency_keys", system.storage.idempotency_keys},
+                         {"read", {{"sha1", scripts.read}, {"keys", storage_keys}}},
+                         {"write", {{"sha1", scripts.write}, {"keys", storage_keys}, {"request_key_prefix", keys.request("")}}}};
+  return json.dump();
+}
+
+}  // namespace locksim::live

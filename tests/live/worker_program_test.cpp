@@ -1,0 +1,167 @@
+// `locksim live` with the user's own worker program (workers.command): the
+// shipped Python example under a pause past the lease writes stale and loses
+// an update without fencing and neither with it, judged with grants derived
+// from its own acquire.ok lines; a program that breaks the contract — a line
+// that is no event, a non-zero exit, a command that is not there, one that
+// never prints — is named with what it did, exit 2 or stopped short, no hang.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "../cli/locksim_process.h"
+
+namespace locksim::live {
+namespace {
+
+using cli_test::Result;
+using cli_test::run_locksim;
+using cli_test::scratch;
+
+std::string data(const std::string& name) { return std::string{LOCKSIM_TEST_DATA_DIR} + "/live/" + name; }
+std::string example(const std::string& name) { return std::string{LOCKSIM_SOURCE_DIR} + "/examples/" + name; }
+
+nlohmann::json read_json(const std::string& path) {
+  std::ifstream file{path};
+  return nlohmann::json::parse(file);
+}
+
+const nlohmann::json& live_mode(const nlohmann::json& summary, const std::string& mode) {
+  return summary["scenarios"][0]["modes"][mode];
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream file{path};
+  return std::string{std::istreambuf_iterator<char>{file}, {}};
+}
+
+TEST(WorkerProgram, ThePythonExamplePausedPastTheLeaseWritesStaleWithoutFencingAndNotWithIt) {
+  const std::string json = scratch("python.json");
+  const std::string histories = scratch("python-histories");
+  const Result result = run_locksim("live " + example("python-worker/pause-past-lease.json") + " --runs 1 --history " +
+                                    histories + " --json " + json);
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  const nlohmann::json summary = read_json(json);
+  const nlohmann::json& off = live_mode(summary, "fencing-off")["violations"];
+  const nlohmann::json& on = live_mode(summary, "fencing-on")["violations"];
+  EXPECT_GT(off["stale_write"], 0) << result.output;
+  EXPECT_GT(off["lost_update"], 0) << result.output;
+  EXPECT_EQ(on["stale_write"], 0) << result.output;
+  EXPECT_EQ(on["lost_update"], 0) << result.output;
+  EXPECT_GT(live_mode(summary, "fencing-on")["counts"]["rejected_writes"], 0) << "storage's script turned the late write away";
+
+  // The program took the pause itself (live.hello), exactly before its write:
+  // nothing of worker-1's lies between its write.invoke and the pause.
+  const std::string history = read_text(histories + "/python-worker-pause-past-lease-live-seed1-fencing-off.jsonl");
+  EXPECT_NE(history.find("\"ev\":\"lease.grant\""), std::string::npos) << "grants derived from acquire.ok";
+  std::istringstream lines{history};
+  std::string line;
+  bool after_write_invoke = false;
+  bool paused_right_there = false;
+  while (std::getline(lines, line)) {
+    const nlohmann::json event = nlohmann::json::parse(line);
+    if (event["proc"] == "worker-1" && event["ev"] == "write.invoke" && !paused_right_there) after_write_invoke = true;
+    if (after_write_invoke && event["proc"] == "nemesis" && event["ev"] == "fault.begin") paused_right_there = true;
+    if (after_write_invoke && !paused_right_there && event["proc"] == "storage" && event.value("writer", "") == "worker-1") {
+      ADD_FAILURE() << "worker-1's write reached storage before the pause: " << line;
+    }
+  }
+  EXPECT_TRUE(paused_right_there) << history;
+}
+
+TEST(WorkerProgram, AProgramThatDoesNotTakeItsOwnStopsIsStoppedOnItsLine) {
+  const std::string json = scratch("late.json");
+  const std::string histories = scratch("late-histories");
+  const Result result = run_locksim("live " + data("worker-program-late-stop.json") + " --runs 1 --history " + histories +
+                                    " --json " + json);
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_GT(live_mode(read_json(json), "fencing-off")["violations"]["stale_write"], 0) << result.output;
+  // locksim's SIGSTOP came after the hold.begin line it was sent on.
+  std::istringstream lines{read_text(histories + "/live-worker-program-late-stop-live-seed1-fencing-off.jsonl")};
+  bool holding = false;
+  bool paused = false;
+  for (std::string line; std::getline(lines, line);) {
+    const nlohmann::json event = nlohmann::json::parse(line);
+    if (event["proc"] == "worker-1" && event["ev"] == "hold.begin") holding = true;
+    if (event["proc"] == "nemesis" && event["ev"] == "fault.begin") {
+      EXPECT_TRUE(holding) << "the pause came before worker-1's hold: " << line;
+      paused = true;
+    }
+  }
+  EXPECT_TRUE(paused);
+}
+
+TEST(WorkerProgram, ALineThatIsNoHistoryEventEndsTheRunNamingTheWorkerAndTheLine) {
+  const auto started = std::chrono::steady_clock::now();
+  const Result result = run_locksim("live " + data("worker-program-bad-line.json") + " --runs 1");
+  EXPECT_EQ(result.exit_code, 2) << result.output;
+  EXPECT_NE(result.output.find(R"(worker-1 (workers.command ["sh","-c","echo 'hello from my worker'; sleep 30"]) printed )"
+                               "a line that is not one of its history events (it is not a JSON object): hello from my worker"),
+            std::string::npos)
+      << result.output;
+  // Its `sleep 30` was killed with it (the worker's process group), so nothing held the pipe open.
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds{10});
+}
+
+TEST(WorkerProgram, AProgramThatExitsNonZeroOrCannotStartIsNamedWithWhy) {
+  const Result exits = run_locksim("live " + data("worker-program-exits.json") + " --runs 1");
+  EXPECT_EQ(exits.exit_code, 2) << exits.output;
+  EXPECT_NE(exits.output.find("cannot reach my config"), std::string::npos) << "its stderr is shown: " << exits.output;
+  EXPECT_NE(exits.output.find(R"(worker-1 (workers.command ["sh","-c","echo 'cannot reach my config' >&2; exit 3"]) )"
+                              "exited with status 3"),
+            std::string::npos)
+      << exits.output;
+
+  const Result missing = run_locksim("live " + data("worker-program-missing.json") + " --runs 1");
+  EXPECT_EQ(missing.exit_code, 2) << missing.output;
+  EXPECT_NE(missing.output.find(R"(worker-1: cannot start ["./no-such-worker","--fast"] in )"), std::string::npos)
+      << missing.output;
+  EXPECT_NE(missing.output.find("No such file or directory"), std::string::npos) << missing.output;
+}
+
+TEST(WorkerProgram, AProgramThatNeverPrintsIsStoppedAtTheDurationAndNamed) {
+  const std::string json = scratch("silent.json");
+  const auto started = std::chrono::steady_clock::now();
+  const Result result = run_locksim("live " + data("worker-program-silent.json") + " --runs 1 --fencing off --json " + json);
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds{10}) << "bounded by the scaled duration (1 s)";
+  EXPECT_NE(result.output.find(R"(worker-1 (workers.command ["sleep","60"]) printed no line)"), std::string::npos)
+      << result.output;
+  EXPECT_EQ(result.exit_code, 1) << "a run stopped short fails the scenario: " << result.output;
+  EXPECT_EQ(live_mode(read_json(json), "fencing-off")["stopped_short"], 1) << result.output;
+}
+
+TEST(WorkerProgram, AProgramThatClosesItsStdoutAndLivesOnIsStillEndedAtTheDuration) {
+  const auto started = std::chrono::steady_clock::now();
+  const Result result = run_locksim("live " + data("worker-program-closes-stdout.json") + " --runs 1 --fencing off");
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds{10}) << result.output;
+  EXPECT_EQ(result.exit_code, 1) << "stopped short: " << result.output;
+  EXPECT_NE(result.output.find("printed no line"), std::string::npos) << result.output;
+}
+
+TEST(WorkerProgram, TheKeyIsCheckedWithItsPath) {
+  const std::string file = scratch("bad-command.json");
+  std::ofstream{file} << R"({"name": "x", "workers": {"command": "python3 worker.py"}})";
+  const Result result = run_locksim("run " + file);
+  EXPECT_EQ(result.exit_code, 2) << result.output;
+  EXPECT_NE(result.output.find("/workers/command: expected a list of 1 to 64 strings"), std::string::npos) << result.output;
+
+  // Your own program runs the counter and write-only workloads (billing is locksim's own worker's).
+  const std::string billing = scratch("billing-command.json");
+  std::ofstream{billing} << R"({"name": "x", "workers": {"command": ["./w"]}, "workload": {"kind": "billing"}})";
+  const Result refused = run_locksim("live " + billing + " --runs 1");
+  EXPECT_EQ(refused.exit_code, 2) << refused.output;
+  EXPECT_NE(refused.output.find("/workers/command: a worker program of your own runs the counter and write-only workloads"),
+            std::string::npos)
+      << refused.output;
+
+  // The simulator ignores it: `run` simulates the scenario's own client.
+  const Result simulated = run_locksim("run " + example("python-worker/pause-past-lease.json") + " --seeds 2");
+  EXPECT_EQ(simulated.exit_code, 0) << simulated.output;
+}
+
+}  // namespace
+}  // namespace locksim::live
