@@ -26,6 +26,11 @@ subset=(
   redis-everysec-process-crash   # ... with an AOF it keeps the lease
   h02-delayed-write              # a write held in the network lands after the next holder's
   h12-renewal-cut-off            # a partition starves the watchdog's renewals
+  h09-get-then-set               # a GET and a SET are two steps: two holders at once
+  h25-duplicate-charge           # a spike makes the holder charge again: payments take no token
+  h25-idempotency-keys           # ... a job-derived key stops it
+  h25-attempt-keys               # ... a key per attempt does not
+  h25-fenced-storage             # ... a charge that is one fenced write is turned away
 )
 
 failed=0
