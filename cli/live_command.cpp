@@ -130,6 +130,10 @@ ExitCode live(const LiveArguments& arguments) {
     fmt::print(stderr, "locksim: live: {} — skipped, counted as not fired\n", line);
   }
   warn_about_scale(scenario, arguments.time_scale);
+  if (scenario.network.drop_probability > 0 || scenario.network.duplicate_probability > 0) {
+    fmt::print(stderr, "locksim: live: /network: drop and duplicate probabilities have no live form (TCP neither "
+                       "loses nor repeats bytes) — the runs go without them\n");
+  }
 
   // The lock service: the user's server, or one of our own; storage is always our own.
   std::optional<live::RedisServer> own_lock_service;

@@ -37,7 +37,12 @@ std::map<std::string, CallTimes> call_times(const std::vector<nlohmann::json>& w
     const std::string event = line["ev"].get<std::string>();
     const std::int64_t t = line["t"].get<std::int64_t>();
     if (kInvokes.contains(event)) times.invoke_ns = t;
-    if (kReplies.contains(event)) times.reply_ns = t;
+    // A call that timed out or lost its connection had no answer: the server
+    // may still carry it out later (a request a spike or partition held), so
+    // the worker's giving up bounds nothing.
+    const std::string reason = line.value("reason", std::string{});
+    const bool answered = reason != "timeout" && reason != "connection";
+    if (kReplies.contains(event) && answered) times.reply_ns = t;
   }
   return calls;
 }

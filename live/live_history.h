@@ -9,7 +9,8 @@
 //   after reading its reply);
 // - an event decided inside Redis (lease.grant/renew/release, read.accept,
 //   write.accept/reject…): at the server's TIME when its script ran, held
-//   within the invoking call's send and reply (strictly after the send) and
+//   within the invoking call's send and reply (strictly after the send; a
+//   call that timed out or lost its connection has no reply to bound it) and
 //   after the same server's previous event, in script order;
 // - lease.expire: at the deadline of the lease's grant or last renewal on the
 //   server's clock — Redis treats a key as gone at its deadline, whenever it

@@ -135,14 +135,25 @@ TEST(LiveCommand, AProcessCrashWithEverysecPersistenceKeepsTheLease) {
   EXPECT_EQ(off["faults_fired"]["faults[0]"], 2) << "the crash fired in both runs: " << result.output;
 }
 
-TEST(LiveCommand, AWriteHeldByADelaySpikeLandsAfterTheNextHoldersAndTheRunWaitsForIt) {
+TEST(LiveCommand, AWriteHeldByADelaySpikeLandsLastAndTheRunWaitsForIt) {
   const std::string json = scratch("spike.json");
-  const Result result =
-      run_locksim("live h02-delayed-write --runs 1 --fencing off --time-scale 0.01 --json " + json);
-  ASSERT_EQ(result.exit_code, 0) << result.output;
+  const std::string histories = scratch("spike-histories");
+  const Result result = run_locksim("live h02-delayed-write --runs 1 --fencing off --time-scale 0.01 --history " +
+                                    histories + " --json " + json);
+  // Whether the checker can also call the late write stale depends on who
+  // held the lock last (a write without a token is judged by its writer's
+  // latest hold), which live is a race: the lost update is always there.
+  ASSERT_NE(result.exit_code, 2) << result.output;
   const nlohmann::json summary = read_json(json);
-  EXPECT_GT(live_mode(summary, "fencing-off")["violations"]["stale_write"], 0)
-      << "the run ended only once the held write had landed: " << result.output;
+  EXPECT_GT(live_mode(summary, "fencing-off")["violations"]["lost_update"], 0) << result.output;
+
+  const std::string history = histories + "/h02-delayed-write-live-seed1-fencing-off.jsonl";
+  const std::vector<nlohmann::json> accepted = events_named(history, "write.accept");
+  const std::vector<nlohmann::json> done = events_named(history, "write.ok");
+  ASSERT_EQ(accepted.size(), 3u) << "two jobs, and the write the spike held";
+  ASSERT_EQ(done.size(), 2u);
+  EXPECT_EQ(accepted.back()["value"], 1) << "the held write, from the first hold, lands last";
+  EXPECT_GT(accepted.back()["i"], done.back()["i"]) << "after every worker was done: the run waited for it";
 }
 
 TEST(LiveCommand, APartitionFromTheLockServerStarvesTheWatchdogAndTheLeasePassesOn) {

@@ -82,6 +82,25 @@ const json& only(const std::vector<json>& events, const std::string& proc, const
   return found == nullptr ? none : *found;
 }
 
+TEST(LiveHistory, AWriteWhoseCallTimedOutIsPlacedWhenTheServerRanItNotWhenTheWorkerGaveUp) {
+  LiveRecords records = two_holders();
+  // worker-2 sent a second write that a spike held; it gave up at 1.3 s and
+  // the server ran it at 2.5 s.
+  records.worker_lines.push_back(
+      worker_line(1'250'000'000, "worker-2", "write.invoke", {{"key", "qty"}, {"value", 2}, {"call", "worker-2/3"}}));
+  records.worker_lines.push_back(
+      worker_line(1'300'000'000, "worker-2", "write.fail", {{"reason", "timeout"}, {"call", "worker-2/3"}}));
+  records.storage_log.push_back(server_record(
+      {{"ev", "write.accept"}, {"key", "qty"}, {"writer", "worker-2"}, {"value", 2}, {"call", "worker-2/3"}}, 2,
+      2'500'000'000));
+  const std::vector<json> events = parsed(live_history(records));
+  for (const json& event : events) {
+    if (event["ev"] == "write.accept" && event["value"] == 2) {
+      EXPECT_EQ(event["t"], 2'500'000'000) << "a timeout bounds nothing: the server decides when it runs";
+    }
+  }
+}
+
 TEST(LiveHistory, ServerEventsLandWithinTheirCallInScriptOrderAndALeaseExpiresBeforeTheNextGrant) {
   const std::vector<json> events = parsed(live_history(two_holders()));
   for (std::size_t index = 0; index < events.size(); ++index) {
