@@ -7,7 +7,6 @@
 
 #include <fmt/format.h>
 
-#include "live/redis_client.h"
 
 namespace locksim::live {
 
