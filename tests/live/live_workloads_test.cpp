@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "../cli/locksim_process.h"
+#include "live_summary.h"
 
 namespace locksim::live {
 namespace {
@@ -22,17 +23,6 @@ namespace {
 using cli_test::Result;
 using cli_test::run_locksim;
 using cli_test::scratch;
-
-std::string data(const std::string& name) { return std::string{LOCKSIM_TEST_DATA_DIR} + "/live/" + name; }
-
-nlohmann::json read_json(const std::string& path) {
-  std::ifstream file{path};
-  return nlohmann::json::parse(file);
-}
-
-const nlohmann::json& live_mode(const nlohmann::json& summary, const std::string& mode) {
-  return summary["scenarios"][0]["modes"][mode];
-}
 
 std::string histories_text(const std::string& directory) {
   std::string text;

@@ -1,0 +1,24 @@
+#pragma once
+// What the `locksim live` tests share: their scenario files under
+// tests/data/live/, and the summary `live --json` writes, read back.
+
+#include <fstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace locksim::live {
+
+inline std::string data(const std::string& name) { return std::string{LOCKSIM_TEST_DATA_DIR} + "/live/" + name; }
+
+inline nlohmann::json read_json(const std::string& path) {
+  std::ifstream file{path};
+  return nlohmann::json::parse(file);
+}
+
+// The live summary's counts for one mode.
+inline const nlohmann::json& live_mode(const nlohmann::json& summary, const std::string& mode) {
+  return summary["scenarios"][0]["modes"][mode];
+}
+
+}  // namespace locksim::live
