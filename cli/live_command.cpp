@@ -135,10 +135,18 @@ ExitCode live(const LiveArguments& arguments) {
                        "loses nor repeats bytes) — the runs go without them\n");
   }
 
-  // The lock service: the user's server, or one of our own; storage is always our own.
+  // The lock service: the user's server, or one of our own (a redis-failover
+  // cluster is started for each run, by the run); storage is always our own.
+  const bool failover = scenario.system.service.kind == model::ServiceKind::kRedisFailover;
+  if (failover && !arguments.redis.empty()) {
+    throw BadInput(fmt::format("--redis {}: a redis-failover scenario runs on a primary, a replica and a Sentinel of "
+                               "locksim's own (the failover kills or cuts off the primary)", arguments.redis));
+  }
   std::optional<live::RedisServer> own_lock_service;
   live::Endpoint lock_service;
-  if (!arguments.redis.empty()) {
+  if (failover) {
+    lock_service.port = 0;
+  } else if (!arguments.redis.empty()) {
     lock_service = parse_endpoint(arguments.redis, arguments.allow_remote);
     live::RedisClient client{lock_service.host, lock_service.port};
     const std::int64_t keys = client.command({"DBSIZE"}).integer;
@@ -205,9 +213,11 @@ ExitCode live(const LiveArguments& arguments) {
     simulated.name = scenario.name + " (simulated)";
     summaries.push_back(std::move(simulated));
   }
-  fmt::print("live: {} run{} per mode against redis-server at {}:{}, time scale {}\n", arguments.runs,
-             arguments.runs == 1 ? "" : "s", text::terminal_escaped(lock_service.host), lock_service.port,
-             arguments.time_scale);
+  const std::string against = failover ? std::string{"a primary, a replica and redis-sentinel started for each run"}
+                                       : fmt::format("redis-server at {}:{}", text::terminal_escaped(lock_service.host),
+                                                     lock_service.port);
+  fmt::print("live: {} run{} per mode against {}, time scale {}\n", arguments.runs, arguments.runs == 1 ? "" : "s",
+             against, arguments.time_scale);
   fmt::print("{}", reports::summary_to_table(summaries));
   if (!arguments.json_file.empty()) write_output_file(arguments.json_file, reports::summary_to_json(summaries));
   return exit_code_of(summaries);

@@ -46,8 +46,18 @@ asio::awaitable<void> AsyncRedis::connect(std::string host, int port) {
   socket_.set_option(asio::ip::tcp::no_delay{true});
 }
 
+void AsyncRedis::retarget(int port) {
+  if (port == port_) return;
+  port_ = port;
+  retargeted_ = true;
+}
+
 asio::awaitable<bool> AsyncRedis::write(std::string request) {
   boost::system::error_code error;
+  if (retargeted_) {
+    retargeted_ = false;
+    reset_connection();
+  }
   if (!socket_.is_open()) {
     const asio::ip::tcp::endpoint endpoint{asio::ip::make_address(host_), static_cast<unsigned short>(port_)};
     co_await socket_.async_connect(endpoint, asio::redirect_error(asio::use_awaitable, error));
@@ -68,6 +78,7 @@ asio::awaitable<std::optional<RespValue>> AsyncRedis::next_reply() {
     void* parsed = nullptr;
     if (redisReaderGetReply(reader_, &parsed) != REDIS_OK) {
       failure_ = "connection";
+      reset_connection();
       co_return std::nullopt;
     }
     if (parsed != nullptr) {
@@ -80,6 +91,7 @@ asio::awaitable<std::optional<RespValue>> AsyncRedis::next_reply() {
         co_await socket_.async_read_some(asio::buffer(buffer), asio::redirect_error(asio::use_awaitable, error));
     if (error) {
       failure_ = error == asio::error::operation_aborted ? "timeout" : "connection";
+      reset_connection();  // out of step: the next command opens a fresh one
       co_return std::nullopt;
     }
     redisReaderFeed(reader_, buffer.data(), read);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <optional>
 #include <set>
+#include <tuple>
 
 namespace locksim::live {
 namespace {
@@ -94,7 +95,8 @@ std::vector<nlohmann::json> by_sequence(std::vector<nlohmann::json> records) {
 // restart between the incarnations it separates.
 struct LockStep {
   const nlohmann::json* record = nullptr;  // or, when null:
-  const LockRestart* restart = nullptr;
+  const LockRestart* restart = nullptr;    // or, when null too:
+  const LockRoleChange* role_change = nullptr;
 };
 
 std::vector<LockStep> lock_steps(const LiveRecords& records, const ServerClock& clock) {
@@ -119,52 +121,80 @@ std::vector<LockStep> lock_steps(const LiveRecords& records, const ServerClock& 
   return steps;
 }
 
+// A redis-failover run's records of both servers and its role changes, in
+// the time they happened: every server shares the machine's clock, and each
+// server's own records keep their script order.
+std::vector<LockStep> failover_steps(const LiveRecords& records, const ServerClock& clock) {
+  std::vector<const nlohmann::json*> ordered;
+  for (const nlohmann::json& record : records.lock_log) ordered.push_back(&record);
+  std::ranges::sort(ordered, {}, [&](const nlohmann::json* record) {
+    return std::tuple{clock.server_time(*record), (*record)["instance"].get<std::string>(), (*record)["seq"].get<std::int64_t>()};
+  });
+  std::vector<LockStep> steps;
+  std::size_t changes_done = 0;
+  for (const nlohmann::json* record : ordered) {
+    while (changes_done < records.role_changes.size() && records.role_changes[changes_done].t < clock.server_time(*record)) {
+      steps.push_back({nullptr, nullptr, &records.role_changes[changes_done++]});
+    }
+    steps.push_back({record, nullptr, nullptr});
+  }
+  while (changes_done < records.role_changes.size()) steps.push_back({nullptr, nullptr, &records.role_changes[changes_done++]});
+  return steps;
+}
+
 struct OpenLease {
   std::string owner;
   std::int64_t token = 0;
   std::int64_t lease_ns = 0;  // 0: no expiry
   std::int64_t deadline_ns = 0;
+  bool adopted_unrenewed = false;  // a promoted replica's copy of the old primary's lease, not renewed since
 };
+
+// An instance's lease, by the key's value.
+using LeaseKey = std::pair<std::string, std::string>;  // instance, value
 
 class LeaseEvents {
  public:
-  LeaseEvents(const LiveRecords& records, ServerClock& clock, std::vector<Placed>& out)
-      : records_{records}, clock_{clock}, out_{out} {}
+  LeaseEvents(const LiveRecords& records, const std::map<std::string, CallTimes>& calls, std::vector<Placed>& out)
+      : records_{records}, calls_{calls}, out_{out} {}
 
   void add(const nlohmann::json& record) {
     const std::string event = record["ev"].get<std::string>();
-    const std::string value = record["value"].get<std::string>();
-    const std::int64_t t = clock_.place(record);
+    const std::string instance = record.value("instance", records_.lock_instance);
+    const LeaseKey key{instance, record["value"].get<std::string>()};
+    ServerClock& clock = clock_of(instance);
+    const std::int64_t t = clock.place(record);
     if (event == "grant") {
-      expire_before(t);
+      expire_before(instance, t);
       const std::int64_t lease_ns = record["lease_ms"].get<std::string>().empty()
                                         ? 0
                                         : std::stoll(record["lease_ms"].get<std::string>()) * 1'000'000;
       OpenLease lease{record["owner"].get<std::string>(), record["token"].get<std::int64_t>(), lease_ns,
-                      clock_.server_time(record) + lease_ns};
-      Json line{{"proc", records_.lock_instance}, {"ev", "lease.grant"}, {"lock", records_.lock_name},
+                      clock.server_time(record) + lease_ns};
+      Json line{{"proc", instance}, {"ev", "lease.grant"}, {"lock", records_.lock_name},
                 {"owner", lease.owner}, {"token", lease.token}};
       if (lease_ns > 0) line["lease_ns"] = lease_ns;
       emit(t, std::move(line));
-      open_[value] = lease;
+      open_[key] = lease;
       return;
     }
-    const auto open = open_.find(value);
+    const auto open = open_.find(key);
     if (open == open_.end()) return;  // a record of a lease the log does not hold: nothing to end
     OpenLease& lease = open->second;
     if (event == "renew") {
       const std::int64_t lease_ns = std::stoll(record["lease_ms"].get<std::string>()) * 1'000'000;
-      lease.deadline_ns = clock_.server_time(record) + lease_ns;
-      emit(t, Json{{"proc", records_.lock_instance}, {"ev", "lease.renew"}, {"lock", records_.lock_name},
+      lease.deadline_ns = clock.server_time(record) + lease_ns;
+      lease.adopted_unrenewed = false;
+      emit(t, Json{{"proc", instance}, {"ev", "lease.renew"}, {"lock", records_.lock_name},
                    {"owner", lease.owner}, {"token", lease.token}, {"lease_ns", lease_ns}});
     } else if (event == "lost") {
       // A plain SET replaced the key (get-then-set, H9): the promise runs on
       // to its deadline, which the checker knows; no expire of it follows.
-      emit(t, Json{{"proc", records_.lock_instance}, {"ev", "lease.lost"}, {"lock", records_.lock_name},
+      emit(t, Json{{"proc", instance}, {"ev", "lease.lost"}, {"lock", records_.lock_name},
                    {"owner", lease.owner}, {"token", lease.token}, {"reason", record["reason"].get<std::string>()}});
       open_.erase(open);
     } else if (event == "release") {
-      emit(t, Json{{"proc", records_.lock_instance}, {"ev", "lease.release"}, {"lock", records_.lock_name},
+      emit(t, Json{{"proc", instance}, {"ev", "lease.release"}, {"lock", records_.lock_name},
                    {"owner", lease.owner}, {"token", lease.token}, {"by", record["by"].get<std::string>()}});
       open_.erase(open);
     }
@@ -173,9 +203,9 @@ class LeaseEvents {
   // The lock server came back without a lease's key: the restart lost it,
   // as the simulator records it (also when its deadline passed meanwhile).
   void restart(const LockRestart& restart) {
-    const std::int64_t t = clock_.place_at(restart.restarted_ns + 1);  // just after the restart line
+    const std::int64_t t = clock_of(records_.lock_instance).place_at(restart.restarted_ns + 1);  // just after the restart line
     for (auto open = open_.begin(); open != open_.end();) {
-      if (restart.kept_value == open->first) {
+      if (restart.kept_value == open->first.second) {
         ++open;
         continue;
       }
@@ -185,21 +215,74 @@ class LeaseEvents {
     }
   }
 
+  // A redis-failover role change, as the simulator records it
+  // (docs/models.md). Promotion: `replica.promote`; the old primary's lease
+  // whose key the replica held is the same lease, now the replica's
+  // (`lease.adopt`, with what its PTTL said was left); one it lacked is
+  // `lease.lost` reason failover — unless the old primary lives on (a split
+  // brain), which then still keeps its promises. Rejoin: the old primary
+  // becomes the new one's replica and takes over its data: what it still
+  // promised is lost, but for a lease the new primary adopted and nobody renewed since.
+  void role_change(const LockRoleChange& change) {
+    const std::int64_t t = clock_of(change.promoted).place_at(change.t);
+    if (change.kind == LockRoleChange::Kind::kPromotion) {
+      emit(t, Json{{"proc", change.promoted}, {"ev", "replica.promote"}});
+    }
+    for (auto open = open_.begin(); open != open_.end();) {
+      const auto& [instance, value] = open->first;
+      OpenLease lease = open->second;
+      const bool ran_out = lease.lease_ns > 0 && lease.deadline_ns <= t;
+      if (instance != change.old_primary || (ran_out && change.old_primary_alive)) {
+        ++open;
+        continue;
+      }
+      bool forget = !change.old_primary_alive || change.kind == LockRoleChange::Kind::kRejoin;
+      if (ran_out) {
+        expire(instance, lease, lease.deadline_ns);
+      } else if (change.kind == LockRoleChange::Kind::kPromotion && change.kept_value == value) {
+        Json line{{"proc", change.promoted}, {"ev", "lease.adopt"}, {"lock", records_.lock_name}, {"owner", lease.owner},
+                  {"token", lease.token}};
+        if (change.kept_lease_ns > 0) line["lease_ns"] = change.kept_lease_ns;
+        emit(t, std::move(line));
+        OpenLease copy = lease;
+        copy.lease_ns = change.kept_lease_ns;
+        copy.deadline_ns = t + change.kept_lease_ns;
+        copy.adopted_unrenewed = true;
+        open_[{change.promoted, value}] = copy;
+      } else if (change.kind == LockRoleChange::Kind::kRejoin) {
+        const auto copy = open_.find({change.promoted, value});
+        if (copy == open_.end() || !copy->second.adopted_unrenewed) lost(instance, lease, t);
+      } else if (!change.old_primary_alive) {
+        lost(instance, lease, t);
+      }
+      open = forget ? open_.erase(open) : std::next(open);
+    }
+  }
+
   // Leases whose deadline passed by the end of the run expire at it.
   void finish() {
-    for (const auto& [value, lease] : open_) {
-      if (lease.lease_ns > 0 && lease.deadline_ns <= records_.end_ns) expire(lease, lease.deadline_ns);
+    for (const auto& [key, lease] : open_) {
+      if (lease.lease_ns > 0 && lease.deadline_ns <= records_.end_ns) expire(key.first, lease, lease.deadline_ns);
     }
     open_.clear();
   }
 
  private:
-  // A grant of the lock at `grant_ns`: Redis granted it because the key was
-  // gone, so every open lease with a deadline expired before it.
-  void expire_before(std::int64_t grant_ns) {
+  ServerClock& clock_of(const std::string& instance) {
+    return clocks_.try_emplace(instance, calls_, records_.realtime_minus_run_ns).first->second;
+  }
+
+  void lost(const std::string& instance, const OpenLease& lease, std::int64_t t) {
+    emit(t, Json{{"proc", instance}, {"ev", "lease.lost"}, {"lock", records_.lock_name}, {"owner", lease.owner},
+                 {"token", lease.token}, {"reason", "failover"}});
+  }
+
+  // A grant of the lock at `grant_ns` on `instance`: Redis granted it because
+  // the key was gone there, so every open lease of it with a deadline expired before it.
+  void expire_before(const std::string& instance, std::int64_t grant_ns) {
     for (auto lease = open_.begin(); lease != open_.end();) {
-      if (lease->second.lease_ns > 0) {
-        expire(lease->second, std::min(lease->second.deadline_ns, grant_ns - 1));
+      if (lease->first.first == instance && lease->second.lease_ns > 0) {
+        expire(instance, lease->second, std::min(lease->second.deadline_ns, grant_ns - 1));
         lease = open_.erase(lease);
       } else {
         ++lease;
@@ -207,17 +290,18 @@ class LeaseEvents {
     }
   }
 
-  void expire(const OpenLease& lease, std::int64_t t) {
-    emit(t, Json{{"proc", records_.lock_instance}, {"ev", "lease.expire"}, {"lock", records_.lock_name},
+  void expire(const std::string& instance, const OpenLease& lease, std::int64_t t) {
+    emit(t, Json{{"proc", instance}, {"ev", "lease.expire"}, {"lock", records_.lock_name},
                  {"owner", lease.owner}, {"token", lease.token}});
   }
 
   void emit(std::int64_t t, Json line) { out_.push_back({t, Rank::kServer, out_.size(), std::move(line)}); }
 
   const LiveRecords& records_;
-  ServerClock& clock_;
+  const std::map<std::string, CallTimes>& calls_;
+  std::map<std::string, ServerClock> clocks_;  // each instance's, by name
   std::vector<Placed>& out_;
-  std::map<std::string, OpenLease> open_;  // by the key's value
+  std::map<LeaseKey, OpenLease> open_;
 };
 
 // A storage record as the model writes it: key, value, writer/reader, token, request_id, job, reason;
@@ -251,13 +335,17 @@ std::vector<std::string> live_history(const LiveRecords& records) {
   for (const auto& [key, value] : records.run_begin.items()) begin[key] = value;
   placed.push_back({0, Rank::kRunBegin, 0, std::move(begin)});
 
-  ServerClock lock_clock{calls, records.realtime_minus_run_ns};
-  LeaseEvents leases{records, lock_clock, placed};
-  for (const LockStep& step : lock_steps(records, lock_clock)) {
+  const ServerClock lock_clock{calls, records.realtime_minus_run_ns};
+  LeaseEvents leases{records, calls, placed};
+  const std::vector<LockStep> steps =
+      records.role_changes.empty() ? lock_steps(records, lock_clock) : failover_steps(records, lock_clock);
+  for (const LockStep& step : steps) {
     if (step.record != nullptr) {
       leases.add(*step.record);
-    } else {
+    } else if (step.restart != nullptr) {
       leases.restart(*step.restart);
+    } else {
+      leases.role_change(*step.role_change);
     }
   }
   leases.finish();

@@ -21,6 +21,7 @@
 #include "live/asio_coroutines.h"
 #include "live/fault_proxy.h"
 #include "live/client_side_leases.h"
+#include "live/failover_service.h"
 #include "live/live_history.h"
 #include "live/live_keys.h"
 #include "live/log_subscription.h"
@@ -108,6 +109,7 @@ std::string no_live_form(const PlannedFault& fault, bool own_lock_server) {
         }
       }
       return "";
+    case FaultKind::kFailover: return failover_fault_without_live_form(fault);
     case FaultKind::kPowerLoss:
       return "a power loss would need the machine's page cache thrown away (root, and the whole machine)";
     default: return "no live form yet";
@@ -173,17 +175,24 @@ class Coordinator {
     // t = 0 comes a little after the workers are started, and they wait for
     // it: a process's start-up (fork, exec, connecting) is no part of the
     // scenario and must not shift a scaled fault time against the workers.
+    proxy_.emplace(io_, scenario_.network.delay, settings_.time_scale, settings_.seed);
+    if (failover_service()) start_failover_service();  // before t = 0 is set: the cluster takes a while to form
     start_ns_ = clock_ns(CLOCK_MONOTONIC) + nanoseconds{kHeadStart}.count();
     start_point_ = std::chrono::steady_clock::time_point{nanoseconds{start_ns_}};
     const std::int64_t realtime_minus_monotonic = clock_ns(CLOCK_REALTIME) - clock_ns(CLOCK_MONOTONIC);
     fired_.assign(scenario_.faults.size(), false);
-    lock_log_.emplace(io_, settings_.lock_service.host, settings_.lock_service.port, LiveKeys{settings_.prefix}.log(),
-                      [this](const std::string& record) { on_lock_record(record); });
-    proxy_.emplace(io_, scenario_.network.delay, settings_.time_scale, settings_.seed);
+    if (!failover_) {
+      lock_log_.emplace(io_, settings_.lock_service.host, settings_.lock_service.port, LiveKeys{settings_.prefix}.log(),
+                        [this](const std::string& record) { on_lock_record(record); });
+    }
     for (int index = 1; index <= scenario_.system.workers.count; ++index) {
       auto worker = std::make_unique<WorkerSlot>(fmt::format("worker-{}", index), io_);
-      worker->lock_port = proxy_->open_link(worker->name, std::string{kLockInstance}, settings_.lock_service.host,
-                                            settings_.lock_service.port);
+      if (failover_) {
+        worker->sentinel = failover_->open_worker_links(worker->name, worker->lock_port);
+      } else {
+        worker->lock_port = proxy_->open_link(worker->name, std::string{kLockInstance}, settings_.lock_service.host,
+                                              settings_.lock_service.port);
+      }
       worker->storage_port = proxy_->open_link(worker->name, "storage", settings_.storage.host, settings_.storage.port);
       workers_.push_back(std::move(worker));
     }
@@ -234,7 +243,16 @@ class Coordinator {
     std::map<std::string, int> seen;      // events so far, by name (for event-triggered faults)
     bool takes_own_stops = false;         // a user's program said so (live.hello)
     std::size_t lines = 0;                // lines it printed
+    std::optional<SentinelRoute> sentinel;  // redis-failover: how it finds the primary
   };
+
+  [[nodiscard]] bool failover_service() const { return scenario_.system.service.kind == model::ServiceKind::kRedisFailover; }
+  void start_failover_service() {
+    const LiveKeys keys{settings_.prefix};
+    failover_.emplace(io_, *proxy_, scenario_, settings_.time_scale, keys.lock(scenario_.system.lock.name), keys.log(),
+                      [this](const std::string& record) { on_lock_record(record); },
+                      [this](Json line) { record(std::move(line)); }, [this] { return now(); });
+  }
 
   [[nodiscard]] bool user_program() const { return !scenario_.worker_command.empty(); }
   [[nodiscard]] std::string who(const WorkerSlot& worker) const {
@@ -303,6 +321,10 @@ class Coordinator {
   }
 
   void act(const PlannedFault& fault) {
+    if (fault.kind == FaultKind::kFailover) {
+      if (failover_ && failover_->act(fault)) fired_[fault.index] = true;
+      return;
+    }
     if (fault.kind == FaultKind::kPartition || fault.kind == FaultKind::kDelaySpike) {
       act_on_network(fault);
       return;
@@ -469,6 +491,7 @@ class Coordinator {
     config.time_scale = settings_.time_scale;
     config.seed = settings_.seed;
     config.jobs_left = jobs_left;
+    config.sentinel = worker.sentinel;
     // A restarted process takes its stops afresh: counts start again, as they do in the model.
     if (jobs_left < 0) config.stops = self_stops_[worker.name];
     LaunchedWorker launched;
@@ -655,7 +678,6 @@ class Coordinator {
       settings_.own_lock_server->restart();
     }
     const LiveKeys keys{settings_.prefix};
-    RedisClient lock{settings_.lock_service.host, settings_.lock_service.port};
     RedisClient storage{settings_.storage.host, settings_.storage.port};
     LiveRecords records;
     const std::string key = std::visit([](const auto& workload) { return workload.key; }, scenario_.system.workload);
@@ -664,7 +686,8 @@ class Coordinator {
                              {"fencing", mode_ == model::Fencing::kOn},
                              {"version", kVersion},
                              {"live", true},
-                             {"service", {{"kind", "redis"}, {"instances", 1}, {"quorum", 1}}},
+                             {"service", {{"kind", failover_ ? "redis-failover" : "redis"}, {"instances", failover_ ? 2 : 1},
+                                          {"quorum", 1}}},
                              {"workload", {{"kind", workload_kind_name(scenario_.system.workload)},
                                            {"key", key}}},
                              {"stuck_after_ns", scaled(scenario_.system.lock.stuck_after).count()}};
@@ -672,9 +695,16 @@ class Coordinator {
     for (Json& line : coordinator_lines_) records.coordinator_lines.push_back(std::move(line));
     // What the subscription heard, and what the log list kept (a restart
     // without persistence empties it), each record once.
-    std::set<std::string> lock_log{lock_log_->records().begin(), lock_log_->records().end()};
-    for (const RespValue& item : lock.command({"LRANGE", keys.log(), "0", "-1"}).items) lock_log.insert(item.text);
-    for (const std::string& text : lock_log) records.lock_log.push_back(nlohmann::json::parse(text));
+    if (failover_) {
+      failover_->collect_unheard();
+      records.lock_log = failover_->lock_log();
+      records.role_changes = failover_->role_changes();
+    } else {
+      RedisClient lock{settings_.lock_service.host, settings_.lock_service.port};
+      std::set<std::string> lock_log{lock_log_->records().begin(), lock_log_->records().end()};
+      for (const RespValue& item : lock.command({"LRANGE", keys.log(), "0", "-1"}).items) lock_log.insert(item.text);
+      for (const std::string& text : lock_log) records.lock_log.push_back(nlohmann::json::parse(text));
+    }
     records.lock_restarts = lock_restarts_;
     for (const RespValue& item : storage.command({"LRANGE", keys.log(), "0", "-1"}).items) {
       records.storage_log.push_back(nlohmann::json::parse(item.text));
@@ -716,6 +746,7 @@ class Coordinator {
   int grants_seen_ = 0;
   std::optional<LogSubscription> lock_log_;
   std::optional<FaultProxy> proxy_;  // after io_: gone before it
+  std::optional<FailoverService> failover_;  // redis-failover: after proxy_, gone before it
   std::vector<LockRestart> lock_restarts_;
   std::thread restarting_;
   std::optional<StorageScriptShas> user_scripts_;
@@ -744,8 +775,12 @@ void delete_run_keys(const Endpoint& endpoint, const std::string& prefix) {
 }  // namespace
 
 std::string live_unsupported(const scenarios::Scenario& scenario) {
-  if (scenario.system.service.kind != model::ServiceKind::kRedis) {
-    return "/service/kind: live mode runs the single-instance \"redis\" service so far";
+  const model::ServiceKind kind = scenario.system.service.kind;
+  if (kind != model::ServiceKind::kRedis && kind != model::ServiceKind::kRedisFailover) {
+    return "/service/kind: live mode runs the \"redis\" and \"redis-failover\" services so far";
+  }
+  if (kind == model::ServiceKind::kRedisFailover && !scenario.worker_command.empty()) {
+    return "/workers/command: a worker program of your own runs against the single \"redis\" service so far";
   }
   if (!scenario.worker_command.empty() && std::holds_alternative<model::BillingWorkload>(scenario.system.workload)) {
     return "/workers/command: a worker program of your own runs the counter and write-only workloads so far "
@@ -788,7 +823,8 @@ LiveRunResult run_live(const scenarios::Scenario& scenario, model::Fencing mode,
     failure = std::current_exception();
   }
   try {
-    delete_run_keys(settings.lock_service, settings.prefix);
+    // A redis-failover run's servers were its own, and are gone with their directories.
+    if (scenario.system.service.kind != model::ServiceKind::kRedisFailover) delete_run_keys(settings.lock_service, settings.prefix);
     delete_run_keys(settings.storage, settings.prefix);
   } catch (const LiveError&) {
     if (!failure) throw;  // the run's own failure (a server gone after Ctrl-C) says more

@@ -20,6 +20,7 @@
 #include "live/live_keys.h"
 #include "live/lua_scripts.h"
 #include "live/payments_script.h"
+#include "live/primary_finder.h"
 #include "scenarios/scenario_parser.h"
 #include "sim/random.h"
 
@@ -65,6 +66,11 @@ class Worker {
   asio::awaitable<void> run() {
     co_await lock_.connect(config_.host, config_.lock_port);
     co_await renewals_.connect(config_.host, config_.lock_port);
+    if (config_.sentinel) {  // redis-failover: the primary is whoever Sentinel names
+      primary_.emplace(lock_.executor(), *config_.sentinel, std::vector<AsyncRedis*>{&lock_, &renewals_});
+      co_await primary_->ask(request_timeout());
+      asio::co_spawn(lock_.executor(), primary_->follow_switches(request_timeout()), asio::detached);
+    }
     co_await storage_.connect(config_.host, config_.storage_port);
     // Everyone starts at the run's t = 0 (a restarted worker: at once).
     asio::steady_timer start{co_await asio::this_coro::executor};
@@ -162,9 +168,32 @@ class Worker {
 
   Attempt attempt_from(const std::optional<RespValue>& reply, std::int64_t sent_ns) const {
     if (!reply) return Attempt{std::nullopt, lock_.failure(), sent_ns};
-    if (reply->is_error()) return Attempt{std::nullopt, "error", sent_ns};
+    if (reply->is_error()) return Attempt{std::nullopt, error_reason(*reply), sent_ns};
     if (reply->item_integer(0) != 1) return Attempt{std::nullopt, "held", sent_ns};
     return Attempt{reply->item_integer(1), "", sent_ns};
+  }
+
+  // The model's reason for an error reply: a primary short of replicas, a demoted one.
+  static std::string error_reason(const RespValue& reply) {
+    if (reply.text.starts_with("NOREPLICAS")) return "no-replicas";
+    if (reply.text.starts_with("READONLY")) return "read-only";
+    return "error";
+  }
+
+  // workers.wait_replicas: WAIT after the grant; too few replicas
+  // acknowledged it, and the grant is given back (compare-and-delete) and
+  // not used, as the model's client does (Redisson's checkLockSyncedSlaves).
+  asio::awaitable<Attempt> replicated_or_given_back(Attempt attempt, std::string value) {
+    const model::WaitReplicas& wait = *options_.workers.wait_replicas;
+    const nanoseconds timeout = scaled(wait.timeout);
+    const std::int64_t timeout_ms = std::max<std::int64_t>(1, timeout.count() / 1'000'000);
+    std::vector<std::string> command{"WAIT", std::to_string(wait.replicas), std::to_string(timeout_ms)};
+    const std::optional<RespValue> acknowledged = co_await lock_.command(std::move(command), timeout + request_timeout());
+    if (acknowledged && !acknowledged->is_error() && acknowledged->integer >= wait.replicas) co_return attempt;
+    std::vector<std::string> give_back{"EVAL", std::string{kReleaseScript}, "3", keys_.lock(lock_name()), keys_.sequence(),
+                                       keys_.log(), value, config_.name, next_call(), "0"};
+    (void)co_await lock_.command(std::move(give_back), request_timeout());
+    co_return Attempt{std::nullopt, "not-replicated", attempt.sent_ns};
   }
 
   // set-nx-px: one SET NX PX (and INCR) in one script.
@@ -174,7 +203,9 @@ class Worker {
     std::vector<std::string> arguments{"EVAL", std::string{kAcquireScript}, "4", keys_.lock(lock_name()), keys_.token_counter(lock_name()),
          keys_.sequence(), keys_.log(), value, lease, config_.name, call};
     const std::optional<RespValue> reply = co_await lock_.command(std::move(arguments), request_timeout());
-    co_return attempt_from(reply, sent_ns);
+    Attempt attempt = attempt_from(reply, sent_ns);
+    if (attempt.token && options_.workers.wait_replicas) attempt = co_await replicated_or_given_back(attempt, value);
+    co_return attempt;
   }
 
   // get-then-set (H9), as the model's client: GET, and only if the key is
@@ -218,6 +249,7 @@ class Worker {
         co_return held;
       }
       emit("acquire.fail", {{"lock", lock_name()}, {"reason", attempt.reason}}, call);
+      if (primary_ && attempt.reason != "held") co_await primary_->ask(request_timeout());
       co_await sleep(scaled(options_.workers.retry.sample(retry_rng_)));
     }
   }
@@ -362,6 +394,7 @@ class Worker {
       emit("release.ok", Json::object(), call);
     } else {
       emit("release.fail", {{"reason", !reply ? lock_.failure() : "not-held"}}, call);
+      if (primary_ && (!reply || reply->is_error())) co_await primary_->ask(request_timeout());
     }
   }
 
@@ -371,6 +404,7 @@ class Worker {
   AsyncRedis lock_;
   AsyncRedis renewals_;
   AsyncRedis storage_;
+  std::optional<PrimaryFinder> primary_;  // redis-failover: Sentinel names the primary
   sim::RandomStreams streams_;
   sim::Rng work_rng_{0};
   sim::Rng retry_rng_{0};
