@@ -116,6 +116,16 @@ std::string no_live_form(const PlannedFault& fault, bool own_lock_server) {
   }
 }
 
+// As no_live_form, for a fault of `scenario`: a redis-failover service's
+// servers have only the failover fault live.
+std::string no_live_form_in(const scenarios::Scenario& scenario, const PlannedFault& fault, bool own_lock_server) {
+  if (scenario.system.service.kind == model::ServiceKind::kRedisFailover && fault.kind != FaultKind::kFailover &&
+      fault.target.starts_with("redis-")) {
+    return "a redis-failover server is only failed over live (no pause or crash of it yet)";
+  }
+  return no_live_form(fault, own_lock_server);
+}
+
 // The worker's line at which a before-write or before-charge fault point is reached.
 const char* fault_point_event(scenarios::TriggerEvent when) {
   return when == scenarios::TriggerEvent::kBeforeCharge ? "effect.invoke" : "write.invoke";
@@ -289,7 +299,7 @@ class Coordinator {
   // Sets up one planned fault: a timer for a time, a watch for an event, or
   // (a pause right at a fault point) a stop the worker takes itself.
   void arm(const PlannedFault& fault) {
-    if (!no_live_form(fault, settings_.own_lock_server != nullptr).empty()) return;
+    if (!no_live_form_in(scenario_, fault, settings_.own_lock_server != nullptr).empty()) return;
     if (const auto* at = std::get_if<scenarios::AtTime>(&fault.trigger)) {
       auto timer = std::make_shared<asio::steady_timer>(io_);
       timer->expires_at(start_point_ + scaled(at->at));
@@ -797,7 +807,7 @@ std::vector<std::string> faults_without_live_form(const scenarios::Scenario& sce
   const scenarios::Plan plan = scenarios::make_plan(scenario, 1);
   std::vector<bool> named(scenario.faults.size(), false);
   for (const PlannedFault& fault : plan.faults) {
-    const std::string why = no_live_form(fault, own_lock_server);
+    const std::string why = no_live_form_in(scenario, fault, own_lock_server);
     if (why.empty() || named[fault.index]) continue;
     named[fault.index] = true;
     lines.push_back(fmt::format("faults[{}] ({}): {}", fault.index, scenarios::fault_kind_name(fault.kind), why));

@@ -2,7 +2,9 @@
 # The built-in library's live subset: the scenarios whose expectations must
 # hold against a real Redis too. Runs each with `locksim live --compare-sim`
 # (RUNS runs per fencing mode, default 10, beside as many simulated seeds)
-# and exits 1 if an expectation failed live or simulated.
+# and exits 1 if an expectation failed live or simulated. An entry
+# NAME:SCALE runs at that --time-scale unless one is given here (Sentinel's
+# own timing does not scale: docs/live.md, "Sentinel's timing").
 #   bash scripts/live-suite.sh [RUNS] [--time-scale F]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -31,11 +33,25 @@ subset=(
   h25-idempotency-keys           # ... a job-derived key stops it
   h25-attempt-keys               # ... a key per attempt does not
   h25-fenced-storage             # ... a charge that is one fenced write is turned away
+  failover-replicated            # a failover after the grant replicated: the replica adopts the lease
+  h07-failover-before-replication:0.25  # ... before it replicated: a second grant, the same token
+  failover-split-brain:0.1       # two primaries grant the lock; fencing cannot help
+  failover-wait-replicas:0.1     # WAIT keeps clients off the unreplicated grants
 )
 
+scale_given=0
+for argument in "$@"; do
+  [ "$argument" = "--time-scale" ] && scale_given=1
+done
+
 failed=0
-for name in "${subset[@]}"; do
-  if ! build/locksim live "$name" --runs "$runs" --compare-sim "$@"; then
+for entry in "${subset[@]}"; do
+  name="${entry%%:*}"
+  scale=()
+  if [ "$entry" != "$name" ] && [ "$scale_given" = 0 ]; then
+    scale=(--time-scale "${entry#*:}")
+  fi
+  if ! build/locksim live "$name" --runs "$runs" --compare-sim "${scale[@]}" "$@"; then
     failed=1
   fi
 done
