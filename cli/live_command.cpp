@@ -12,6 +12,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <memory>
 #include <thread>
 
 #include <fmt/format.h>
@@ -125,8 +126,14 @@ ExitCode live(const LiveArguments& arguments) {
   const std::vector<model::Fencing> modes = arguments.fencing.empty()
                                                 ? scenario.fencing_modes
                                                 : *scenarios::fencing_modes_from_switch(arguments.fencing);
-  const bool own_lock_server = arguments.redis.empty();
-  for (const std::string& line : live::faults_without_live_form(scenario, own_lock_server)) {
+  const int instances = live::lock_instance_count(scenario);
+  if (!arguments.redis.empty() && instances > 1) {
+    throw BadInput(fmt::format("--redis {}: {} has a Redlock service of {} instances, which live mode starts itself "
+                               "(--redis names one server)",
+                               arguments.redis, scenario.file, instances));
+  }
+  const bool own_lock_servers = arguments.redis.empty();
+  for (const std::string& line : live::faults_without_live_form(scenario, own_lock_servers)) {
     fmt::print(stderr, "locksim: live: {} — skipped, counted as not fired\n", line);
   }
   warn_about_scale(scenario, arguments.time_scale);
@@ -135,11 +142,13 @@ ExitCode live(const LiveArguments& arguments) {
                        "loses nor repeats bytes) — the runs go without them\n");
   }
 
-  // The lock service: the user's server, or one of our own; storage is always our own.
-  std::optional<live::RedisServer> own_lock_service;
-  live::Endpoint lock_service;
-  if (!arguments.redis.empty()) {
-    lock_service = parse_endpoint(arguments.redis, arguments.allow_remote);
+  // The lock service: the user's server, or our own (Redlock: N of them,
+  // each with the scenario's persistence); storage is always our own.
+  std::vector<std::unique_ptr<live::RedisServer>> own_lock_servers_started;
+  std::vector<live::Endpoint> lock_instances;
+  if (!own_lock_servers) {
+    const live::Endpoint lock_service = parse_endpoint(arguments.redis, arguments.allow_remote);
+    lock_instances.push_back(lock_service);
     live::RedisClient client{lock_service.host, lock_service.port};
     const std::int64_t keys = client.command({"DBSIZE"}).integer;
     if (keys > 0 && arguments.prefix.empty()) {
@@ -148,17 +157,19 @@ ExitCode live(const LiveArguments& arguments) {
                                  arguments.redis, keys));
     }
   } else {
-    own_lock_service.emplace(live::server_persistence(scenario));
-    lock_service = {own_lock_service->host(), own_lock_service->port()};
+    for (int index = 0; index < instances; ++index) {
+      own_lock_servers_started.push_back(std::make_unique<live::RedisServer>(live::server_persistence(scenario)));
+      lock_instances.push_back({own_lock_servers_started.back()->host(), own_lock_servers_started.back()->port()});
+    }
   }
   live::RedisServer own_storage;
 
   live::LiveRunSettings settings;
   settings.time_scale = arguments.time_scale;
-  settings.lock_service = lock_service;
+  settings.lock_instances = lock_instances;
   settings.storage = {own_storage.host(), own_storage.port()};
   settings.worker_program = std::filesystem::read_symlink("/proc/self/exe").string();
-  settings.own_lock_server = own_lock_service ? &*own_lock_service : nullptr;
+  for (const auto& server : own_lock_servers_started) settings.own_lock_servers.push_back(server.get());
   const std::uint64_t first_seed = scenario.first_seed.value_or(1);
 
   runner::ScenarioSummary summary;
@@ -190,7 +201,7 @@ ExitCode live(const LiveArguments& arguments) {
     summary.modes.push_back(std::move(total));
   }
   // A fault with no live form never fires live: that alone does not make the run inert.
-  summary.allow_inert = scenario.allow_inert || !live::faults_without_live_form(scenario, own_lock_server).empty();
+  summary.allow_inert = scenario.allow_inert || !live::faults_without_live_form(scenario, own_lock_servers).empty();
   summary.expectations = runner::expectations_for(scenario, summary.modes);
   runner::judge(summary);
 
@@ -205,8 +216,12 @@ ExitCode live(const LiveArguments& arguments) {
     simulated.name = scenario.name + " (simulated)";
     summaries.push_back(std::move(simulated));
   }
-  fmt::print("live: {} run{} per mode against redis-server at {}:{}, time scale {}\n", arguments.runs,
-             arguments.runs == 1 ? "" : "s", text::terminal_escaped(lock_service.host), lock_service.port,
+  std::string where;
+  for (const live::Endpoint& instance : lock_instances) {
+    where += fmt::format("{}{}:{}", where.empty() ? "" : ", ", text::terminal_escaped(instance.host), instance.port);
+  }
+  fmt::print("live: {} run{} per mode against {} at {}, time scale {}\n", arguments.runs, arguments.runs == 1 ? "" : "s",
+             instances > 1 ? fmt::format("{} redis-servers (Redlock)", instances) : "redis-server", where,
              arguments.time_scale);
   fmt::print("{}", reports::summary_to_table(summaries));
   if (!arguments.json_file.empty()) write_output_file(arguments.json_file, reports::summary_to_json(summaries));
@@ -228,7 +243,7 @@ void add_live_command(CLI::App& app, ExitCode& exit_code) {
       ->check(CLI::Range(0.0001, 10.0));
   command->add_option("--fencing", arguments->fencing, "on, off or compare (default: the scenario's)")
       ->check(CLI::IsMember({"on", "off", "compare"}));
-  command->add_option("--redis", arguments->redis, "Use this redis-server as the lock service instead of starting one")
+  command->add_option("--redis", arguments->redis, "Use this redis-server as the lock service instead of starting one (not for Redlock, whose N servers locksim starts)")
       ->type_name("HOST:PORT");
   command->add_option("--prefix", arguments->prefix, "Put every key under this prefix (needed for a non-empty --redis)");
   command->add_flag("--allow-remote", arguments->allow_remote, "Allow a --redis that is not on loopback");

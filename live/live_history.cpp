@@ -90,20 +90,20 @@ std::vector<nlohmann::json> by_sequence(std::vector<nlohmann::json> records) {
   return records;
 }
 
-// The lock server's records, each incarnation's in script order, with each
-// restart between the incarnations it separates.
+// A lock-service instance's records, each incarnation's in script order,
+// with each restart between the incarnations it separates.
 struct LockStep {
   const nlohmann::json* record = nullptr;  // or, when null:
   const LockRestart* restart = nullptr;
 };
 
-std::vector<LockStep> lock_steps(const LiveRecords& records, const ServerClock& clock) {
+std::vector<LockStep> lock_steps(const LockInstanceRecords& instance, const ServerClock& clock) {
   const auto incarnation = [&](const nlohmann::json& record) {
     const std::int64_t t = clock.server_time(record);
-    return std::ranges::count_if(records.lock_restarts, [&](const LockRestart& restart) { return restart.crashed_ns < t; });
+    return std::ranges::count_if(instance.restarts, [&](const LockRestart& restart) { return restart.crashed_ns < t; });
   };
   std::vector<const nlohmann::json*> ordered;
-  for (const nlohmann::json& record : records.lock_log) ordered.push_back(&record);
+  for (const nlohmann::json& record : instance.log) ordered.push_back(&record);
   std::ranges::sort(ordered, {}, [&](const nlohmann::json* record) {
     return std::pair{incarnation(*record), (*record)["seq"].get<std::int64_t>()};
   });
@@ -111,11 +111,11 @@ std::vector<LockStep> lock_steps(const LiveRecords& records, const ServerClock& 
   std::size_t restarts_done = 0;
   for (const nlohmann::json* record : ordered) {
     while (restarts_done < static_cast<std::size_t>(incarnation(*record))) {
-      steps.push_back({nullptr, &records.lock_restarts[restarts_done++]});
+      steps.push_back({nullptr, &instance.restarts[restarts_done++]});
     }
     steps.push_back({record, nullptr});
   }
-  while (restarts_done < records.lock_restarts.size()) steps.push_back({nullptr, &records.lock_restarts[restarts_done++]});
+  while (restarts_done < instance.restarts.size()) steps.push_back({nullptr, &instance.restarts[restarts_done++]});
   return steps;
 }
 
@@ -128,8 +128,8 @@ struct OpenLease {
 
 class LeaseEvents {
  public:
-  LeaseEvents(const LiveRecords& records, ServerClock& clock, std::vector<Placed>& out)
-      : records_{records}, clock_{clock}, out_{out} {}
+  LeaseEvents(const LiveRecords& records, std::string instance, ServerClock& clock, std::vector<Placed>& out)
+      : records_{records}, instance_{std::move(instance)}, clock_{clock}, out_{out} {}
 
   void add(const nlohmann::json& record) {
     const std::string event = record["ev"].get<std::string>();
@@ -142,7 +142,7 @@ class LeaseEvents {
                                         : std::stoll(record["lease_ms"].get<std::string>()) * 1'000'000;
       OpenLease lease{record["owner"].get<std::string>(), record["token"].get<std::int64_t>(), lease_ns,
                       clock_.server_time(record) + lease_ns};
-      Json line{{"proc", records_.lock_instance}, {"ev", "lease.grant"}, {"lock", records_.lock_name},
+      Json line{{"proc", instance_}, {"ev", "lease.grant"}, {"lock", records_.lock_name},
                 {"owner", lease.owner}, {"token", lease.token}};
       if (lease_ns > 0) line["lease_ns"] = lease_ns;
       emit(t, std::move(line));
@@ -155,16 +155,16 @@ class LeaseEvents {
     if (event == "renew") {
       const std::int64_t lease_ns = std::stoll(record["lease_ms"].get<std::string>()) * 1'000'000;
       lease.deadline_ns = clock_.server_time(record) + lease_ns;
-      emit(t, Json{{"proc", records_.lock_instance}, {"ev", "lease.renew"}, {"lock", records_.lock_name},
+      emit(t, Json{{"proc", instance_}, {"ev", "lease.renew"}, {"lock", records_.lock_name},
                    {"owner", lease.owner}, {"token", lease.token}, {"lease_ns", lease_ns}});
     } else if (event == "lost") {
       // A plain SET replaced the key (get-then-set, H9): the promise runs on
       // to its deadline, which the checker knows; no expire of it follows.
-      emit(t, Json{{"proc", records_.lock_instance}, {"ev", "lease.lost"}, {"lock", records_.lock_name},
+      emit(t, Json{{"proc", instance_}, {"ev", "lease.lost"}, {"lock", records_.lock_name},
                    {"owner", lease.owner}, {"token", lease.token}, {"reason", record["reason"].get<std::string>()}});
       open_.erase(open);
     } else if (event == "release") {
-      emit(t, Json{{"proc", records_.lock_instance}, {"ev", "lease.release"}, {"lock", records_.lock_name},
+      emit(t, Json{{"proc", instance_}, {"ev", "lease.release"}, {"lock", records_.lock_name},
                    {"owner", lease.owner}, {"token", lease.token}, {"by", record["by"].get<std::string>()}});
       open_.erase(open);
     }
@@ -179,7 +179,7 @@ class LeaseEvents {
         ++open;
         continue;
       }
-      emit(t, Json{{"proc", records_.lock_instance}, {"ev", "lease.lost"}, {"lock", records_.lock_name},
+      emit(t, Json{{"proc", instance_}, {"ev", "lease.lost"}, {"lock", records_.lock_name},
                    {"owner", open->second.owner}, {"token", open->second.token}, {"reason", "restart"}});
       open = open_.erase(open);
     }
@@ -208,13 +208,14 @@ class LeaseEvents {
   }
 
   void expire(const OpenLease& lease, std::int64_t t) {
-    emit(t, Json{{"proc", records_.lock_instance}, {"ev", "lease.expire"}, {"lock", records_.lock_name},
+    emit(t, Json{{"proc", instance_}, {"ev", "lease.expire"}, {"lock", records_.lock_name},
                  {"owner", lease.owner}, {"token", lease.token}});
   }
 
   void emit(std::int64_t t, Json line) { out_.push_back({t, Rank::kServer, out_.size(), std::move(line)}); }
 
   const LiveRecords& records_;
+  std::string instance_;
   ServerClock& clock_;
   std::vector<Placed>& out_;
   std::map<std::string, OpenLease> open_;  // by the key's value
@@ -251,16 +252,18 @@ std::vector<std::string> live_history(const LiveRecords& records) {
   for (const auto& [key, value] : records.run_begin.items()) begin[key] = value;
   placed.push_back({0, Rank::kRunBegin, 0, std::move(begin)});
 
-  ServerClock lock_clock{calls, records.realtime_minus_run_ns};
-  LeaseEvents leases{records, lock_clock, placed};
-  for (const LockStep& step : lock_steps(records, lock_clock)) {
-    if (step.record != nullptr) {
-      leases.add(*step.record);
-    } else {
-      leases.restart(*step.restart);
+  for (const LockInstanceRecords& instance : records.lock_instances) {
+    ServerClock clock{calls, records.realtime_minus_run_ns};
+    LeaseEvents leases{records, instance.name, clock, placed};
+    for (const LockStep& step : lock_steps(instance, clock)) {
+      if (step.record != nullptr) {
+        leases.add(*step.record);
+      } else {
+        leases.restart(*step.restart);
+      }
     }
+    leases.finish();
   }
-  leases.finish();
 
   for (const nlohmann::json& lease_line : records.lease_lines) {
     placed.push_back({lease_line["t"].get<std::int64_t>(), Rank::kServer, placed.size(), history_fields(lease_line)});
