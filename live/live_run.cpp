@@ -214,7 +214,9 @@ class Coordinator {
     bool restart_pending = false;
     int jobs_done = 0;
     std::optional<std::int64_t> holding;  // the token of the hold it is in
-    std::map<std::string, int> seen;      // events so far, by name (for event-triggered faults)
+    // Its events so far, by name, over all its processes: the model counts
+    // a target's nth event over the whole run, a restart included.
+    std::map<std::string, int> seen;
     bool takes_own_stops = false;         // a user's program said so (live.hello)
     std::size_t lines = 0;                // lines it printed
   };
@@ -468,8 +470,7 @@ class Coordinator {
     config.time_scale = settings_.time_scale;
     config.seed = settings_.seed;
     config.jobs_left = jobs_left;
-    // A restarted process takes its stops afresh: counts start again, as they do in the model.
-    if (jobs_left < 0) config.stops = self_stops_[worker.name];
+    config.stops = stops_still_ahead(worker);
     LaunchedWorker launched;
     try {
       launched = launch_worker(launch_for(config), worker.name);
@@ -480,11 +481,23 @@ class Coordinator {
     worker.pid = launched.pid;
     worker.running = true;
     worker.holding.reset();
-    worker.seen.clear();
     worker.takes_own_stops = false;
     if (worker.output.is_open()) worker.output.close();
     worker.output.assign(launched.output);
     asio::co_spawn(io_, read_lines(worker, launched.pid), asio::detached);
+  }
+
+  // The self-taken stops a (re)started process has ahead of it: its count
+  // of each event starts at 0, the run's goes on from what its earlier
+  // processes printed. `acquire.sent` has no line; one follows each
+  // acquire.invoke.
+  std::vector<SelfStop> stops_still_ahead(WorkerSlot& worker) {
+    std::vector<SelfStop> ahead;
+    for (const SelfStop& stop : self_stops_[worker.name]) {
+      const int already = worker.seen[stop.after == "acquire.sent" ? "acquire.invoke" : stop.after];
+      if (stop.nth > already) ahead.push_back({stop.after, stop.nth - already, stop.fault});
+    }
+    return ahead;
   }
 
   // locksim's own worker, or the user's program with its configuration in the environment.

@@ -161,6 +161,19 @@ TEST(LiveCommand, APartitionFromTheLockServerStarvesTheWatchdogAndTheLeasePasses
   EXPECT_GT(live_mode(summary, "fencing-off")["violations"]["stale_write"], 0) << result.output;
 }
 
+TEST(LiveCommand, APauseAtARestartedWorkersNthAcquireCountsItsEarlierProcessesAsTheSimulatorDoes) {
+  const std::string json = scratch("pause-after-restart.json");
+  const Result result = run_locksim("live " + data("pause-after-restart.json") + " --runs 1 --compare-sim --json " + json);
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  const nlohmann::json summary = read_json(json);
+  for (int which = 0; which < 2; ++which) {
+    const nlohmann::json& off = summary["scenarios"][which]["modes"]["fencing-off"];
+    EXPECT_EQ(off["faults_fired"]["faults[0]"], 1) << summary["scenarios"][which]["name"] << ": the crash";
+    EXPECT_EQ(off["faults_fired"]["faults[1]"], 1) << summary["scenarios"][which]["name"]
+                                                   << ": the pause at worker-1's second acquisition";
+  }
+}
+
 TEST(LiveCommand, AKeyThatWasThereBeforeIsUntouchedAndOnlyTheRunsOwnKeysAreDeleted) {
   const RedisServer server;
   RedisClient client{server.host(), server.port()};
