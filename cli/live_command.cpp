@@ -111,7 +111,7 @@ void write_history(const std::string& directory, const std::string& name, std::u
   std::string text;
   for (const std::string& line : history) text += line + "\n";
   write_output_file(std::filesystem::path{directory} /
-                        fmt::format("{}-live-seed{}-{}.jsonl", name, seed, scenarios::fencing_mode_name(mode)),
+                        fmt::format("{}-live-seed{}-{}.jsonl", file_name_part(name), seed, scenarios::fencing_mode_name(mode)),
                     text);
 }
 
