@@ -17,6 +17,7 @@
 
 #include "command.h"
 #include "explore/exploration.h"
+#include "output_files.h"
 #include "reports/plan_text.h"
 #include "runner/scenario_run.h"
 #include "scenario_files.h"
@@ -127,7 +128,7 @@ ExitCode explore_scenario(const ExploreArguments& arguments) {
   explore::SearchOptions options;
   options.seed = arguments.seed ? *arguments.seed : std::random_device{}();
   options.tests = arguments.tests;
-  const std::string out = arguments.out.empty() ? scenario.name + "-minimal.json" : arguments.out;
+  const std::string out = arguments.out.empty() ? file_name_part(scenario.name) + "-minimal.json" : arguments.out;
 
   say("explore {}: seed {}, up to {} tests, {}\n", scenario.name, options.seed, options.tests,
              scenarios::fencing_mode_name(goal.mode));

@@ -12,6 +12,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <memory>
 #include <thread>
 
 #include <fmt/format.h>
@@ -110,7 +111,7 @@ void write_history(const std::string& directory, const std::string& name, std::u
   std::string text;
   for (const std::string& line : history) text += line + "\n";
   write_output_file(std::filesystem::path{directory} /
-                        fmt::format("{}-live-seed{}-{}.jsonl", name, seed, scenarios::fencing_mode_name(mode)),
+                        fmt::format("{}-live-seed{}-{}.jsonl", file_name_part(name), seed, scenarios::fencing_mode_name(mode)),
                     text);
 }
 
@@ -125,8 +126,14 @@ ExitCode live(const LiveArguments& arguments) {
   const std::vector<model::Fencing> modes = arguments.fencing.empty()
                                                 ? scenario.fencing_modes
                                                 : *scenarios::fencing_modes_from_switch(arguments.fencing);
-  const bool own_lock_server = arguments.redis.empty();
-  for (const std::string& line : live::faults_without_live_form(scenario, own_lock_server)) {
+  const int instances = live::lock_instance_count(scenario);
+  if (!arguments.redis.empty() && instances > 1) {
+    throw BadInput(fmt::format("--redis {}: {} has a Redlock service of {} instances, which live mode starts itself "
+                               "(--redis names one server)",
+                               arguments.redis, scenario.file, instances));
+  }
+  const bool own_lock_servers = arguments.redis.empty();
+  for (const std::string& line : live::faults_without_live_form(scenario, own_lock_servers)) {
     fmt::print(stderr, "locksim: live: {} — skipped, counted as not fired\n", line);
   }
   warn_about_scale(scenario, arguments.time_scale);
@@ -135,19 +142,19 @@ ExitCode live(const LiveArguments& arguments) {
                        "loses nor repeats bytes) — the runs go without them\n");
   }
 
-  // The lock service: the user's server, or one of our own (a redis-failover
-  // cluster is started for each run, by the run); storage is always our own.
+  // The lock service: the user's server, or our own (Redlock: N of them,
+  // each with the scenario's persistence; a redis-failover cluster is
+  // started for each run, by the run); storage is always our own.
   const bool failover = scenario.system.service.kind == model::ServiceKind::kRedisFailover;
-  if (failover && !arguments.redis.empty()) {
+  if (failover && !own_lock_servers) {
     throw BadInput(fmt::format("--redis {}: a redis-failover scenario runs on a primary, a replica and a Sentinel of "
                                "locksim's own (the failover kills or cuts off the primary)", arguments.redis));
   }
-  std::optional<live::RedisServer> own_lock_service;
-  live::Endpoint lock_service;
-  if (failover) {
-    lock_service.port = 0;
-  } else if (!arguments.redis.empty()) {
-    lock_service = parse_endpoint(arguments.redis, arguments.allow_remote);
+  std::vector<std::unique_ptr<live::RedisServer>> own_lock_servers_started;
+  std::vector<live::Endpoint> lock_instances;
+  if (!own_lock_servers) {
+    const live::Endpoint lock_service = parse_endpoint(arguments.redis, arguments.allow_remote);
+    lock_instances.push_back(lock_service);
     live::RedisClient client{lock_service.host, lock_service.port};
     const std::int64_t keys = client.command({"DBSIZE"}).integer;
     if (keys > 0 && arguments.prefix.empty()) {
@@ -155,18 +162,20 @@ ExitCode live(const LiveArguments& arguments) {
                                  "key locksim makes starts with P, and it deletes only those)",
                                  arguments.redis, keys));
     }
-  } else {
-    own_lock_service.emplace(live::server_persistence(scenario));
-    lock_service = {own_lock_service->host(), own_lock_service->port()};
+  } else if (!failover) {
+    for (int index = 0; index < instances; ++index) {
+      own_lock_servers_started.push_back(std::make_unique<live::RedisServer>(live::server_persistence(scenario)));
+      lock_instances.push_back({own_lock_servers_started.back()->host(), own_lock_servers_started.back()->port()});
+    }
   }
   live::RedisServer own_storage;
 
   live::LiveRunSettings settings;
   settings.time_scale = arguments.time_scale;
-  settings.lock_service = lock_service;
+  settings.lock_instances = lock_instances;
   settings.storage = {own_storage.host(), own_storage.port()};
   settings.worker_program = std::filesystem::read_symlink("/proc/self/exe").string();
-  settings.own_lock_server = own_lock_service ? &*own_lock_service : nullptr;
+  for (const auto& server : own_lock_servers_started) settings.own_lock_servers.push_back(server.get());
   const std::uint64_t first_seed = scenario.first_seed.value_or(1);
 
   runner::ScenarioSummary summary;
@@ -198,7 +207,7 @@ ExitCode live(const LiveArguments& arguments) {
     summary.modes.push_back(std::move(total));
   }
   // A fault with no live form never fires live: that alone does not make the run inert.
-  summary.allow_inert = scenario.allow_inert || !live::faults_without_live_form(scenario, own_lock_server).empty();
+  summary.allow_inert = scenario.allow_inert || !live::faults_without_live_form(scenario, own_lock_servers).empty();
   summary.expectations = runner::expectations_for(scenario, summary.modes);
   runner::judge(summary);
 
@@ -213,9 +222,13 @@ ExitCode live(const LiveArguments& arguments) {
     simulated.name = scenario.name + " (simulated)";
     summaries.push_back(std::move(simulated));
   }
+  std::string where;
+  for (const live::Endpoint& instance : lock_instances) {
+    where += fmt::format("{}{}:{}", where.empty() ? "" : ", ", text::terminal_escaped(instance.host), instance.port);
+  }
   const std::string against = failover ? std::string{"a primary, a replica and redis-sentinel started for each run"}
-                                       : fmt::format("redis-server at {}:{}", text::terminal_escaped(lock_service.host),
-                                                     lock_service.port);
+                              : fmt::format("{} at {}", instances > 1 ? fmt::format("{} redis-servers (Redlock)", instances)
+                                                                      : "redis-server", where);
   fmt::print("live: {} run{} per mode against {}, time scale {}\n", arguments.runs, arguments.runs == 1 ? "" : "s",
              against, arguments.time_scale);
   fmt::print("{}", reports::summary_to_table(summaries));
@@ -238,7 +251,7 @@ void add_live_command(CLI::App& app, ExitCode& exit_code) {
       ->check(CLI::Range(0.0001, 10.0));
   command->add_option("--fencing", arguments->fencing, "on, off or compare (default: the scenario's)")
       ->check(CLI::IsMember({"on", "off", "compare"}));
-  command->add_option("--redis", arguments->redis, "Use this redis-server as the lock service instead of starting one")
+  command->add_option("--redis", arguments->redis, "Use this redis-server as the lock service instead of starting one (not for Redlock, whose N servers locksim starts)")
       ->type_name("HOST:PORT");
   command->add_option("--prefix", arguments->prefix, "Put every key under this prefix (needed for a non-empty --redis)");
   command->add_flag("--allow-remote", arguments->allow_remote, "Allow a --redis that is not on loopback");

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
 
 #include <fmt/core.h>
 
@@ -59,7 +60,12 @@ ExitCode merge(const MergeArguments& arguments) {
   if (const std::string problems = runner::shard_set_problems(inputs); !problems.empty()) {
     throw BadInput(fmt::format("these are not the shards of one run: {}", problems));
   }
-  const std::vector<runner::ScenarioSummary> total = runner::merge_shards(inputs);
+  std::vector<runner::ScenarioSummary> total;
+  try {
+    total = runner::merge_shards(inputs);
+  } catch (const std::overflow_error& error) {
+    throw BadInput(fmt::format("{} when added up ({} files)", error.what(), inputs.size()));
+  }
   fmt::print("{}", reports::summary_to_table(total));
   fmt::print(stderr, "{}", reports::internal_failures(total));
   ExitCode code = exit_code_of(total);

@@ -24,6 +24,20 @@ void prepare_output_directory(const std::string& flag, const std::string& direct
   }
 }
 
+std::string file_name_part(const std::string& name) {
+  std::string part = name;
+  for (char& c : part) {
+    const bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+                       c == '-' || c == '_';
+    if (!plain) c = '_';
+  }
+  for (char& c : part) {
+    if (c != '.') break;
+    c = '_';
+  }
+  return part;
+}
+
 void write_output_file(const std::filesystem::path& path, const std::string& contents) {
   errno = 0;
   std::ofstream output{path, std::ios::binary};

@@ -12,6 +12,11 @@ namespace locksim::cli {
 // when it cannot be made or written into.
 void prepare_output_directory(const std::string& flag, const std::string& directory);
 
+// A scenario name as part of a file name: every character but letters,
+// digits, '.', '-' and '_' becomes '_', and so do leading dots, so a name
+// like "team/h01" or ".." names a file in the directory meant.
+[[nodiscard]] std::string file_name_part(const std::string& name);
+
 // Writes `contents` to `path`, replacing it; throws BadInput on failure.
 void write_output_file(const std::filesystem::path& path, const std::string& contents);
 

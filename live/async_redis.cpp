@@ -1,6 +1,10 @@
 #include "live/async_redis.h"
 
+#include <poll.h>
+#include <sys/socket.h>
+
 #include <array>
+#include <cerrno>
 #include <memory>
 
 #include <hiredis/hiredis.h>
@@ -52,12 +56,23 @@ void AsyncRedis::retarget(int port) {
   retargeted_ = true;
 }
 
+bool AsyncRedis::connection_is_stale() {
+  pollfd idle{socket_.native_handle(), POLLIN, 0};
+  if (::poll(&idle, 1, 0) <= 0) return false;  // nothing to read: as good as it looks
+  // Readable before anything was asked: the end of the stream, a reset, or
+  // something left over. Either way not a connection to send on.
+  char byte = 0;
+  const ssize_t peeked = ::recv(socket_.native_handle(), &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+  return peeked != -1 || (errno != EAGAIN && errno != EWOULDBLOCK);
+}
+
 asio::awaitable<bool> AsyncRedis::write(std::string request) {
   boost::system::error_code error;
   if (retargeted_) {
     retargeted_ = false;
     reset_connection();
   }
+  if (socket_.is_open() && connection_is_stale()) reset_connection();
   if (!socket_.is_open()) {
     const asio::ip::tcp::endpoint endpoint{asio::ip::make_address(host_), static_cast<unsigned short>(port_)};
     co_await socket_.async_connect(endpoint, asio::redirect_error(asio::use_awaitable, error));
@@ -98,9 +113,10 @@ asio::awaitable<std::optional<RespValue>> AsyncRedis::next_reply() {
   }
 }
 
-asio::awaitable<std::optional<RespValue>> AsyncRedis::exchange(std::string request) {
+asio::awaitable<std::optional<RespValue>> AsyncRedis::exchange(std::string request, std::function<void()> on_sent) {
   const bool sent = co_await write(std::move(request));
   if (!sent) co_return std::nullopt;
+  if (on_sent) on_sent();
   std::optional<RespValue> reply = co_await next_reply();
   co_return reply;
 }
@@ -113,20 +129,24 @@ asio::awaitable<bool> AsyncRedis::send(std::vector<std::string> arguments) {
 }
 
 asio::awaitable<std::optional<RespValue>> AsyncRedis::command(std::vector<std::string> arguments,
-                                                              std::chrono::nanoseconds timeout) {
+                                                              std::chrono::nanoseconds timeout,
+                                                              std::function<void()> on_sent) {
   // The timer cancels the socket's wait; its handler may run after this
   // coroutine is gone, so it shares its flag and reaches the socket only if
-  // this call is still waiting.
+  // this call is still waiting. A reply already in the socket's buffer came
+  // in time (only this process was late to read it: it was frozen), so it
+  // is read, not timed out.
   auto waiting = std::make_shared<bool>(true);
   asio::steady_timer timer{executor_};
   timer.expires_after(timeout);
   timer.async_wait([this, waiting](const boost::system::error_code& error) {
     if (!error && *waiting) {
       boost::system::error_code ignored;
+      if (socket_.is_open() && socket_.available(ignored) > 0) return;
       socket_.cancel(ignored);
     }
   });
-  std::optional<RespValue> reply = co_await exchange(formatted(arguments));
+  std::optional<RespValue> reply = co_await exchange(formatted(arguments), std::move(on_sent));
   *waiting = false;
   timer.cancel();
   // No reply in time (it may still come) or a broken connection: this

@@ -2,9 +2,12 @@
 // A Redis connection for a live worker's coroutines: commands are written
 // with hiredis's formatter and replies parsed with hiredis's reader, over a
 // Boost.Asio TCP socket. One command at a time per connection (a worker's
-// job loop and its watchdog each have their own).
+// job loop and its watchdog each have their own). A connection the server
+// closed while it was idle (a crashed instance) is replaced before the next
+// command, as Redis clients' pools do (go-redis's connCheck).
 
 #include <chrono>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -34,9 +37,11 @@ class AsyncRedis {
 
   // Sends the command and waits up to `timeout` for its reply; nullopt on a
   // timeout or a broken connection (which is then closed, and reopened by
-  // the next call). An error reply is returned as such.
+  // the next call). An error reply is returned as such. `on_sent` runs once
+  // the request is written, before its reply is read.
   asio::awaitable<std::optional<RespValue>> command(std::vector<std::string> arguments,
-                                                    std::chrono::nanoseconds timeout);
+                                                    std::chrono::nanoseconds timeout,
+                                                    std::function<void()> on_sent = {});
 
   // For a subscription: sends a command without waiting, then reads pushed
   // replies one at a time, with no timeout; nullopt when the connection broke.
@@ -51,9 +56,11 @@ class AsyncRedis {
   [[nodiscard]] asio::any_io_executor executor() const { return executor_; }
 
  private:
-  asio::awaitable<std::optional<RespValue>> exchange(std::string request);
+  asio::awaitable<std::optional<RespValue>> exchange(std::string request, std::function<void()> on_sent);
   asio::awaitable<bool> write(std::string request);
   void reset_connection();
+  // The server closed the connection, or sent something nobody asked for.
+  [[nodiscard]] bool connection_is_stale();
 
   asio::any_io_executor executor_;
   asio::ip::tcp::socket socket_;

@@ -127,17 +127,16 @@ SentinelRoute FailoverService::open_worker_links(const std::string& worker, int&
 void FailoverService::heard(std::size_t instance, const std::string& text) {
   if (!decided_by_.emplace(text, instance).second) return;  // a replica passing on its primary's record
   records_.emplace_back(text, instance);
-  on_record_(text);
+  on_record_(instance_name(instance), text);
 }
 
-std::vector<nlohmann::json> FailoverService::lock_log() const {
-  std::vector<nlohmann::json> log;
-  for (const auto& [text, instance] : records_) {
-    nlohmann::json record = nlohmann::json::parse(text);
-    record["instance"] = instance_name(instance);
-    log.push_back(std::move(record));
+std::vector<LockInstanceRecords> FailoverService::lock_instances() const {
+  std::vector<LockInstanceRecords> instances;
+  for (std::size_t instance = 0; instance < FailoverCluster::kInstances; ++instance) {
+    instances.push_back({instance_name(instance), {}, {}});
   }
-  return log;
+  for (const auto& [text, instance] : records_) instances[instance].log.push_back(nlohmann::json::parse(text));
+  return instances;
 }
 
 bool FailoverService::act(const scenarios::PlannedFault& fault) {

@@ -48,7 +48,8 @@ namespace locksim::live {
 
 class FailoverService {
  public:
-  using OnRecord = std::function<void(const std::string& record)>;  // a lock record, once, as decided
+  // A lock record, once, with the instance that decided it.
+  using OnRecord = std::function<void(const std::string& instance, const std::string& record)>;
   using Record = std::function<void(nlohmann::ordered_json line)>;  // a coordinator line (t, proc, ev, …)
   using Now = std::function<std::int64_t()>;                        // the run's time, ns
 
@@ -60,7 +61,7 @@ class FailoverService {
   FailoverService& operator=(const FailoverService&) = delete;
 
   // Opens `worker`'s links (to each server and to Sentinel) and returns how
-  // it finds the primary through them; `lock_port` is its link to redis-0.
+  // it finds the primary through them; `lock_port` becomes its link to redis-0.
   SentinelRoute open_worker_links(const std::string& worker, int& lock_port);
 
   // Carries out a `failover` fault. False when one is under way already (it does nothing, as in the model).
@@ -69,8 +70,8 @@ class FailoverService {
   // Adds what the servers' log lists hold that no subscription heard (a
   // record made while Sentinel had cut the subscription off). At the run's end.
   void collect_unheard();
-  // The lock records, each with `instance` (who decided it).
-  [[nodiscard]] std::vector<nlohmann::json> lock_log() const;
+  // Each instance's lock records (redis-0 first).
+  [[nodiscard]] std::vector<LockInstanceRecords> lock_instances() const;
   [[nodiscard]] const std::vector<LockRoleChange>& role_changes() const { return role_changes_; }
 
  private:

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <optional>
 #include <set>
-#include <tuple>
 
 namespace locksim::live {
 namespace {
@@ -91,21 +90,22 @@ std::vector<nlohmann::json> by_sequence(std::vector<nlohmann::json> records) {
   return records;
 }
 
-// The lock server's records, each incarnation's in script order, with each
-// restart between the incarnations it separates.
+// A lock-service instance's records, each incarnation's in script order,
+// with each restart between the incarnations it separates.
 struct LockStep {
   const nlohmann::json* record = nullptr;  // or, when null:
   const LockRestart* restart = nullptr;    // or, when null too:
   const LockRoleChange* role_change = nullptr;
+  std::size_t instance = 0;                // whose record or restart
 };
 
-std::vector<LockStep> lock_steps(const LiveRecords& records, const ServerClock& clock) {
+std::vector<LockStep> lock_steps(const LockInstanceRecords& instance, const ServerClock& clock) {
   const auto incarnation = [&](const nlohmann::json& record) {
     const std::int64_t t = clock.server_time(record);
-    return std::ranges::count_if(records.lock_restarts, [&](const LockRestart& restart) { return restart.crashed_ns < t; });
+    return std::ranges::count_if(instance.restarts, [&](const LockRestart& restart) { return restart.crashed_ns < t; });
   };
   std::vector<const nlohmann::json*> ordered;
-  for (const nlohmann::json& record : records.lock_log) ordered.push_back(&record);
+  for (const nlohmann::json& record : instance.log) ordered.push_back(&record);
   std::ranges::sort(ordered, {}, [&](const nlohmann::json* record) {
     return std::pair{incarnation(*record), (*record)["seq"].get<std::int64_t>()};
   });
@@ -113,30 +113,32 @@ std::vector<LockStep> lock_steps(const LiveRecords& records, const ServerClock& 
   std::size_t restarts_done = 0;
   for (const nlohmann::json* record : ordered) {
     while (restarts_done < static_cast<std::size_t>(incarnation(*record))) {
-      steps.push_back({nullptr, &records.lock_restarts[restarts_done++]});
+      steps.push_back({nullptr, &instance.restarts[restarts_done++]});
     }
     steps.push_back({record, nullptr});
   }
-  while (restarts_done < records.lock_restarts.size()) steps.push_back({nullptr, &records.lock_restarts[restarts_done++]});
+  while (restarts_done < instance.restarts.size()) steps.push_back({nullptr, &instance.restarts[restarts_done++]});
   return steps;
 }
 
-// A redis-failover run's records of both servers and its role changes, in
-// the time they happened: every server shares the machine's clock, and each
+// A redis-failover run's records of every instance and its role changes, in
+// the order they happened: the servers share the machine's clock, and each
 // server's own records keep their script order.
 std::vector<LockStep> failover_steps(const LiveRecords& records, const ServerClock& clock) {
-  std::vector<const nlohmann::json*> ordered;
-  for (const nlohmann::json& record : records.lock_log) ordered.push_back(&record);
-  std::ranges::sort(ordered, {}, [&](const nlohmann::json* record) {
-    return std::tuple{clock.server_time(*record), (*record)["instance"].get<std::string>(), (*record)["seq"].get<std::int64_t>()};
+  std::vector<LockStep> ordered;
+  for (std::size_t index = 0; index < records.lock_instances.size(); ++index) {
+    for (const nlohmann::json& record : records.lock_instances[index].log) ordered.push_back({&record, nullptr, nullptr, index});
+  }
+  std::ranges::sort(ordered, {}, [&](const LockStep& step) {
+    return std::tuple{clock.server_time(*step.record), step.instance, (*step.record)["seq"].get<std::int64_t>()};
   });
   std::vector<LockStep> steps;
   std::size_t changes_done = 0;
-  for (const nlohmann::json* record : ordered) {
-    while (changes_done < records.role_changes.size() && records.role_changes[changes_done].t < clock.server_time(*record)) {
+  for (const LockStep& step : ordered) {
+    while (changes_done < records.role_changes.size() && records.role_changes[changes_done].t < clock.server_time(*step.record)) {
       steps.push_back({nullptr, nullptr, &records.role_changes[changes_done++]});
     }
-    steps.push_back({record, nullptr, nullptr});
+    steps.push_back(step);
   }
   while (changes_done < records.role_changes.size()) steps.push_back({nullptr, nullptr, &records.role_changes[changes_done++]});
   return steps;
@@ -150,51 +152,46 @@ struct OpenLease {
   bool adopted_unrenewed = false;  // a promoted replica's copy of the old primary's lease, not renewed since
 };
 
-// An instance's lease, by the key's value.
-using LeaseKey = std::pair<std::string, std::string>;  // instance, value
-
 class LeaseEvents {
  public:
-  LeaseEvents(const LiveRecords& records, const std::map<std::string, CallTimes>& calls, std::vector<Placed>& out)
-      : records_{records}, calls_{calls}, out_{out} {}
+  LeaseEvents(const LiveRecords& records, std::string instance, ServerClock& clock, std::vector<Placed>& out)
+      : records_{records}, instance_{std::move(instance)}, clock_{clock}, out_{out} {}
 
   void add(const nlohmann::json& record) {
     const std::string event = record["ev"].get<std::string>();
-    const std::string instance = record.value("instance", records_.lock_instance);
-    const LeaseKey key{instance, record["value"].get<std::string>()};
-    ServerClock& clock = clock_of(instance);
-    const std::int64_t t = clock.place(record);
+    const std::string value = record["value"].get<std::string>();
+    const std::int64_t t = clock_.place(record);
     if (event == "grant") {
-      expire_before(instance, t);
+      expire_before(t);
       const std::int64_t lease_ns = record["lease_ms"].get<std::string>().empty()
                                         ? 0
                                         : std::stoll(record["lease_ms"].get<std::string>()) * 1'000'000;
       OpenLease lease{record["owner"].get<std::string>(), record["token"].get<std::int64_t>(), lease_ns,
-                      clock.server_time(record) + lease_ns};
-      Json line{{"proc", instance}, {"ev", "lease.grant"}, {"lock", records_.lock_name},
+                      clock_.server_time(record) + lease_ns};
+      Json line{{"proc", instance_}, {"ev", "lease.grant"}, {"lock", records_.lock_name},
                 {"owner", lease.owner}, {"token", lease.token}};
       if (lease_ns > 0) line["lease_ns"] = lease_ns;
       emit(t, std::move(line));
-      open_[key] = lease;
+      open_[value] = lease;
       return;
     }
-    const auto open = open_.find(key);
+    const auto open = open_.find(value);
     if (open == open_.end()) return;  // a record of a lease the log does not hold: nothing to end
     OpenLease& lease = open->second;
     if (event == "renew") {
       const std::int64_t lease_ns = std::stoll(record["lease_ms"].get<std::string>()) * 1'000'000;
-      lease.deadline_ns = clock.server_time(record) + lease_ns;
+      lease.deadline_ns = clock_.server_time(record) + lease_ns;
       lease.adopted_unrenewed = false;
-      emit(t, Json{{"proc", instance}, {"ev", "lease.renew"}, {"lock", records_.lock_name},
+      emit(t, Json{{"proc", instance_}, {"ev", "lease.renew"}, {"lock", records_.lock_name},
                    {"owner", lease.owner}, {"token", lease.token}, {"lease_ns", lease_ns}});
     } else if (event == "lost") {
       // A plain SET replaced the key (get-then-set, H9): the promise runs on
       // to its deadline, which the checker knows; no expire of it follows.
-      emit(t, Json{{"proc", instance}, {"ev", "lease.lost"}, {"lock", records_.lock_name},
+      emit(t, Json{{"proc", instance_}, {"ev", "lease.lost"}, {"lock", records_.lock_name},
                    {"owner", lease.owner}, {"token", lease.token}, {"reason", record["reason"].get<std::string>()}});
       open_.erase(open);
     } else if (event == "release") {
-      emit(t, Json{{"proc", instance}, {"ev", "lease.release"}, {"lock", records_.lock_name},
+      emit(t, Json{{"proc", instance_}, {"ev", "lease.release"}, {"lock", records_.lock_name},
                    {"owner", lease.owner}, {"token", lease.token}, {"by", record["by"].get<std::string>()}});
       open_.erase(open);
     }
@@ -203,86 +200,80 @@ class LeaseEvents {
   // The lock server came back without a lease's key: the restart lost it,
   // as the simulator records it (also when its deadline passed meanwhile).
   void restart(const LockRestart& restart) {
-    const std::int64_t t = clock_of(records_.lock_instance).place_at(restart.restarted_ns + 1);  // just after the restart line
+    const std::int64_t t = clock_.place_at(restart.restarted_ns + 1);  // just after the restart line
     for (auto open = open_.begin(); open != open_.end();) {
-      if (restart.kept_value == open->first.second) {
+      if (restart.kept_value == open->first) {
         ++open;
         continue;
       }
-      emit(t, Json{{"proc", records_.lock_instance}, {"ev", "lease.lost"}, {"lock", records_.lock_name},
+      emit(t, Json{{"proc", instance_}, {"ev", "lease.lost"}, {"lock", records_.lock_name},
                    {"owner", open->second.owner}, {"token", open->second.token}, {"reason", "restart"}});
       open = open_.erase(open);
     }
   }
 
-  // A redis-failover role change, as the simulator records it
-  // (docs/models.md). Promotion: `replica.promote`; the old primary's lease
-  // whose key the replica held is the same lease, now the replica's
-  // (`lease.adopt`, with what its PTTL said was left); one it lacked is
-  // `lease.lost` reason failover — unless the old primary lives on (a split
-  // brain), which then still keeps its promises. Rejoin: the old primary
-  // becomes the new one's replica and takes over its data: what it still
-  // promised is lost, but for a lease the new primary adopted and nobody renewed since.
-  void role_change(const LockRoleChange& change) {
-    const std::int64_t t = clock_of(change.promoted).place_at(change.t);
-    if (change.kind == LockRoleChange::Kind::kPromotion) {
-      emit(t, Json{{"proc", change.promoted}, {"ev", "replica.promote"}});
-    }
+  // redis-failover, on the old primary's events: the replica of `promoted`
+  // took over, as the simulator records it (docs/models.md):
+  // `replica.promote`; the old primary's lease whose key the replica held is
+  // the same lease, now the replica's (`lease.adopt`, with what its PTTL
+  // said was left); one it lacked is `lease.lost` reason failover — unless
+  // the old primary lives on (a split brain), which still keeps its promises.
+  void promote(const LockRoleChange& change, LeaseEvents& promoted) {
+    const std::int64_t t = promoted.clock_.place_at(change.t);
+    promoted.emit(t, Json{{"proc", promoted.instance_}, {"ev", "replica.promote"}});
     for (auto open = open_.begin(); open != open_.end();) {
-      const auto& [instance, value] = open->first;
-      OpenLease lease = open->second;
+      const OpenLease lease = open->second;
       const bool ran_out = lease.lease_ns > 0 && lease.deadline_ns <= t;
-      if (instance != change.old_primary || (ran_out && change.old_primary_alive)) {
+      if (ran_out && change.old_primary_alive) {
         ++open;
         continue;
       }
-      bool forget = !change.old_primary_alive || change.kind == LockRoleChange::Kind::kRejoin;
       if (ran_out) {
-        expire(instance, lease, lease.deadline_ns);
-      } else if (change.kind == LockRoleChange::Kind::kPromotion && change.kept_value == value) {
-        Json line{{"proc", change.promoted}, {"ev", "lease.adopt"}, {"lock", records_.lock_name}, {"owner", lease.owner},
-                  {"token", lease.token}};
+        expire(lease, lease.deadline_ns);
+      } else if (change.kept_value == open->first) {
+        Json line{{"proc", promoted.instance_}, {"ev", "lease.adopt"}, {"lock", records_.lock_name},
+                  {"owner", lease.owner}, {"token", lease.token}};
         if (change.kept_lease_ns > 0) line["lease_ns"] = change.kept_lease_ns;
-        emit(t, std::move(line));
-        OpenLease copy = lease;
-        copy.lease_ns = change.kept_lease_ns;
-        copy.deadline_ns = t + change.kept_lease_ns;
-        copy.adopted_unrenewed = true;
-        open_[{change.promoted, value}] = copy;
-      } else if (change.kind == LockRoleChange::Kind::kRejoin) {
-        const auto copy = open_.find({change.promoted, value});
-        if (copy == open_.end() || !copy->second.adopted_unrenewed) lost(instance, lease, t);
+        promoted.emit(t, std::move(line));
+        promoted.open_[open->first] = OpenLease{lease.owner, lease.token, change.kept_lease_ns, t + change.kept_lease_ns, true};
       } else if (!change.old_primary_alive) {
-        lost(instance, lease, t);
+        lost(lease, t);
       }
-      open = forget ? open_.erase(open) : std::next(open);
+      open = change.old_primary_alive ? std::next(open) : open_.erase(open);
     }
+  }
+
+  // redis-failover, on the old primary's events: it became the replica of
+  // `promoted` and took over its data, so what it still promised is lost —
+  // but for a lease the new primary adopted and nobody renewed since.
+  void rejoin(const LockRoleChange& change, const LeaseEvents& promoted) {
+    const std::int64_t t = clock_.place_at(change.t);
+    for (const auto& [value, lease] : open_) {
+      if (lease.lease_ns > 0 && lease.deadline_ns <= t) {
+        expire(lease, lease.deadline_ns);
+        continue;
+      }
+      const auto copy = promoted.open_.find(value);
+      if (copy == promoted.open_.end() || !copy->second.adopted_unrenewed) lost(lease, t);
+    }
+    open_.clear();
   }
 
   // Leases whose deadline passed by the end of the run expire at it.
   void finish() {
-    for (const auto& [key, lease] : open_) {
-      if (lease.lease_ns > 0 && lease.deadline_ns <= records_.end_ns) expire(key.first, lease, lease.deadline_ns);
+    for (const auto& [value, lease] : open_) {
+      if (lease.lease_ns > 0 && lease.deadline_ns <= records_.end_ns) expire(lease, lease.deadline_ns);
     }
     open_.clear();
   }
 
  private:
-  ServerClock& clock_of(const std::string& instance) {
-    return clocks_.try_emplace(instance, calls_, records_.realtime_minus_run_ns).first->second;
-  }
-
-  void lost(const std::string& instance, const OpenLease& lease, std::int64_t t) {
-    emit(t, Json{{"proc", instance}, {"ev", "lease.lost"}, {"lock", records_.lock_name}, {"owner", lease.owner},
-                 {"token", lease.token}, {"reason", "failover"}});
-  }
-
-  // A grant of the lock at `grant_ns` on `instance`: Redis granted it because
-  // the key was gone there, so every open lease of it with a deadline expired before it.
-  void expire_before(const std::string& instance, std::int64_t grant_ns) {
+  // A grant of the lock at `grant_ns`: Redis granted it because the key was
+  // gone, so every open lease with a deadline expired before it.
+  void expire_before(std::int64_t grant_ns) {
     for (auto lease = open_.begin(); lease != open_.end();) {
-      if (lease->first.first == instance && lease->second.lease_ns > 0) {
-        expire(instance, lease->second, std::min(lease->second.deadline_ns, grant_ns - 1));
+      if (lease->second.lease_ns > 0) {
+        expire(lease->second, std::min(lease->second.deadline_ns, grant_ns - 1));
         lease = open_.erase(lease);
       } else {
         ++lease;
@@ -290,18 +281,23 @@ class LeaseEvents {
     }
   }
 
-  void expire(const std::string& instance, const OpenLease& lease, std::int64_t t) {
-    emit(t, Json{{"proc", instance}, {"ev", "lease.expire"}, {"lock", records_.lock_name},
+  void lost(const OpenLease& lease, std::int64_t t) {
+    emit(t, Json{{"proc", instance_}, {"ev", "lease.lost"}, {"lock", records_.lock_name}, {"owner", lease.owner},
+                 {"token", lease.token}, {"reason", "failover"}});
+  }
+
+  void expire(const OpenLease& lease, std::int64_t t) {
+    emit(t, Json{{"proc", instance_}, {"ev", "lease.expire"}, {"lock", records_.lock_name},
                  {"owner", lease.owner}, {"token", lease.token}});
   }
 
   void emit(std::int64_t t, Json line) { out_.push_back({t, Rank::kServer, out_.size(), std::move(line)}); }
 
   const LiveRecords& records_;
-  const std::map<std::string, CallTimes>& calls_;
-  std::map<std::string, ServerClock> clocks_;  // each instance's, by name
+  std::string instance_;
+  ServerClock& clock_;
   std::vector<Placed>& out_;
-  std::map<LeaseKey, OpenLease> open_;
+  std::map<std::string, OpenLease> open_;  // by the key's value
 };
 
 // A storage record as the model writes it: key, value, writer/reader, token, request_id, job, reason;
@@ -326,6 +322,50 @@ Json history_fields(const nlohmann::json& source) {
   return line;
 }
 
+// Each instance's lease events from its own records and restarts.
+void place_leases(const LiveRecords& records, const std::map<std::string, CallTimes>& calls, std::vector<Placed>& placed) {
+  for (const LockInstanceRecords& instance : records.lock_instances) {
+    ServerClock clock{calls, records.realtime_minus_run_ns};
+    LeaseEvents leases{records, instance.name, clock, placed};
+    for (const LockStep& step : lock_steps(instance, clock)) {
+      if (step.record != nullptr) {
+        leases.add(*step.record);
+      } else {
+        leases.restart(*step.restart);
+      }
+    }
+    leases.finish();
+  }
+}
+
+// redis-failover: both instances' records in the order they happened, the
+// role changes handing leases from the old primary (redis-0) to the promoted one.
+void place_failover_leases(const LiveRecords& records, const std::map<std::string, CallTimes>& calls,
+                           std::vector<Placed>& placed) {
+  std::vector<ServerClock> clocks(records.lock_instances.size(), ServerClock{calls, records.realtime_minus_run_ns});
+  std::vector<LeaseEvents> leases;
+  std::map<std::string, std::size_t> index_of;
+  for (std::size_t index = 0; index < records.lock_instances.size(); ++index) {
+    leases.emplace_back(records, records.lock_instances[index].name, clocks[index], placed);
+    index_of[records.lock_instances[index].name] = index;
+  }
+  for (const LockStep& step : failover_steps(records, clocks.front())) {
+    if (step.record != nullptr) {
+      leases[step.instance].add(*step.record);
+      continue;
+    }
+    const LockRoleChange& change = *step.role_change;
+    LeaseEvents& old_primary = leases.at(index_of.at(change.old_primary));
+    LeaseEvents& promoted = leases.at(index_of.at(change.promoted));
+    if (change.kind == LockRoleChange::Kind::kPromotion) {
+      old_primary.promote(change, promoted);
+    } else {
+      old_primary.rejoin(change, promoted);
+    }
+  }
+  for (LeaseEvents& instance : leases) instance.finish();
+}
+
 }  // namespace
 
 std::vector<std::string> live_history(const LiveRecords& records) {
@@ -335,20 +375,11 @@ std::vector<std::string> live_history(const LiveRecords& records) {
   for (const auto& [key, value] : records.run_begin.items()) begin[key] = value;
   placed.push_back({0, Rank::kRunBegin, 0, std::move(begin)});
 
-  const ServerClock lock_clock{calls, records.realtime_minus_run_ns};
-  LeaseEvents leases{records, calls, placed};
-  const std::vector<LockStep> steps =
-      records.role_changes.empty() ? lock_steps(records, lock_clock) : failover_steps(records, lock_clock);
-  for (const LockStep& step : steps) {
-    if (step.record != nullptr) {
-      leases.add(*step.record);
-    } else if (step.restart != nullptr) {
-      leases.restart(*step.restart);
-    } else {
-      leases.role_change(*step.role_change);
-    }
+  if (!records.role_changes.empty()) {
+    place_failover_leases(records, calls, placed);
+  } else {
+    place_leases(records, calls, placed);
   }
-  leases.finish();
 
   for (const nlohmann::json& lease_line : records.lease_lines) {
     placed.push_back({lease_line["t"].get<std::int64_t>(), Rank::kServer, placed.size(), history_fields(lease_line)});

@@ -14,10 +14,10 @@
 //   after the same server's previous event, in script order;
 // - lease.expire: at the deadline of the lease's grant or last renewal on the
 //   server's clock — Redis treats a key as gone at its deadline, whenever it
-//   is deleted — and before the next grant of that lock;
-// - lease.lost (reason restart): when the lock server was started again
-//   after a crash and no longer had the lease's key (no persistence), as
-//   the simulator records it;
+//   is deleted — and before the next grant of that lock at that instance;
+// - lease.lost (reason restart): when a lock-service instance was started
+//   again after a crash and no longer had the lease's key (no persistence),
+//   as the simulator records it;
 // - run.begin at 0, run.end after everything, with the final values.
 // Pure: the same inputs give the same lines.
 
@@ -31,7 +31,7 @@
 
 namespace locksim::live {
 
-// A crash and restart of the lock server by the coordinator. Its records
+// A crash and restart of a lock-service instance by the coordinator. Its records
 // after the restart carry a server TIME later than `crashed_ns` (the old
 // process was gone by then), which is how records of each incarnation are
 // told apart when a restart without persistence starts the sequence afresh.
@@ -57,21 +57,28 @@ struct LockRoleChange {
   std::int64_t kept_lease_ns = 0;         // ... and what its PTTL said was left (0: no expiry)
 };
 
+// One instance of the lock service (`redis-0`; Redlock's `redis-0` …
+// `redis-(N-1)`): what its scripts logged, and its crashes.
+struct LockInstanceRecords {
+  std::string name;
+  std::vector<nlohmann::json> log;     // its script records, in any order, no duplicates
+  std::vector<LockRestart> restarts;   // in time order
+};
+
 struct LiveRecords {
   nlohmann::ordered_json run_begin;             // run.begin's fields (scenario, seed, fencing, …)
   std::vector<nlohmann::json> worker_lines;     // each worker's lines in its own order: t, proc, ev, fields, `call`
   std::vector<nlohmann::json> coordinator_lines;  // fault.begin/end (nemesis), crash/restart (the worker)
-  std::vector<nlohmann::json> lock_log;         // the lock service's script records, in any order, no duplicates
-  std::vector<LockRestart> lock_restarts;       // in time order
-  // redis-failover: each lock_log record names its `instance`, and the role
-  // changes (in time order) say when the replica took over.
+  std::vector<LockInstanceRecords> lock_instances;  // the lock service's, redis-0 first
+  // redis-failover: when the replica took over (and the old primary
+  // rejoined), in time order; the instances' records are then placed in the
+  // order they happened across both servers.
   std::vector<LockRoleChange> role_changes;
   std::vector<nlohmann::json> storage_log;      // storage's script records (and the payments script's effect.*)
   // Lock-service lines already timed (`t`, proc, ev, fields), for a lock
   // whose code logs nothing: derived from the workers' lines (client_side_leases.h).
   std::vector<nlohmann::json> lease_lines;
   std::string lock_name;                        // the lock's name as the history writes it
-  std::string lock_instance = "redis-0";        // the lock service's proc
   std::int64_t realtime_minus_run_ns = 0;       // CLOCK_REALTIME − the run's t, to place the servers' TIME
   std::int64_t end_ns = 0;                      // when the run ended
   nlohmann::ordered_json final_values;          // storage key → value at the end

@@ -19,9 +19,10 @@
 #include <nlohmann/json.hpp>
 
 #include "live/asio_coroutines.h"
-#include "live/fault_proxy.h"
 #include "live/client_side_leases.h"
 #include "live/failover_service.h"
+#include "live/fault_proxy.h"
+#include "live/live_fault_forms.h"
 #include "live/live_history.h"
 #include "live/live_keys.h"
 #include "live/log_subscription.h"
@@ -31,6 +32,7 @@
 #include "live/worker_launch.h"
 #include "live/worker_line.h"
 #include "locksim/version.h"
+#include "model/redlock_service.h"
 #include "scenarios/plan.h"
 #include "scenarios/saved_plan.h"
 #include "sim/duration_text.h"
@@ -63,72 +65,30 @@ std::int64_t clock_ns(clockid_t clock) {
   return static_cast<std::int64_t>(now.tv_sec) * 1'000'000'000 + now.tv_nsec;
 }
 
-// The single lock service's instance, as the model names it.
-constexpr std::string_view kLockInstance = "redis-0";
+// Where a worker's trigger is: the line the coordinator watches for (a
+// fault with a delay), and the point at which the worker stops itself for a
+// fault with none.
+struct TriggerPoint {
+  const char* watched;
+  const char* self_stop;
+  // before-reply's delay (the model's 500 us) only lands the pause between
+  // the send and the replies: live, the worker stops itself right there,
+  // once every request is written (`acquire.sent`, no history line).
+  bool before_reply = false;
 
-bool targets_a_worker(const PlannedFault& fault) { return fault.target.starts_with("worker-"); }
-
-const scenarios::OnEvent* event_trigger(const PlannedFault& fault) {
-  return std::get_if<scenarios::OnEvent>(&fault.trigger);
-}
-
-// Why a pause or crash of the lock server has no live form; "" when it has one.
-std::string no_live_form_on_lock_server(const PlannedFault& fault, bool own_lock_server) {
-  if (!own_lock_server) return "a lock server locksim did not start (--redis) is never crashed or paused";
-  if (const auto* on_event = event_trigger(fault); on_event && on_event->when != scenarios::TriggerEvent::kAfterGrant) {
-    return "its trigger has no live form on the lock server (only a time and after-grant)";
+  [[nodiscard]] bool self_stops_despite(sim::Duration delay) const {
+    return before_reply && delay < sim::Duration::milliseconds(1);
   }
-  return "";
-}
+};
 
-// Why a planned fault has no live form here; "" when it has one.
-std::string no_live_form(const PlannedFault& fault, bool own_lock_server) {
-  switch (fault.kind) {
-    case FaultKind::kPause:
-    case FaultKind::kCrash:
-      if (fault.target == kLockInstance) return no_live_form_on_lock_server(fault, own_lock_server);
-      if (!targets_a_worker(fault)) return "only workers and the lock server are paused or crashed live";
-      if (const auto* on_event = event_trigger(fault)) {
-        if (on_event->when != scenarios::TriggerEvent::kAfterAcquire &&
-            on_event->when != scenarios::TriggerEvent::kBeforeWrite &&
-            on_event->when != scenarios::TriggerEvent::kBeforeCharge) {
-          return "its trigger has no live form on a worker (only a time, after-acquire, before-write and before-charge)";
-        }
-      }
-      return "";
-    case FaultKind::kClockJump:
-    case FaultKind::kClockDrift: return "changing a clock needs root and would disturb the whole machine";
-    case FaultKind::kPartition:
-    case FaultKind::kDelaySpike:
-      if (const auto* on_event = event_trigger(fault)) {
-        if (on_event->when != scenarios::TriggerEvent::kAfterAcquire &&
-            on_event->when != scenarios::TriggerEvent::kBeforeWrite &&
-            on_event->when != scenarios::TriggerEvent::kBeforeCharge) {
-          return "its trigger has no live form for a network fault (only a time, after-acquire, before-write and "
-                 "before-charge)";
-        }
-      }
-      return "";
-    case FaultKind::kFailover: return failover_fault_without_live_form(fault);
-    case FaultKind::kPowerLoss:
-      return "a power loss would need the machine's page cache thrown away (root, and the whole machine)";
-    default: return "no live form yet";
+TriggerPoint trigger_point(scenarios::TriggerEvent when) {
+  switch (when) {
+    case scenarios::TriggerEvent::kBeforeWrite: return {"write.invoke", "write.invoke"};
+    case scenarios::TriggerEvent::kBeforeCharge: return {"effect.invoke", "effect.invoke"};
+    case scenarios::TriggerEvent::kBeforeReply: return {"acquire.invoke", "acquire.sent", true};
+    default: break;
   }
-}
-
-// As no_live_form, for a fault of `scenario`: a redis-failover service's
-// servers have only the failover fault live.
-std::string no_live_form_in(const scenarios::Scenario& scenario, const PlannedFault& fault, bool own_lock_server) {
-  if (scenario.system.service.kind == model::ServiceKind::kRedisFailover && fault.kind != FaultKind::kFailover &&
-      fault.target.starts_with("redis-")) {
-    return "a redis-failover server is only failed over live (no pause or crash of it yet)";
-  }
-  return no_live_form(fault, own_lock_server);
-}
-
-// The worker's line at which a before-write or before-charge fault point is reached.
-const char* fault_point_event(scenarios::TriggerEvent when) {
-  return when == scenarios::TriggerEvent::kBeforeCharge ? "effect.invoke" : "write.invoke";
+  return {"acquire.ok", "hold.begin"};
 }
 
 nanoseconds scaled(sim::Duration duration, double scale) {
@@ -152,19 +112,22 @@ class Coordinator {
   Coordinator(const scenarios::Scenario& scenario, model::Fencing mode, const LiveRunSettings& settings)
       : scenario_{scenario}, mode_{mode}, settings_{settings}, plan_{scenarios::make_plan(scenario, settings.seed)} {}
 
-  // Whatever happens, no worker outlives the run, and the lock server is left running.
+  // Whatever happens, no worker outlives the run, and the lock servers are left running.
   ~Coordinator() {
-    if (restarting_.joinable()) restarting_.join();
+    for (auto& instance : instances_) {
+      if (instance->restarting.joinable()) instance->restarting.join();
+    }
     for (auto& worker : workers_) {
       if (worker->running) {
         signal_worker(worker->pid, SIGKILL);
         ::waitpid(worker->pid, nullptr, 0);
       }
     }
-    if (RedisServer* server = settings_.own_lock_server) {
-      server->thaw();
+    for (auto& instance : instances_) {
+      if (instance->server == nullptr) continue;
+      instance->server->thaw();
       try {
-        server->restart();  // a no-op unless a crash left it down
+        instance->server->restart();  // a no-op unless a crash left it down
       } catch (const LiveError&) {
         // the next run says so when it cannot reach it
       }
@@ -191,17 +154,21 @@ class Coordinator {
     start_point_ = std::chrono::steady_clock::time_point{nanoseconds{start_ns_}};
     const std::int64_t realtime_minus_monotonic = clock_ns(CLOCK_REALTIME) - clock_ns(CLOCK_MONOTONIC);
     fired_.assign(scenario_.faults.size(), false);
-    if (!failover_) {
-      lock_log_.emplace(io_, settings_.lock_service.host, settings_.lock_service.port, LiveKeys{settings_.prefix}.log(),
-                        [this](const std::string& record) { on_lock_record(record); });
+    for (std::size_t index = 0; index < settings_.lock_instances.size(); ++index) {
+      auto instance = std::make_unique<LockInstance>();
+      instance->name = fmt::format("redis-{}", index);
+      instance->endpoint = settings_.lock_instances[index];
+      if (index < settings_.own_lock_servers.size()) instance->server = settings_.own_lock_servers[index];
+      instance->log.emplace(io_, instance->endpoint.host, instance->endpoint.port, LiveKeys{settings_.prefix}.log(),
+                            [this, slot = instance.get()](const std::string& record) { on_lock_record(*slot, record); });
+      instances_.push_back(std::move(instance));
     }
     for (int index = 1; index <= scenario_.system.workers.count; ++index) {
       auto worker = std::make_unique<WorkerSlot>(fmt::format("worker-{}", index), io_);
-      if (failover_) {
-        worker->sentinel = failover_->open_worker_links(worker->name, worker->lock_port);
-      } else {
-        worker->lock_port = proxy_->open_link(worker->name, std::string{kLockInstance}, settings_.lock_service.host,
-                                              settings_.lock_service.port);
+      if (failover_) worker->sentinel = failover_->open_worker_links(worker->name, worker->lock_ports.emplace_back());
+      for (const auto& instance : instances_) {
+        worker->lock_ports.push_back(
+            proxy_->open_link(worker->name, instance->name, instance->endpoint.host, instance->endpoint.port));
       }
       worker->storage_port = proxy_->open_link(worker->name, "storage", settings_.storage.host, settings_.storage.port);
       workers_.push_back(std::move(worker));
@@ -241,7 +208,7 @@ class Coordinator {
   struct WorkerSlot {
     WorkerSlot(std::string worker_name, asio::io_context& io) : name{std::move(worker_name)}, output{io} {}
     std::string name;
-    int lock_port = 0;     // its links through the fault proxy
+    std::vector<int> lock_ports;  // its links through the fault proxy: one per lock instance
     int storage_port = 0;
     pid_t pid = -1;
     asio::posix::stream_descriptor output;
@@ -250,7 +217,9 @@ class Coordinator {
     bool restart_pending = false;
     int jobs_done = 0;
     std::optional<std::int64_t> holding;  // the token of the hold it is in
-    std::map<std::string, int> seen;      // events so far, by name (for event-triggered faults)
+    // Its events so far, by name, over all its processes: the model counts
+    // a target's nth event over the whole run, a restart included.
+    std::map<std::string, int> seen;
     bool takes_own_stops = false;         // a user's program said so (live.hello)
     std::size_t lines = 0;                // lines it printed
     std::optional<SentinelRoute> sentinel;  // redis-failover: how it finds the primary
@@ -260,9 +229,30 @@ class Coordinator {
   void start_failover_service() {
     const LiveKeys keys{settings_.prefix};
     failover_.emplace(io_, *proxy_, scenario_, settings_.time_scale, keys.lock(scenario_.system.lock.name), keys.log(),
-                      [this](const std::string& record) { on_lock_record(record); },
+                      [this](const std::string& instance, const std::string& record) { on_failover_record(instance, record); },
                       [this](Json line) { record(std::move(line)); }, [this] { return now(); });
   }
+
+  // A grant a redis-failover server decided: an after-grant fault on it counts it.
+  void on_failover_record(const std::string& instance, const std::string& text) {
+    const nlohmann::json record = nlohmann::json::parse(text, nullptr, false);
+    if (record.is_discarded() || record.value("ev", std::string{}) != "grant") return;
+    const int seen = ++failover_grants_[instance];
+    for (const Watch& watch : grant_watches_) {
+      if (watch.fault.target == instance && watch.nth == seen) after(scaled(watch.delay), [this, fault = watch.fault] { act(fault); });
+    }
+  }
+
+  // A lock-service instance as the run sees it.
+  struct LockInstance {
+    std::string name;  // redis-0 …
+    Endpoint endpoint;
+    RedisServer* server = nullptr;  // locksim's own (a fault may crash, freeze, restart it); null for --redis
+    std::optional<LogSubscription> log;
+    std::vector<LockRestart> restarts;
+    std::thread restarting;  // a restart under way
+    int grants_seen = 0;
+  };
 
   [[nodiscard]] bool user_program() const { return !scenario_.worker_command.empty(); }
   [[nodiscard]] std::string who(const WorkerSlot& worker) const {
@@ -299,7 +289,7 @@ class Coordinator {
   // Sets up one planned fault: a timer for a time, a watch for an event, or
   // (a pause right at a fault point) a stop the worker takes itself.
   void arm(const PlannedFault& fault) {
-    if (!no_live_form_in(scenario_, fault, settings_.own_lock_server != nullptr).empty()) return;
+    if (!no_live_form(fault, fault_context()).empty()) return;
     if (const auto* at = std::get_if<scenarios::AtTime>(&fault.trigger)) {
       auto timer = std::make_shared<asio::steady_timer>(io_);
       timer->expires_at(start_point_ + scaled(at->at));
@@ -313,21 +303,21 @@ class Coordinator {
       grant_watches_.push_back({fault, "grant", on_event.nth, on_event.delay});
       return;
     }
-    const bool after_acquire = on_event.when == scenarios::TriggerEvent::kAfterAcquire;
-    const char* fault_point = after_acquire ? "hold.begin" : fault_point_event(on_event.when);
+    const TriggerPoint point = trigger_point(on_event.when);
     // At a fault point itself (no delay) the worker stops there and says so,
     // so the fault is in place before its next request leaves: a pause then
     // lasts its length, any other fault lets it go on at once.
-    if (on_event.delay == sim::Duration::zero() && targets_a_worker(fault) &&
+    const bool at_the_point = on_event.delay == sim::Duration::zero() || point.self_stops_despite(on_event.delay);
+    if (at_the_point && targets_a_worker(fault) &&
         (fault.kind == FaultKind::kPause || fault.kind == FaultKind::kPartition ||
          fault.kind == FaultKind::kDelaySpike)) {
-      self_stops_[fault.target].push_back({fault_point, on_event.nth, fault.index});
+      self_stops_[fault.target].push_back({point.self_stop, on_event.nth, fault.index});
       // A user's program that does not take its stops itself is stopped from
       // here on seeing the line: a little later than the line (docs/live.md).
-      if (user_program()) watches_.push_back({fault, fault_point, on_event.nth, on_event.delay, true});
+      if (user_program()) watches_.push_back({fault, point.self_stop, on_event.nth, on_event.delay, true});
       return;
     }
-    watches_.push_back({fault, after_acquire ? "acquire.ok" : fault_point, on_event.nth, on_event.delay});
+    watches_.push_back({fault, point.watched, on_event.nth, on_event.delay});
   }
 
   void act(const PlannedFault& fault) {
@@ -339,8 +329,8 @@ class Coordinator {
       act_on_network(fault);
       return;
     }
-    if (fault.target == kLockInstance) {
-      act_on_lock_server(fault);
+    if (targets_a_lock_instance(fault)) {
+      if (LockInstance* instance = instance_named(fault.target)) act_on_lock_instance(*instance, fault);
       return;
     }
     WorkerSlot* worker = worker_named(fault.target);
@@ -355,13 +345,13 @@ class Coordinator {
     fired_[fault.index] = true;
   }
 
-  // A grant the lock server published: an after-grant fault counts it.
-  void on_lock_record(const std::string& text) {
+  // A grant a lock instance published: an after-grant fault on it counts it.
+  void on_lock_record(LockInstance& instance, const std::string& text) {
     const nlohmann::json record = nlohmann::json::parse(text, nullptr, false);
     if (record.is_discarded() || record.value("ev", std::string{}) != "grant") return;
-    ++grants_seen_;
+    ++instance.grants_seen;
     for (const Watch& watch : grant_watches_) {
-      if (watch.nth != grants_seen_) continue;
+      if (watch.fault.target != instance.name || watch.nth != instance.grants_seen) continue;
       after(scaled(watch.delay), [this, fault = watch.fault] { act(fault); });
     }
   }
@@ -399,54 +389,58 @@ class Coordinator {
     });
   }
 
-  void act_on_lock_server(const PlannedFault& fault) {
-    RedisServer& server = *settings_.own_lock_server;
-    if (!server.running() || restarting_.joinable()) return;  // a fault that finds it down does nothing, as in the model
+  void act_on_lock_instance(LockInstance& instance, const PlannedFault& fault) {
+    RedisServer& server = *instance.server;
+    // A fault that finds it down does nothing, as in the model.
+    if (!server.running() || instance.restarting.joinable()) return;
     fired_[fault.index] = true;
-    const std::string name{kLockInstance};
     if (fault.kind == FaultKind::kPause) {
       server.freeze();
-      record_nemesis("fault.begin", {{"kind", "pause"}, {"target", name}, {"for_ns", scaled(fault.length).count()}});
-      after(scaled(fault.length), [this, name] {
-        settings_.own_lock_server->thaw();
-        record_nemesis("fault.end", {{"kind", "pause"}, {"target", name}});
+      record_nemesis("fault.begin", {{"kind", "pause"}, {"target", instance.name}, {"for_ns", scaled(fault.length).count()}});
+      after(scaled(fault.length), [this, slot = &instance] {
+        slot->server->thaw();
+        record_nemesis("fault.end", {{"kind", "pause"}, {"target", slot->name}});
       });
       return;
     }
-    record_nemesis("fault.begin", {{"kind", "crash"}, {"target", name}});
+    record_nemesis("fault.begin", {{"kind", "crash"}, {"target", instance.name}});
     server.crash();
-    lock_restarts_.push_back({now(), 0, std::nullopt});
-    record(Json{{"t", now()}, {"proc", name}, {"ev", "crash"}});
-    if (fault.restart_after) after(scaled(*fault.restart_after), [this] { restart_lock_server(); });
+    instance.restarts.push_back({now(), 0, std::nullopt});
+    record(Json{{"t", now()}, {"proc", instance.name}, {"ev", "crash"}});
+    // Redlock's delayed restart: the instance stays down that much longer
+    // (the model's answers nothing meanwhile; live, it refuses connections).
+    if (fault.restart_after) {
+      after(scaled(*fault.restart_after) + scaled(scenario_.system.service.delayed_restart),
+            [this, slot = &instance] { restart_lock_instance(*slot); });
+    }
   }
 
-  // Starts the lock server again on a thread of its own (redis-server takes
+  // Starts the instance again on a thread of its own (redis-server takes
   // some milliseconds to answer, and the workers' lines must be read
   // meanwhile), then subscribes to its log afresh.
-  void restart_lock_server() {
+  void restart_lock_instance(LockInstance& instance) {
     if (time_is_up_) return;
-    const std::string name{kLockInstance};
-    lock_restarts_.back().restarted_ns = now();
-    record(Json{{"t", lock_restarts_.back().restarted_ns}, {"proc", name}, {"ev", "restart"}});
-    restarting_ = std::thread{[this, name] {
+    instance.restarts.back().restarted_ns = now();
+    record(Json{{"t", instance.restarts.back().restarted_ns}, {"proc", instance.name}, {"ev", "restart"}});
+    instance.restarting = std::thread{[this, slot = &instance] {
       std::string failure;
       try {
-        settings_.own_lock_server->restart();
+        slot->server->restart();
       } catch (const LiveError& error) {
         failure = error.what();
       }
-      asio::post(io_, [this, name, failure] {
-        restarting_.join();
+      asio::post(io_, [this, slot, failure] {
+        slot->restarting.join();
         if (!failure.empty()) {
           failure_ = failure;
           end_everything();
           return;
         }
-        lock_log_->resubscribe();
-        RedisClient client{settings_.lock_service.host, settings_.lock_service.port};
+        slot->log->resubscribe();
+        RedisClient client{slot->endpoint.host, slot->endpoint.port};
         const RespValue kept = client.command({"GET", LiveKeys{settings_.prefix}.lock(scenario_.system.lock.name)});
-        if (kept.type == RespValue::Type::kString) lock_restarts_.back().kept_value = kept.text;
-        record_nemesis("fault.end", {{"kind", "crash"}, {"target", name}});
+        if (kept.type == RespValue::Type::kString) slot->restarts.back().kept_value = kept.text;
+        record_nemesis("fault.end", {{"kind", "crash"}, {"target", slot->name}});
       });
     }};
   }
@@ -492,7 +486,8 @@ class Coordinator {
     config.name = worker.name;
     config.fencing = mode_;
     config.host = "127.0.0.1";  // the fault proxy's end of its links
-    config.lock_port = worker.lock_port;
+    config.lock_port = worker.lock_ports.front();
+    config.lock_ports = worker.lock_ports;
     config.storage_port = worker.storage_port;
     config.prefix = settings_.prefix;
     config.start_ns = start_ns_;
@@ -502,8 +497,7 @@ class Coordinator {
     config.seed = settings_.seed;
     config.jobs_left = jobs_left;
     config.sentinel = worker.sentinel;
-    // A restarted process takes its stops afresh: counts start again, as they do in the model.
-    if (jobs_left < 0) config.stops = self_stops_[worker.name];
+    config.stops = stops_still_ahead(worker);
     LaunchedWorker launched;
     try {
       launched = launch_worker(launch_for(config), worker.name);
@@ -514,11 +508,23 @@ class Coordinator {
     worker.pid = launched.pid;
     worker.running = true;
     worker.holding.reset();
-    worker.seen.clear();
     worker.takes_own_stops = false;
     if (worker.output.is_open()) worker.output.close();
     worker.output.assign(launched.output);
     asio::co_spawn(io_, read_lines(worker, launched.pid), asio::detached);
+  }
+
+  // The self-taken stops a (re)started process has ahead of it: its count
+  // of each event starts at 0, the run's goes on from what its earlier
+  // processes printed. `acquire.sent` has no line; one follows each
+  // acquire.invoke.
+  std::vector<SelfStop> stops_still_ahead(WorkerSlot& worker) {
+    std::vector<SelfStop> ahead;
+    for (const SelfStop& stop : self_stops_[worker.name]) {
+      const int already = worker.seen[stop.after == "acquire.sent" ? "acquire.invoke" : stop.after];
+      if (stop.nth > already) ahead.push_back({stop.after, stop.nth - already, stop.fault});
+    }
+    return ahead;
   }
 
   // locksim's own worker, or the user's program with its configuration in the environment.
@@ -679,14 +685,11 @@ class Coordinator {
   }
 
   LiveRecords records(std::int64_t realtime_at_start) {
-    if (restarting_.joinable()) restarting_.join();
+    for (auto& instance : instances_) {
+      if (instance->restarting.joinable()) instance->restarting.join();
+    }
     if (!failure_.empty() && user_program() && failure_ != "interrupted") throw WorkerProgramError(failure_);
     if (!failure_.empty()) throw LiveError(failure_);
-    if (settings_.own_lock_server != nullptr) {
-      // A crash without a restart (or with one the run's end cut short) leaves the log to read on a server that is up.
-      settings_.own_lock_server->thaw();
-      settings_.own_lock_server->restart();
-    }
     const LiveKeys keys{settings_.prefix};
     RedisClient storage{settings_.storage.host, settings_.storage.port};
     LiveRecords records;
@@ -696,26 +699,18 @@ class Coordinator {
                              {"fencing", mode_ == model::Fencing::kOn},
                              {"version", kVersion},
                              {"live", true},
-                             {"service", {{"kind", failover_ ? "redis-failover" : "redis"}, {"instances", failover_ ? 2 : 1},
-                                          {"quorum", 1}}},
+                             {"service", service_description()},
                              {"workload", {{"kind", workload_kind_name(scenario_.system.workload)},
                                            {"key", key}}},
                              {"stuck_after_ns", scaled(scenario_.system.lock.stuck_after).count()}};
     records.worker_lines = std::move(worker_lines_);
     for (Json& line : coordinator_lines_) records.coordinator_lines.push_back(std::move(line));
-    // What the subscription heard, and what the log list kept (a restart
-    // without persistence empties it), each record once.
+    for (auto& instance : instances_) records.lock_instances.push_back(instance_records(*instance, keys));
     if (failover_) {
       failover_->collect_unheard();
-      records.lock_log = failover_->lock_log();
+      records.lock_instances = failover_->lock_instances();
       records.role_changes = failover_->role_changes();
-    } else {
-      RedisClient lock{settings_.lock_service.host, settings_.lock_service.port};
-      std::set<std::string> lock_log{lock_log_->records().begin(), lock_log_->records().end()};
-      for (const RespValue& item : lock.command({"LRANGE", keys.log(), "0", "-1"}).items) lock_log.insert(item.text);
-      for (const std::string& text : lock_log) records.lock_log.push_back(nlohmann::json::parse(text));
     }
-    records.lock_restarts = lock_restarts_;
     for (const RespValue& item : storage.command({"LRANGE", keys.log(), "0", "-1"}).items) {
       records.storage_log.push_back(nlohmann::json::parse(item.text));
     }
@@ -724,7 +719,7 @@ class Coordinator {
       // The user's lock code logs nothing in Redis: its grants are its own acquire.ok lines.
       const std::int64_t lease_ns =
           scenario_.system.lock.lease ? std::max<std::int64_t>(1, scaled(*scenario_.system.lock.lease).count() / 1'000'000) * 1'000'000 : 0;
-      records.lease_lines = client_side_leases(records.worker_lines, {records.lock_name, records.lock_instance, lease_ns, now()});
+      records.lease_lines = client_side_leases(records.worker_lines, {records.lock_name, "redis-0", lease_ns, now()});
     }
     records.realtime_minus_run_ns = realtime_at_start;
     records.end_ns = now();
@@ -732,6 +727,42 @@ class Coordinator {
     const RespValue final_value = storage.command({"GET", keys.data(key)});
     if (final_value.type == RespValue::Type::kString) records.final_values[key] = std::stoll(final_value.text);
     return records;
+  }
+
+  // What the subscription heard, and what the log list kept (a restart
+  // without persistence empties it), each record once.
+  LockInstanceRecords instance_records(LockInstance& instance, const LiveKeys& keys) {
+    if (instance.server != nullptr) {
+      // A crash without a restart (or with one the run's end cut short) leaves the log to read on a server that is up.
+      instance.server->thaw();
+      instance.server->restart();
+    }
+    RedisClient lock{instance.endpoint.host, instance.endpoint.port};
+    std::set<std::string> log{instance.log->records().begin(), instance.log->records().end()};
+    for (const RespValue& item : lock.command({"LRANGE", keys.log(), "0", "-1"}).items) log.insert(item.text);
+    LockInstanceRecords records{instance.name, {}, instance.restarts};
+    for (const std::string& text : log) records.log.push_back(nlohmann::json::parse(text));
+    return records;
+  }
+
+  [[nodiscard]] Json service_description() const {
+    if (failover_) return Json{{"kind", "redis-failover"}, {"instances", FailoverCluster::kInstances}, {"quorum", 1}};
+    const int instances = static_cast<int>(instances_.size());
+    const bool redlock = scenario_.system.service.kind == model::ServiceKind::kRedlock;
+    return Json{{"kind", redlock ? "redlock" : "redis"},
+                {"instances", instances},
+                {"quorum", redlock ? model::RedlockService::quorum_of(instances) : 1}};
+  }
+
+  [[nodiscard]] LiveFaultContext fault_context() const {
+    return {!settings_.own_lock_servers.empty(), user_program(), failover_service()};
+  }
+
+  LockInstance* instance_named(const std::string& name) {
+    for (auto& instance : instances_) {
+      if (instance->name == name) return instance.get();
+    }
+    return nullptr;
   }
 
   struct Watch {
@@ -753,12 +784,10 @@ class Coordinator {
   std::map<std::string, std::vector<SelfStop>> self_stops_;
   std::vector<Watch> watches_;
   std::vector<Watch> grant_watches_;  // after-grant faults on the lock server
-  int grants_seen_ = 0;
-  std::optional<LogSubscription> lock_log_;
+  std::vector<std::unique_ptr<LockInstance>> instances_;  // redis-0 first
   std::optional<FaultProxy> proxy_;  // after io_: gone before it
   std::optional<FailoverService> failover_;  // redis-failover: after proxy_, gone before it
-  std::vector<LockRestart> lock_restarts_;
-  std::thread restarting_;
+  std::map<std::string, int> failover_grants_;  // by instance, for after-grant faults
   std::optional<StorageScriptShas> user_scripts_;
   std::vector<bool> fired_;
   std::vector<nlohmann::json> worker_lines_;
@@ -786,11 +815,12 @@ void delete_run_keys(const Endpoint& endpoint, const std::string& prefix) {
 
 std::string live_unsupported(const scenarios::Scenario& scenario) {
   const model::ServiceKind kind = scenario.system.service.kind;
-  if (kind != model::ServiceKind::kRedis && kind != model::ServiceKind::kRedisFailover) {
-    return "/service/kind: live mode runs the \"redis\" and \"redis-failover\" services so far";
+  if (kind != model::ServiceKind::kRedis && kind != model::ServiceKind::kRedlock && kind != model::ServiceKind::kRedisFailover) {
+    return "/service/kind: live mode runs the \"redis\", \"redlock\" and \"redis-failover\" services so far";
   }
-  if (kind == model::ServiceKind::kRedisFailover && !scenario.worker_command.empty()) {
-    return "/workers/command: a worker program of your own runs against the single \"redis\" service so far";
+  if (!scenario.worker_command.empty() && kind != model::ServiceKind::kRedis) {
+    return "/workers/command: a worker program of your own runs against the single-instance \"redis\" service so far "
+           "(Redlock and Sentinel failover run with locksim's own worker)";
   }
   if (!scenario.worker_command.empty() && std::holds_alternative<model::BillingWorkload>(scenario.system.workload)) {
     return "/workers/command: a worker program of your own runs the counter and write-only workloads so far "
@@ -802,17 +832,24 @@ std::string live_unsupported(const scenarios::Scenario& scenario) {
   return "";
 }
 
-std::vector<std::string> faults_without_live_form(const scenarios::Scenario& scenario, bool own_lock_server) {
+std::vector<std::string> faults_without_live_form(const scenarios::Scenario& scenario, bool own_lock_servers) {
+  const LiveFaultContext context{own_lock_servers, !scenario.worker_command.empty(),
+                                 scenario.system.service.kind == model::ServiceKind::kRedisFailover};
   std::vector<std::string> lines;
   const scenarios::Plan plan = scenarios::make_plan(scenario, 1);
   std::vector<bool> named(scenario.faults.size(), false);
   for (const PlannedFault& fault : plan.faults) {
-    const std::string why = no_live_form_in(scenario, fault, own_lock_server);
+    const std::string why = no_live_form(fault, context);
     if (why.empty() || named[fault.index]) continue;
     named[fault.index] = true;
     lines.push_back(fmt::format("faults[{}] ({}): {}", fault.index, scenarios::fault_kind_name(fault.kind), why));
   }
   return lines;
+}
+
+int lock_instance_count(const scenarios::Scenario& scenario) {
+  if (scenario.system.service.kind != model::ServiceKind::kRedlock) return 1;
+  return model::RedlockService::instance_count(scenario.system.service);
 }
 
 ServerPersistence server_persistence(const scenarios::Scenario& scenario) {
@@ -833,8 +870,7 @@ LiveRunResult run_live(const scenarios::Scenario& scenario, model::Fencing mode,
     failure = std::current_exception();
   }
   try {
-    // A redis-failover run's servers were its own, and are gone with their directories.
-    if (scenario.system.service.kind != model::ServiceKind::kRedisFailover) delete_run_keys(settings.lock_service, settings.prefix);
+    for (const Endpoint& instance : settings.lock_instances) delete_run_keys(instance, settings.prefix);
     delete_run_keys(settings.storage, settings.prefix);
   } catch (const LiveError&) {
     if (!failure) throw;  // the run's own failure (a server gone after Ctrl-C) says more

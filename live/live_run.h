@@ -7,10 +7,11 @@
 // restart a new process) — then the history put together (live_history.h)
 // and judged by the same checker as a simulated run.
 //
-// The lock server (when locksim started it) is crashed with SIGKILL and
-// restarted on the same port, or frozen with SIGSTOP; network delays, delay
-// spikes and partitions happen in the fault proxy (fault_proxy.h) every
-// worker reaches the servers through.
+// The lock service is one redis-server, or Redlock's N (redis-0 …). A
+// server locksim started is crashed with SIGKILL and restarted on the same
+// port, or frozen with SIGSTOP; network delays, delay spikes and partitions
+// happen in the fault proxy (fault_proxy.h) every worker reaches the servers
+// through.
 //
 // What has no live form here is said and skipped, counted as not fired:
 // clock jumps and drift (they need root and would disturb the machine), a
@@ -36,13 +37,14 @@ struct Endpoint {
 struct LiveRunSettings {
   std::uint64_t seed = 1;   // the plan's seed (fault times, targets, lengths) and the workers' draws
   double time_scale = 1.0;  // every scenario duration is multiplied by it
-  Endpoint lock_service;
+  std::vector<Endpoint> lock_instances;  // the lock service: redis-0 (Redlock: redis-0 … redis-(N-1))
   Endpoint storage;
   std::string worker_program;  // the locksim binary, run as `live-worker`
   std::string prefix;          // the run's key prefix (unique per run)
-  // The lock service when locksim started it (and so may crash, freeze and
-  // restart it); null for the user's --redis, whose faults have no live form.
-  RedisServer* own_lock_server = nullptr;
+  // The same instances' servers when locksim started them (and so may
+  // crash, freeze and restart them; not owned, they outlive the runs);
+  // empty for the user's --redis, whose faults have no live form.
+  std::vector<RedisServer*> own_lock_servers;
 };
 
 struct LiveRunResult {
@@ -60,9 +62,12 @@ struct LiveRunResult {
 
 // Faults of the scenario that have no live form here, each with why, as
 // "faults[i]: …". Faults on the lock service have one only when locksim
-// runs its server (`own_lock_server`).
+// runs its servers (`own_lock_servers`).
 [[nodiscard]] std::vector<std::string> faults_without_live_form(const scenarios::Scenario& scenario,
-                                                                bool own_lock_server);
+                                                                bool own_lock_servers);
+
+// How many redis-servers the scenario's lock service has live: Redlock's N, else 1.
+[[nodiscard]] int lock_instance_count(const scenarios::Scenario& scenario);
 
 // The redis-server persistence matching the scenario's service.persistence.
 [[nodiscard]] ServerPersistence server_persistence(const scenarios::Scenario& scenario);

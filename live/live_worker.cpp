@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <limits>
 #include <map>
 #include <optional>
@@ -21,6 +22,7 @@
 #include "live/lua_scripts.h"
 #include "live/payments_script.h"
 #include "live/primary_finder.h"
+#include "live/redlock_client.h"
 #include "scenarios/scenario_parser.h"
 #include "sim/random.h"
 
@@ -58,18 +60,25 @@ class Worker {
         lock_{executor},
         renewals_{executor},
         storage_{executor},
+        redlock_{executor, redlock_timing()},
+        redlock_renewals_{executor, redlock_timing()},
         streams_{config.seed} {
     work_rng_ = streams_.stream(config.name + "/work");
     retry_rng_ = streams_.stream(config.name + "/retry");
   }
 
   asio::awaitable<void> run() {
-    co_await lock_.connect(config_.host, config_.lock_port);
-    co_await renewals_.connect(config_.host, config_.lock_port);
-    if (config_.sentinel) {  // redis-failover: the primary is whoever Sentinel names
-      primary_.emplace(lock_.executor(), *config_.sentinel, std::vector<AsyncRedis*>{&lock_, &renewals_});
-      co_await primary_->ask(request_timeout());
-      asio::co_spawn(lock_.executor(), primary_->follow_switches(request_timeout()), asio::detached);
+    if (redlock()) {
+      co_await redlock_.connect(config_.host, config_.lock_ports);
+      co_await redlock_renewals_.connect(config_.host, config_.lock_ports);
+    } else {
+      co_await lock_.connect(config_.host, config_.lock_port);
+      co_await renewals_.connect(config_.host, config_.lock_port);
+      if (config_.sentinel) {  // redis-failover: the primary is whoever Sentinel names
+        primary_.emplace(lock_.executor(), *config_.sentinel, std::vector<AsyncRedis*>{&lock_, &renewals_});
+        co_await primary_->ask(request_timeout());
+        asio::co_spawn(lock_.executor(), primary_->follow_switches(request_timeout()), asio::detached);
+      }
     }
     co_await storage_.connect(config_.host, config_.storage_port);
     // Everyone starts at the run's t = 0 (a restarted worker: at once).
@@ -97,6 +106,16 @@ class Worker {
 
  private:
   [[nodiscard]] const std::string& lock_name() const { return options_.lock.name; }
+  [[nodiscard]] bool redlock() const { return options_.service.kind == model::ServiceKind::kRedlock; }
+
+  [[nodiscard]] RedlockTiming redlock_timing() const {
+    RedlockTiming timing;
+    if (options_.lock.lease) timing.ttl = nanoseconds{lease_ms() * 1'000'000};
+    timing.drift_factor = options_.service.drift_factor;
+    timing.subtract_elapsed = options_.service.recheck_elapsed;
+    timing.request_timeout = request_timeout();
+    return timing;
+  }
 
   [[nodiscard]] int jobs_in_workload() const {
     if (const auto* counter = std::get_if<model::CounterWorkload>(&options_.workload)) return counter->jobs;
@@ -158,19 +177,24 @@ class Worker {
     co_await timer.async_wait(asio::use_awaitable);
   }
 
-  // One acquire request's answer: the token when granted, else why not; and
-  // when the request that could set the key was sent (the lease counts from it).
+  // One acquire's answer: the token when granted, else why not; and until
+  // when this worker takes the lease to be its own, on its monotonic clock.
   struct Attempt {
     std::optional<std::int64_t> token;
     std::string reason;
-    std::int64_t sent_ns = 0;
+    std::int64_t valid_until_ns = INT64_MAX;
   };
 
+  // A lease counts from the send of the request that could set the key.
+  [[nodiscard]] std::int64_t lease_end(std::int64_t sent_ns) const {
+    return options_.lock.lease ? sent_ns + lease_ms() * 1'000'000 : INT64_MAX;
+  }
+
   Attempt attempt_from(const std::optional<RespValue>& reply, std::int64_t sent_ns) const {
-    if (!reply) return Attempt{std::nullopt, lock_.failure(), sent_ns};
-    if (reply->is_error()) return Attempt{std::nullopt, error_reason(*reply), sent_ns};
-    if (reply->item_integer(0) != 1) return Attempt{std::nullopt, "held", sent_ns};
-    return Attempt{reply->item_integer(1), "", sent_ns};
+    if (!reply) return Attempt{std::nullopt, lock_.failure()};
+    if (reply->is_error()) return Attempt{std::nullopt, error_reason(*reply)};
+    if (reply->item_integer(0) != 1) return Attempt{std::nullopt, "held"};
+    return Attempt{reply->item_integer(1), "", lease_end(sent_ns)};
   }
 
   // The model's reason for an error reply: a primary short of replicas, a demoted one.
@@ -190,22 +214,41 @@ class Worker {
     std::vector<std::string> command{"WAIT", std::to_string(wait.replicas), std::to_string(timeout_ms)};
     const std::optional<RespValue> acknowledged = co_await lock_.command(std::move(command), timeout + request_timeout());
     if (acknowledged && !acknowledged->is_error() && acknowledged->integer >= wait.replicas) co_return attempt;
-    std::vector<std::string> give_back{"EVAL", std::string{kReleaseScript}, "3", keys_.lock(lock_name()), keys_.sequence(),
-                                       keys_.log(), value, config_.name, next_call(), "0"};
+    std::vector<std::string> give_back = release_arguments(value, next_call(), false);
     (void)co_await lock_.command(std::move(give_back), request_timeout());
-    co_return Attempt{std::nullopt, "not-replicated", attempt.sent_ns};
+    co_return Attempt{std::nullopt, "not-replicated"};
+  }
+
+  // A pause planned before the reply is taken here, the request written.
+  [[nodiscard]] std::function<void()> stop_when_sent() {
+    return [this] { stop_if_planned("acquire.sent"); };
   }
 
   // set-nx-px: one SET NX PX (and INCR) in one script.
   asio::awaitable<Attempt> set_if_absent(std::string value, std::string lease, std::string call) {
     const std::int64_t sent_ns = monotonic_ns();
     // A named local, not a braced temporary inside co_await (GCC 12; sim/task.h).
-    std::vector<std::string> arguments{"EVAL", std::string{kAcquireScript}, "4", keys_.lock(lock_name()), keys_.token_counter(lock_name()),
-         keys_.sequence(), keys_.log(), value, lease, config_.name, call};
-    const std::optional<RespValue> reply = co_await lock_.command(std::move(arguments), request_timeout());
+    std::vector<std::string> arguments = acquire_arguments(value, lease, call);
+    const std::optional<RespValue> reply = co_await lock_.command(std::move(arguments), request_timeout(), stop_when_sent());
     Attempt attempt = attempt_from(reply, sent_ns);
     if (attempt.token && options_.workers.wait_replicas) attempt = co_await replicated_or_given_back(attempt, value);
     co_return attempt;
+  }
+
+  [[nodiscard]] std::vector<std::string> acquire_arguments(const std::string& value, const std::string& lease,
+                                                           const std::string& call) const {
+    return {"EVAL", std::string{kAcquireScript}, "4", keys_.lock(lock_name()), keys_.token_counter(lock_name()),
+            keys_.sequence(), keys_.log(), value, lease, config_.name, call};
+  }
+
+  // Redlock (redlock_client.h): the same script on every instance at once;
+  // a failed round gives back what it got, under the same call.
+  asio::awaitable<Attempt> redlock_acquire(std::string value, std::string lease, std::string call) {
+    std::vector<std::string> arguments = acquire_arguments(value, lease, call);
+    std::vector<std::string> give_back = release_arguments(value, call, false);
+    const RedlockOutcome outcome = co_await redlock_.acquire(std::move(arguments), std::move(give_back), stop_when_sent());
+    if (!outcome.ok) co_return Attempt{std::nullopt, outcome.reason};
+    co_return Attempt{outcome.token, "", outcome.valid_until_ns};
   }
 
   // get-then-set (H9), as the model's client: GET, and only if the key is
@@ -215,7 +258,7 @@ class Worker {
     std::vector<std::string> get{"GET", keys_.lock(lock_name())};
     const std::optional<RespValue> current = co_await lock_.command(std::move(get), request_timeout());
     if (!current || current->is_error()) co_return attempt_from(current, monotonic_ns());
-    if (current->type != RespValue::Type::kNil) co_return Attempt{std::nullopt, "held", monotonic_ns()};
+    if (current->type != RespValue::Type::kNil) co_return Attempt{std::nullopt, "held"};
     const std::int64_t sent_ns = monotonic_ns();
     // A named local, not a braced temporary inside co_await (GCC 12; sim/task.h).
     std::vector<std::string> set{"EVAL", std::string{kPlainSetScript}, "4", keys_.lock(lock_name()),
@@ -232,20 +275,18 @@ class Worker {
       emit("acquire.invoke", {{"lock", lock_name()}}, call);
       // Not a co_await inside ?: — with GCC 12 that aborted in free() (see sim/task.h on GCC 12 and co_await).
       Attempt attempt;
-      if (options_.workers.acquire == model::AcquireMethod::kGetThenSet) {
+      if (redlock()) {
+        attempt = co_await redlock_acquire(value, lease, call);
+      } else if (options_.workers.acquire == model::AcquireMethod::kGetThenSet) {
         attempt = co_await get_then_set(value, lease, call);
       } else {
         attempt = co_await set_if_absent(value, lease, call);
       }
       if (attempt.token) {
         Json fields{{"lock", lock_name()}, {"token", *attempt.token}};
-        std::int64_t valid_until = INT64_MAX;
-        if (options_.lock.lease) {
-          fields["lease_ns"] = lease_ms() * 1'000'000;
-          valid_until = attempt.sent_ns + lease_ms() * 1'000'000;
-        }
+        if (options_.lock.lease) fields["lease_ns"] = lease_ms() * 1'000'000;
         emit("acquire.ok", fields, call);
-        Held held{*attempt.token, value, valid_until, ++holds_};
+        Held held{*attempt.token, value, attempt.valid_until_ns, ++holds_};
         co_return held;
       }
       emit("acquire.fail", {{"lock", lock_name()}, {"reason", attempt.reason}}, call);
@@ -370,6 +411,18 @@ class Worker {
       // A named local, not a braced temporary inside co_await (GCC 12; sim/task.h).
       std::vector<std::string> arguments{"EVAL", std::string{kRenewScript}, "3", keys_.lock(lock_name()), keys_.sequence(), keys_.log(), held_->value,
            std::to_string(lease_ms()), config_.name, call, plain ? "1" : "0"};
+      if (redlock()) {
+        const RedlockOutcome outcome = co_await redlock_renewals_.renew(std::move(arguments));
+        if (!held_ || held_->hold != hold) co_return;
+        if (!outcome.ok) {
+          emit("renew.fail", {{"reason", outcome.reason}}, call);
+          lease_lost_ = true;
+          co_return;
+        }
+        held_->valid_until_ns = outcome.valid_until_ns;
+        emit("renew.ok", {{"token", held_->token}, {"lease_ns", lease_ms() * 1'000'000}}, call);
+        continue;
+      }
       const std::optional<RespValue> reply = co_await renewals_.command(std::move(arguments), request_timeout());
       if (!held_ || held_->hold != hold) co_return;
       if (!reply || reply->is_error() || reply->item_integer(0) != 1) {
@@ -387,9 +440,18 @@ class Worker {
     emit("release.invoke", {{"lock", lock_name()}, {"token", held.token}}, call);
     const bool plain = options_.workers.release == model::ReleaseMethod::kPlainDelete;
     // A named local, not a braced temporary inside co_await (GCC 12; sim/task.h).
-      std::vector<std::string> arguments{"EVAL", std::string{kReleaseScript}, "3", keys_.lock(lock_name()), keys_.sequence(), keys_.log(), held.value,
-         config_.name, call, plain ? "1" : "0"};
-      const std::optional<RespValue> reply = co_await lock_.command(std::move(arguments), request_timeout());
+    std::vector<std::string> arguments = release_arguments(held.value, call, plain);
+    if (redlock()) {
+      // Fewer than a quorum deleted: the lock was no longer this worker's.
+      const RedlockOutcome outcome = co_await redlock_.release(std::move(arguments));
+      if (outcome.ok) {
+        emit("release.ok", Json::object(), call);
+      } else {
+        emit("release.fail", {{"reason", outcome.reason}}, call);
+      }
+      co_return;
+    }
+    const std::optional<RespValue> reply = co_await lock_.command(std::move(arguments), request_timeout());
     if (reply && !reply->is_error() && reply->item_integer(0) == 1) {
       emit("release.ok", Json::object(), call);
     } else {
@@ -398,12 +460,21 @@ class Worker {
     }
   }
 
+  // The release script's arguments: compare-and-delete of `value`, or (plain) DEL of whatever is there.
+  [[nodiscard]] std::vector<std::string> release_arguments(const std::string& value, const std::string& call,
+                                                           bool plain) const {
+    return {"EVAL", std::string{kReleaseScript}, "3", keys_.lock(lock_name()), keys_.sequence(), keys_.log(), value,
+            config_.name, call, plain ? "1" : "0"};
+  }
+
   const WorkerConfig& config_;
   const model::SystemOptions& options_;  // the scenario's, which outlives the worker
   LiveKeys keys_;
   AsyncRedis lock_;
   AsyncRedis renewals_;
   AsyncRedis storage_;
+  RedlockClient redlock_;           // Redlock: the job loop's connections to every instance
+  RedlockClient redlock_renewals_;  // and the watchdog's
   std::optional<PrimaryFinder> primary_;  // redis-failover: Sentinel names the primary
   sim::RandomStreams streams_;
   sim::Rng work_rng_{0};

@@ -12,6 +12,7 @@ std::string worker_config_json(const WorkerConfig& config) {
                                     {"fencing", config.fencing == model::Fencing::kOn},
                                     {"host", config.host},
                                     {"lock_port", config.lock_port},
+                                    {"lock_ports", config.lock_ports},
                                     {"storage_port", config.storage_port},
                                     {"prefix", config.prefix},
                                     {"start_ns", config.start_ns},
@@ -41,6 +42,8 @@ WorkerConfig parse_worker_config(const std::string& text) {
     config.fencing = json.at("fencing").get<bool>() ? model::Fencing::kOn : model::Fencing::kOff;
     config.host = json.at("host").get<std::string>();
     config.lock_port = json.at("lock_port").get<int>();
+    // Without the list (a configuration written by hand), the one instance.
+    config.lock_ports = json.value("lock_ports", std::vector<int>{config.lock_port});
     config.storage_port = json.at("storage_port").get<int>();
     config.prefix = json.at("prefix").get<std::string>();
     config.start_ns = json.at("start_ns").get<std::int64_t>();

@@ -1,7 +1,8 @@
 #pragma once
 // What a live worker process is told when it starts: which scenario (it
-// reads the file itself, as the simulator would), who it is, where the two
-// Redis servers are, the run's key prefix, the shared clock's zero, the time
+// reads the file itself, as the simulator would), who it is, where the
+// Redis servers are (the lock service's instances — one, or Redlock's N —
+// and storage), the run's key prefix, the shared clock's zero, the time
 // scale, and how many jobs are left (after a restart). It travels as one
 // JSON argument, so the user's own worker programs can be given the same.
 
@@ -15,12 +16,14 @@
 namespace locksim::live {
 
 // A pause the worker takes itself, with a real SIGSTOP of its own process,
-// right at a fault point: after its nth acquire.ok (before anything else),
-// or after its nth write.invoke line (the write still in hand). The
+// right at a fault point: after its nth hold.begin line (before anything
+// else), its nth write.invoke or effect.invoke line (the request still in
+// hand), or once its nth acquire request is written, before any reply is read
+// (`acquire.sent`, no line; with Redlock, every instance's request). The
 // coordinator sends the SIGCONT. A signal from outside could not land there:
 // the next request would already be on its way.
 struct SelfStop {
-  std::string after;  // "acquire.ok" or "write.invoke"
+  std::string after;  // "hold.begin", "write.invoke", "effect.invoke" or "acquire.sent"
   int nth = 1;
   std::size_t fault = 0;  // the scenario's fault index
 };
@@ -42,7 +45,8 @@ struct WorkerConfig {
   std::string name;  // "worker-1"
   model::Fencing fencing = model::Fencing::kOff;
   std::string host = "127.0.0.1";
-  int lock_port = 0;
+  int lock_port = 0;            // the lock service (its first instance)
+  std::vector<int> lock_ports;  // every instance of the lock service, redis-0 first (Redlock: N)
   int storage_port = 0;
   std::string prefix;        // every key this run touches starts with it
   std::int64_t start_ns = 0;  // CLOCK_MONOTONIC at the run's t = 0 (shared by every local process)

@@ -130,6 +130,8 @@ ordered_json scenario_to_json(const ScenarioSummary& scenario) {
 // are about truncated or hand-edited files.
 class Reader {
  public:
+  static constexpr std::int64_t kLargestCount = 1'000'000'000'000'000'000;
+
   explicit Reader(std::string file) : file_{std::move(file)} {}
   const ordered_json& at(const ordered_json& object, const std::string& key, const std::string& path) const {
     if (!object.is_object() || !object.contains(key)) fail(path + "/" + key, "missing");
@@ -137,7 +139,12 @@ class Reader {
   }
   std::int64_t integer(const ordered_json& object, const std::string& key, const std::string& path) const {
     const ordered_json& value = at(object, key, path);
-    if (!value.is_number_integer()) fail(path + "/" + key, "expected a whole number");
+    // No count of a real run comes near 10^18; a larger one (or a negative
+    // one) is a hand-edited file, and summing it could overflow.
+    if (!value.is_number_integer() || (value.is_number_unsigned() && value.get<std::uint64_t>() > kLargestCount) ||
+        (!value.is_number_unsigned() && (value.get<std::int64_t>() < 0 || value.get<std::int64_t>() > kLargestCount))) {
+      fail(path + "/" + key, "expected a whole number from 0 to 10^18");
+    }
     return value.get<std::int64_t>();
   }
   [[noreturn]] void fail(const std::string& path, const std::string& what) const {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <stdexcept>
 #include <utility>
 
 #include <fmt/format.h>
@@ -16,9 +17,16 @@ using scenarios::RunOutcomeKind;
 
 std::string fault_key(std::size_t index) { return fmt::format("faults[{}]", index); }
 
+// Sums that merge adds up from files: a total past the type's range is an
+// error, not a wrapped number.
+template <class Integer>
+void add_to(Integer& total, Integer part) {
+  if (__builtin_add_overflow(total, part, &total)) throw std::overflow_error("a count in the summaries exceeds 2^63");
+}
+
 template <class Key>
 void add_counts(std::map<Key, std::int64_t>& total, const std::map<Key, std::int64_t>& part) {
-  for (const auto& [key, count] : part) total[key] += count;
+  for (const auto& [key, count] : part) add_to(total[key], count);
 }
 
 bool applies(const scenarios::Expectation& expectation, model::Fencing mode) {
@@ -121,17 +129,17 @@ ModeSummary summarize_run(const SeedRun& run, std::size_t fault_count, const std
 }
 
 void add(ModeSummary& total, const ModeSummary& part) {
-  total.runs += part.runs;
-  total.runs_with_violation += part.runs_with_violation;
+  add_to(total.runs, part.runs);
+  add_to(total.runs_with_violation, part.runs_with_violation);
   add_counts(total.violations, part.violations);
   add_counts(total.incidents, part.incidents);
   add_counts(total.runs_with, part.runs_with);
-  total.acquisitions += part.acquisitions;
-  total.accepted_writes += part.accepted_writes;
-  total.rejected_writes += part.rejected_writes;
-  total.late_writes += part.late_writes;
-  total.stopped_short += part.stopped_short;
-  total.unfinished_jobs += part.unfinished_jobs;
+  add_to(total.acquisitions, part.acquisitions);
+  add_to(total.accepted_writes, part.accepted_writes);
+  add_to(total.rejected_writes, part.rejected_writes);
+  add_to(total.late_writes, part.late_writes);
+  add_to(total.stopped_short, part.stopped_short);
+  add_to(total.unfinished_jobs, part.unfinished_jobs);
   if (part.stopped_short_example &&
       (!total.stopped_short_example || part.stopped_short_example->seed < total.stopped_short_example->seed)) {
     total.stopped_short_example = part.stopped_short_example;
@@ -140,13 +148,13 @@ void add(ModeSummary& total, const ModeSummary& part) {
     total.first_failing_seed = part.first_failing_seed;
     total.replay = part.replay;
   }
-  total.events += part.events;
-  total.virtual_ns += part.virtual_ns;
+  add_to(total.events, part.events);
+  add_to(total.virtual_ns, part.virtual_ns);
   total.wall_seconds += part.wall_seconds;
   add_counts(total.faults_fired, part.faults_fired);
   add_counts(total.probes, part.probes);
-  total.oracle_runs += part.oracle_runs;
-  total.oracle_disagreeing_runs += part.oracle_disagreeing_runs;
+  add_to(total.oracle_runs, part.oracle_runs);
+  add_to(total.oracle_disagreeing_runs, part.oracle_disagreeing_runs);
   total.oracle_disagreements.insert(total.oracle_disagreements.end(), part.oracle_disagreements.begin(),
                                     part.oracle_disagreements.end());
   std::stable_sort(total.oracle_disagreements.begin(), total.oracle_disagreements.end(),

@@ -33,6 +33,10 @@ subset=(
   h25-idempotency-keys           # ... a job-derived key stops it
   h25-attempt-keys               # ... a key per attempt does not
   h25-fenced-storage             # ... a charge that is one fenced write is turned away
+  h14-redlock-reply-handled-late # Redlock: a client frozen with its replies unread, no re-check: a double holder ...
+  h14-redlock-recheck-elapsed    # ... re-checking the elapsed time: none
+  h06-redlock-restart-empty      # Redlock: an instance of a bare majority restarts empty: a second majority ...
+  h06-redlock-delayed-restart    # ... a delayed restart: none
   failover-replicated            # a failover after the grant replicated: the replica adopts the lease
   h07-failover-before-replication:0.25  # ... before it replicated: a second grant, the same token
   failover-split-brain:0.1       # two primaries grant the lock; fencing cannot help

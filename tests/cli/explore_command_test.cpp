@@ -50,6 +50,19 @@ TEST(ExploreCommand, AStuckLocksMinimalPlanSaysItsRunStopsShortSoRunSaysReproduc
   EXPECT_NE(table_of(run.output).find("reproduced"), std::string::npos) << run.output;
 }
 
+TEST(ExploreCommand, TheDefaultOutputIsInTheWorkingDirectoryWhateverTheScenarioIsNamed) {
+  nlohmann::json scenario = nlohmann::json::parse(read_text(std::string{LOCKSIM_SCENARIO_DIR} + "/h01-gc-pause-past-lease.json"));
+  scenario["name"] = "../team/h01 copy";
+  const std::filesystem::path directory = scratch("explore-default-out");
+  std::filesystem::create_directories(directory);
+  write_file((directory / "named.json").string(), scenario.dump());
+  const Result explored =
+      run_shell("cd " + directory.string() + " && " + std::string{LOCKSIM_BINARY} + " explore named.json --seed 1");
+  ASSERT_EQ(explored.exit_code, 0) << explored.output;
+  EXPECT_TRUE(std::filesystem::exists(directory / "___team_h01_copy-minimal.json")) << explored.output;
+  EXPECT_FALSE(std::filesystem::exists(directory.parent_path() / "team")) << "nothing outside the working directory";
+}
+
 TEST(ExploreCommand, ASafeScenarioPassesItsTests) {
   const Result explored = run_locksim("explore h22-fenced-reads --tests 20 --seed 3 --out " + scratch("unused.json"));
   EXPECT_EQ(explored.exit_code, 0) << explored.output;

@@ -97,6 +97,22 @@ TEST(MergeCommand, RefusesAShardGivenTwiceNamingBothFilesAndTheMissingShard) {
       << result.output;
 }
 
+TEST(MergeCommand, RefusesCountsThatWouldOverflowWhenAddedUp) {
+  // Ten shards, each claiming 10^18 accepted writes (the largest a summary may
+  // hold): their sum passes 2^63, which merge says instead of wrapping.
+  std::string files;
+  for (int index = 0; index < 10; ++index) {
+    const std::string file = run_shard("control-no-faults", 10, index, 10, "overflow-" + std::to_string(index) + ".json");
+    nlohmann::json json = nlohmann::json::parse(read_text(file));
+    json["scenarios"][0]["modes"]["fencing-off"]["counts"]["accepted_writes"] = 1'000'000'000'000'000'000;
+    std::ofstream{file, std::ios::binary} << json.dump();
+    files += " " + file;
+  }
+  const Result result = run_locksim("merge" + files + " --json " + scratch("overflow-merged.json"));
+  EXPECT_EQ(result.exit_code, 2) << result.output;
+  EXPECT_TRUE(says(result, "a count in the summaries exceeds 2^63 when added up (10 files)")) << result.output;
+}
+
 TEST(MergeCommand, RefusesAMissingShard) {
   const std::string zero = run_shard(kH01, 6, 0, 3, "missing-0.json");
   const std::string one = run_shard(kH01, 6, 1, 3, "missing-1.json");

@@ -6,11 +6,17 @@
 // `locksim check`, gives the verdict the run printed; a key that was there
 // before is untouched and only the run's own keys are deleted; the lock
 // server, crashed and restarted for real, keeps what its persistence keeps.
+// Redlock over N servers of locksim's own: the control has no violation;
+// two of three instances killed and restarted without persistence give a
+// double grant (H6), with appendfsync always none; a Redlock client frozen
+// with its replies unread wakes to a quorum of expired leases without the
+// elapsed-time re-check (H14) and fails its round with it.
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -155,6 +161,19 @@ TEST(LiveCommand, APartitionFromTheLockServerStarvesTheWatchdogAndTheLeasePasses
   EXPECT_GT(live_mode(summary, "fencing-off")["violations"]["stale_write"], 0) << result.output;
 }
 
+TEST(LiveCommand, APauseAtARestartedWorkersNthAcquireCountsItsEarlierProcessesAsTheSimulatorDoes) {
+  const std::string json = scratch("pause-after-restart.json");
+  const Result result = run_locksim("live " + data("pause-after-restart.json") + " --runs 1 --compare-sim --json " + json);
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  const nlohmann::json summary = read_json(json);
+  for (int which = 0; which < 2; ++which) {
+    const nlohmann::json& off = summary["scenarios"][which]["modes"]["fencing-off"];
+    EXPECT_EQ(off["faults_fired"]["faults[0]"], 1) << summary["scenarios"][which]["name"] << ": the crash";
+    EXPECT_EQ(off["faults_fired"]["faults[1]"], 1) << summary["scenarios"][which]["name"]
+                                                   << ": the pause at worker-1's second acquisition";
+  }
+}
+
 TEST(LiveCommand, AKeyThatWasThereBeforeIsUntouchedAndOnlyTheRunsOwnKeysAreDeleted) {
   const RedisServer server;
   RedisClient client{server.host(), server.port()};
@@ -176,11 +195,120 @@ TEST(LiveCommand, ARemoteRedisIsRefusedUnlessAllowedAndAnUnsupportedScenarioName
   EXPECT_EQ(remote.exit_code, 2) << remote.output;
   EXPECT_NE(remote.output.find("live mode talks only to loopback"), std::string::npos) << remote.output;
 
-  const Result redlock = run_locksim("live h05-redlock-clock-jump --runs 1");
-  EXPECT_EQ(redlock.exit_code, 2) << redlock.output;
-  EXPECT_NE(redlock.output.find("/service/kind: live mode runs the single-instance \"redis\" service so far"),
+  const Result failover = run_locksim("live h07-failover-before-replication --runs 1");
+  EXPECT_EQ(failover.exit_code, 2) << failover.output;
+  EXPECT_NE(failover.output.find("/service/kind: \"redis-failover\" (a replica and Redis Sentinel) has no live form yet"),
             std::string::npos)
-      << redlock.output;
+      << failover.output;
+
+  const Result redlock_on_one = run_locksim("live h05-redlock-clock-jump --runs 1 --redis 127.0.0.1:6379");
+  EXPECT_EQ(redlock_on_one.exit_code, 2) << redlock_on_one.output;
+  EXPECT_NE(redlock_on_one.output.find("has a Redlock service of 5 instances, which live mode starts itself"),
+            std::string::npos)
+      << redlock_on_one.output;
+}
+
+TEST(LiveCommand, RedlockOverFiveRealServersWithoutFaultsHasNoViolation) {
+  const std::string json = scratch("redlock-control.json");
+  const Result result = run_locksim("live " + data("redlock-control.json") + " --runs 1 --json " + json);
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_NE(result.output.find("against 5 redis-servers (Redlock)"), std::string::npos) << result.output;
+  const nlohmann::json summary = read_json(json);
+  for (const std::string mode : {"fencing-off", "fencing-on"}) {
+    EXPECT_EQ(live_mode(summary, mode)["runs_with_violation"], 0) << mode;
+    EXPECT_EQ(live_mode(summary, mode)["counts"]["accepted_writes"], 6) << mode << ": 3 workers × 2 jobs";
+  }
+}
+
+// The counts of each kind in a summary's mode equal `locksim check`'s verdict of the same run's history.
+void expect_check_agrees(const nlohmann::json& mode_summary, const std::string& history) {
+  ASSERT_TRUE(std::filesystem::exists(history)) << history;
+  const std::string check_json = scratch("check-" + std::filesystem::path{history}.stem().string() + ".json");
+  const Result checked = run_locksim("check " + history + " --json " + check_json);
+  EXPECT_EQ(checked.exit_code, mode_summary["runs_with_violation"] > 0 ? 1 : 0) << checked.output;
+  const nlohmann::json verdict = read_json(check_json)["histories"][0]["violation_counts"];
+  for (const auto& [kind, count] : mode_summary["violations"].items()) {
+    const nlohmann::json checked_count = verdict.contains(kind) ? verdict[kind] : nlohmann::json{};
+    EXPECT_EQ(checked_count.is_null() ? 0 : checked_count.get<std::int64_t>(), count.get<std::int64_t>()) << kind;
+  }
+}
+
+std::vector<nlohmann::json> history_lines(const std::string& path) {
+  std::vector<nlohmann::json> lines;
+  std::ifstream file{path};
+  for (std::string line; std::getline(file, line);) lines.push_back(nlohmann::json::parse(line));
+  return lines;
+}
+
+TEST(LiveCommand, RedlockInstancesRestartedEmptyGrantTheLockTwiceAndTheHistoryChecksTheSame) {
+  const std::string json = scratch("redlock-restart-empty.json");
+  const std::string histories = scratch("redlock-restart-empty-histories");
+  const Result result = run_locksim("live " + data("redlock-restart-empty.json") + " --runs 1 --history " + histories +
+                                    " --json " + json);
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  const nlohmann::json summary = read_json(json);
+  const nlohmann::json& off = live_mode(summary, "fencing-off");
+  EXPECT_GT(off["violations"]["double_grant"], 0) << result.output;
+  EXPECT_GT(off["violations"]["double_holder"], 0) << result.output;
+  const std::string history = histories + "/live-redlock-restart-empty-live-seed1-fencing-off.jsonl";
+  expect_check_agrees(off, history);
+  // The restarted instances say what they forgot, as the simulator does.
+  int lost = 0;
+  for (const nlohmann::json& event : history_lines(history)) {
+    if (event["ev"] == "lease.lost" && event["reason"] == "restart") ++lost;
+  }
+  EXPECT_EQ(lost, 2) << "redis-0 and redis-1 came back without the holder's key";
+}
+
+TEST(LiveCommand, RedlockInstancesRestartedWithTheirAppendOnlyFileKeepTheLock) {
+  const std::string json = scratch("redlock-restart-persistent.json");
+  const Result result = run_locksim("live " + data("redlock-restart-persistent.json") + " --runs 1 --json " + json);
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  const nlohmann::json summary = read_json(json);
+  const nlohmann::json& off = live_mode(summary, "fencing-off");
+  EXPECT_EQ(off["violations"]["double_grant"], 0) << result.output;
+  EXPECT_EQ(off["violations"]["double_holder"], 0) << result.output;
+  EXPECT_EQ(off["counts"]["accepted_writes"], 2) << result.output;
+  EXPECT_EQ(off["faults_fired"]["faults[0]"], 1) << "redis-0 was killed and restarted";
+  EXPECT_EQ(off["faults_fired"]["faults[1]"], 1) << "redis-1 was killed and restarted";
+}
+
+// Runs the frozen-round file once (with `recheck_elapsed` set) and returns its history.
+std::vector<nlohmann::json> frozen_round_history(bool recheck_elapsed) {
+  nlohmann::json scenario = read_json(data("redlock-frozen-round.json"));
+  scenario["service"]["recheck_elapsed"] = recheck_elapsed;
+  const std::string name = recheck_elapsed ? "frozen-recheck" : "frozen-no-recheck";
+  const std::string file = scratch(name + ".json");
+  std::ofstream{file} << scenario.dump();
+  const std::string histories = scratch(name + "-histories");
+  const Result result = run_locksim("live " + file + " --runs 1 --history " + histories);
+  EXPECT_EQ(result.exit_code, 0) << result.output;
+  return history_lines(histories + "/live-redlock-frozen-round-live-seed1-fencing-off.jsonl");
+}
+
+TEST(LiveCommand, ARedlockClientFrozenBeforeItsRepliesBelievesInExpiredLeasesUnlessItRechecksTheElapsedTime) {
+  // Without the re-check: its first acquire.ok comes after all five instances' leases expired.
+  int expired = 0;
+  bool believed = false;
+  for (const nlohmann::json& line : frozen_round_history(false)) {
+    if (line["ev"] == "lease.expire") ++expired;
+    if (line["ev"] == "acquire.ok") {
+      EXPECT_EQ(expired, 5) << "it counted a quorum of replies sent before the freeze";
+      believed = true;
+      break;
+    }
+  }
+  EXPECT_TRUE(believed);
+
+  // With it: the same round fails, validity gone, and a later one succeeds.
+  std::vector<std::string> outcomes;
+  for (const nlohmann::json& line : frozen_round_history(true)) {
+    if (line["ev"] == "acquire.fail") outcomes.push_back(line["reason"].get<std::string>());
+    if (line["ev"] == "acquire.ok") outcomes.push_back("ok");
+  }
+  ASSERT_GE(outcomes.size(), 2u);
+  EXPECT_EQ(outcomes.front(), "validity-elapsed");
+  EXPECT_EQ(outcomes.back(), "ok");
 }
 
 }  // namespace

@@ -2,8 +2,13 @@
 // Redis land between their call's send and reply in script order; a lease
 // expires at its deadline but before the next grant; worker lines keep
 // their times and lose `call`; the result is a history the checker accepts.
+// With several instances (Redlock) each instance's log is its own: one that
+// came back empty after a crash loses what it promised, one that came back
+// with its data keeps it.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -52,10 +57,12 @@ LiveRecords two_holders() {
   };
   // worker-1's grant logged in the second place, and with a TIME (20 us) after its
   // call's reply (9 us): it is ordered by seq and held inside its call.
-  records.lock_log = {
-      server_record({{"ev", "grant"}, {"owner", "worker-2"}, {"value", "worker-2#1"}, {"token", 2}, {"lease_ms", "1000"}, {"call", "worker-2/1"}}, 2, 1'000'500'000),
-      server_record({{"ev", "grant"}, {"owner", "worker-1"}, {"value", "worker-1#1"}, {"token", 1}, {"lease_ms", "1000"}, {"call", "worker-1/1"}}, 1, 20'000),
-  };
+  records.lock_instances = {{"redis-0",
+                             {
+                                 server_record({{"ev", "grant"}, {"owner", "worker-2"}, {"value", "worker-2#1"}, {"token", 2}, {"lease_ms", "1000"}, {"call", "worker-2/1"}}, 2, 1'000'500'000),
+                                 server_record({{"ev", "grant"}, {"owner", "worker-1"}, {"value", "worker-1#1"}, {"token", 1}, {"lease_ms", "1000"}, {"call", "worker-1/1"}}, 1, 20'000),
+                             },
+                             {}}};
   records.storage_log = {
       server_record({{"ev", "write.accept"}, {"key", "qty"}, {"writer", "worker-2"}, {"value", 1}, {"call", "worker-2/2"}}, 1, 1'150'000'000),
   };
@@ -156,6 +163,70 @@ TEST(LiveHistory, AServerEventIsKeptAfterItsCallsSendEvenWhenTheServerClockSaysE
   EXPECT_EQ(only(events, "storage", "write.accept")["t"].get<std::int64_t>(), 1'100'000'001);
 }
 
+// Redlock over three instances: worker-1 wins all three at 0; redis-0 and
+// redis-1 are killed at 1 s and come back at 1.1 s; worker-2 then asks.
+LiveRecords redlock_restart(bool came_back_empty) {
+  LiveRecords records;
+  records.run_begin = {{"scenario", "test"}, {"seed", 1}, {"fencing", false}, {"version", "test"},
+                       {"service", {{"kind", "redlock"}, {"instances", 3}, {"quorum", 2}}}};
+  records.lock_name = "lock";
+  records.realtime_minus_run_ns = 1'000'000'000'000;
+  records.end_ns = 3'000'000'000;
+  records.worker_lines = {
+      worker_line(1'000, "worker-1", "acquire.invoke", {{"lock", "lock"}, {"call", "worker-1/1"}}),
+      worker_line(900'000, "worker-1", "acquire.ok", {{"lock", "lock"}, {"token", 1}, {"lease_ns", 10'000'000'000}, {"call", "worker-1/1"}}),
+      worker_line(900'100, "worker-1", "hold.begin", {{"lock", "lock"}, {"token", 1}}),
+      worker_line(1'200'000'000, "worker-2", "acquire.invoke", {{"lock", "lock"}, {"call", "worker-2/1"}}),
+  };
+  if (came_back_empty) {
+    records.worker_lines.push_back(worker_line(1'201'000'000, "worker-2", "acquire.ok",
+                                               {{"lock", "lock"}, {"token", 1}, {"lease_ns", 10'000'000'000}, {"call", "worker-2/1"}}));
+    records.worker_lines.push_back(worker_line(1'201'000'100, "worker-2", "hold.begin", {{"lock", "lock"}, {"token", 1}}));
+  }
+  const json first_grant = {{"ev", "grant"}, {"owner", "worker-1"}, {"value", "worker-1#1"}, {"token", 1}, {"lease_ms", "10000"}, {"call", "worker-1/1"}};
+  const json second_grant = {{"ev", "grant"}, {"owner", "worker-2"}, {"value", "worker-2#1"}, {"token", 1}, {"lease_ms", "10000"}, {"call", "worker-2/1"}};
+  for (int index = 0; index < 3; ++index) {
+    LockInstanceRecords instance{"redis-" + std::to_string(index), {server_record(first_grant, 1, 500'000)}, {}};
+    if (index < 2) {
+      // Empty, the instance grants worker-2 with seq 1 again, after its
+      // restart; with its data (persistence) it kept worker-1's key and
+      // refused worker-2, and its log holds the first grant only (the
+      // coordinator counts a record it read twice once).
+      instance.restarts.push_back({1'000'000'000, 1'100'000'000,
+                                   came_back_empty ? std::nullopt : std::optional<std::string>{"worker-1#1"}});
+      if (came_back_empty) instance.log.push_back(server_record(second_grant, 1, 1'200'500'000));
+    }
+    records.lock_instances.push_back(instance);
+  }
+  return records;
+}
+
+std::int64_t count_of(const std::vector<json>& events, const std::string& event) {
+  return std::ranges::count_if(events, [&](const json& line) { return line["ev"] == event; });
+}
+
+TEST(LiveHistory, EachRedlockInstanceThatCameBackEmptyLosesWhatItPromisedAtItsRestart) {
+  const std::vector<json> events = parsed(live_history(redlock_restart(true)));
+  EXPECT_EQ(only(events, "redis-0", "lease.lost")["reason"], "restart");
+  EXPECT_EQ(only(events, "redis-0", "lease.lost")["t"].get<std::int64_t>(), 1'100'000'001);
+  EXPECT_EQ(only(events, "redis-1", "lease.lost")["owner"], "worker-1");
+  EXPECT_EQ(count_of(events, "lease.lost"), 2) << "redis-2 never restarted";
+  EXPECT_EQ(count_of(events, "lease.grant"), 5) << "worker-1 on three, worker-2 on the two restarted";
+
+  std::string text;
+  for (const std::string& line : live_history(redlock_restart(true))) text += line + "\n";
+  const checker::CheckOutcome outcome = checker::check_history_text(text, "live", {});
+  ASSERT_FALSE(outcome.error.has_value()) << outcome.error->message();
+  EXPECT_EQ(outcome.verdict.violation_count(checker::ViolationKind::kDoubleGrant).value_or(0), 1)
+      << "worker-2 reached a quorum while the lost promises still ran";
+}
+
+TEST(LiveHistory, ARedlockInstanceThatKeptItsDataKeepsItsLease) {
+  const std::vector<json> events = parsed(live_history(redlock_restart(false)));
+  EXPECT_EQ(count_of(events, "lease.grant"), 3) << "one grant per instance";
+  EXPECT_EQ(count_of(events, "lease.lost"), 0);
+}
+
 // A split brain's records (redis-failover): the replica took a copy of
 // worker-1's first lease before the cut; at the promotion it adopts it, and
 // the old primary, alive, loses nothing and goes on granting on its side; at
@@ -166,16 +237,15 @@ TEST(LiveHistory, ASplitBrainsRoleChangesAdoptAndLoseAsTheSimulatorDoes) {
   records.lock_name = "lock";
   records.realtime_minus_run_ns = 1'000'000'000'000;
   records.end_ns = 9'000'000'000;
-  const auto logged = [](const std::string& instance, json fields, std::int64_t seq, std::int64_t t) {
-    json record = server_record(std::move(fields), seq, t);
-    record["instance"] = instance;
-    return record;
-  };
-  records.lock_log = {
-      logged("redis-0", {{"ev", "grant"}, {"owner", "worker-1"}, {"value", "worker-1#1"}, {"token", 1}, {"lease_ms", "5000"}}, 1, 1'000'000),
-      logged("redis-0", {{"ev", "release"}, {"by", "worker-1"}, {"value", "worker-1#1"}}, 2, 3'000'000'000),
-      logged("redis-0", {{"ev", "grant"}, {"owner", "worker-1"}, {"value", "worker-1#2"}, {"token", 2}, {"lease_ms", "5000"}}, 3, 3'100'000'000),
-      logged("redis-1", {{"ev", "grant"}, {"owner", "worker-2"}, {"value", "worker-2#1"}, {"token", 2}, {"lease_ms", "5000"}}, 2, 5'500'000'000),
+  records.lock_instances = {
+      {"redis-0",
+       {server_record({{"ev", "grant"}, {"owner", "worker-1"}, {"value", "worker-1#1"}, {"token", 1}, {"lease_ms", "5000"}}, 1, 1'000'000),
+        server_record({{"ev", "release"}, {"by", "worker-1"}, {"value", "worker-1#1"}}, 2, 3'000'000'000),
+        server_record({{"ev", "grant"}, {"owner", "worker-1"}, {"value", "worker-1#2"}, {"token", 2}, {"lease_ms", "5000"}}, 3, 3'100'000'000)},
+       {}},
+      {"redis-1",
+       {server_record({{"ev", "grant"}, {"owner", "worker-2"}, {"value", "worker-2#1"}, {"token", 2}, {"lease_ms", "5000"}}, 2, 5'500'000'000)},
+       {}},
   };
   LockRoleChange promotion;
   promotion.t = 2'500'000'000;

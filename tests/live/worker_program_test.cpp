@@ -67,7 +67,8 @@ TEST(WorkerProgram, AProgramThatDoesNotTakeItsOwnStopsIsStoppedOnItsLine) {
   const Result result = run_locksim("live " + data("worker-program-late-stop.json") + " --runs 1 --history " + histories +
                                     " --json " + json);
   ASSERT_EQ(result.exit_code, 0) << result.output;
-  EXPECT_GT(live_mode(read_json(json), "fencing-off")["violations"]["stale_write"], 0) << result.output;
+  const nlohmann::json summary = read_json(json);
+  EXPECT_GT(live_mode(summary, "fencing-off")["violations"]["stale_write"], 0) << result.output;
   // locksim's SIGSTOP came after the hold.begin line it was sent on.
   std::istringstream lines{read_text(histories + "/live-worker-program-late-stop-live-seed1-fencing-off.jsonl")};
   bool holding = false;

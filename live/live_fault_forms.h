@@ -1,0 +1,25 @@
+#pragma once
+// Which of a scenario's planned faults live mode can carry out for real,
+// and why not the others. A fault with no live form is named on stderr and
+// skipped, counted as not fired.
+
+#include <string>
+
+#include "scenarios/plan.h"
+
+namespace locksim::live {
+
+struct LiveFaultContext {
+  bool own_lock_servers = false;  // locksim started the lock service's servers (not --redis), so it may kill them
+  bool user_program = false;      // workers.command: the user's program, whose lines are all locksim sees of it
+  bool failover_service = false;  // redis-failover: its servers are only failed over (failover_service.h)
+};
+
+// The lock service's instances are redis-0 … (Redlock: redis-(N-1)).
+[[nodiscard]] bool targets_a_lock_instance(const scenarios::PlannedFault& fault);
+[[nodiscard]] bool targets_a_worker(const scenarios::PlannedFault& fault);
+
+// Why `fault` has no live form; "" when it has one.
+[[nodiscard]] std::string no_live_form(const scenarios::PlannedFault& fault, const LiveFaultContext& context);
+
+}  // namespace locksim::live
