@@ -10,7 +10,8 @@
 // "Memory per run flat": each pipeline benchmark reports the process's peak
 // resident set (max_rss_MiB) after it ran; it must not grow with the number
 // of runs (compare a run with --benchmark_min_time=10 against the default).
-// one_job_run is the fixed cost of a run (us_per_run): one worker, one job.
+// one_job_run is the fixed cost of a run (its time per iteration is one
+// run): one worker, one job.
 //
 //   build/bench/pipeline_bench
 //   build/bench/pipeline_bench --benchmark_filter=control   (one scenario)
@@ -77,10 +78,10 @@ constexpr std::string_view kOneJobScenario = R"({
   "description": "One worker, one job, no faults: the fixed cost of a run.",
   "duration": "1m",
   "lock": { "lease": "30s" },
-  "workers": { "count": 1, "work": { "dist": "constant", "value": "10ms" } },
+  "workers": { "count": 1, "work": { "dist": "uniform", "min": "10ms", "max": "10ms" } },
   "workload": { "kind": "counter", "key": "qty", "jobs": 1 },
   "storage": { "fencing": "compare" },
-  "network": { "delay": { "dist": "constant", "value": "1ms" } }
+  "network": { "delay": { "dist": "uniform", "min": "1ms", "max": "1ms" } }
 })";
 
 void one_job_run(benchmark::State& state) {
@@ -97,8 +98,6 @@ void one_job_run(benchmark::State& state) {
   }
   state.SetItemsProcessed(static_cast<std::int64_t>(events));
   state.counters["events_per_run"] = static_cast<double>(events) / static_cast<double>(runs);
-  state.counters["us_per_run"] =
-      benchmark::Counter(static_cast<double>(runs) * 1e-6, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 
 // The kernel's event: (time, sequence) then what and whom it concerns.
