@@ -28,6 +28,7 @@
 #include <benchmark/benchmark.h>
 #include <fmt/core.h>
 
+#include "bench/bare_event_loop.h"
 #include "bench/rate_reporter.h"
 #include "model/options.h"
 #include "runner/seed_run.h"
@@ -100,53 +101,12 @@ void one_job_run(benchmark::State& state) {
   state.counters["events_per_run"] = static_cast<double>(events) / static_cast<double>(runs);
 }
 
-// The kernel's event: (time, sequence) then what and whom it concerns.
-struct BareEvent {
-  std::int64_t time = 0;
-  std::uint64_t sequence = 0;
-  std::uint32_t kind = 0;
-  std::uint32_t target = 0;
-  std::uint64_t ticket = 0;
-
-  friend bool operator>(const BareEvent& left, const BareEvent& right) {
-    return left.time != right.time ? left.time > right.time : left.sequence > right.sequence;
-  }
-};
-static_assert(sizeof(BareEvent) == 32);
-
-constexpr std::uint64_t kBareEventsPerBatch = 1'000'000;
-// About as many events as a small scenario keeps pending (timers and messages
-// of a few workers and one service).
-constexpr std::uint64_t kBarePendingEvents = 16;
-
-// The floor: no processes, no messages, no history; just the heap.
-void bare_event_loop(benchmark::State& state) {
-  std::priority_queue<BareEvent, std::vector<BareEvent>, std::greater<>> queue;
-  std::uint64_t sequence = 0;
-  for (std::uint64_t index = 0; index < kBarePendingEvents; ++index) {
-    queue.push({0, sequence++, 0, static_cast<std::uint32_t>(index), index});
-  }
-  std::uint64_t events = 0;
-  for (auto _ : state) {
-    for (std::uint64_t step = 0; step < kBareEventsPerBatch; ++step) {
-      const BareEvent earliest = queue.top();
-      queue.pop();
-      // A varied delay, so the heap does real reordering.
-      const std::int64_t delay = 1'000'000 + static_cast<std::int64_t>((sequence * 7919) % 1000) * 1'000;
-      queue.push({earliest.time + delay, sequence++, earliest.kind, earliest.target, earliest.ticket + 1});
-    }
-    events += kBareEventsPerBatch;
-    benchmark::DoNotOptimize(queue.top());
-  }
-  state.SetItemsProcessed(static_cast<std::int64_t>(events));
-}
-
 std::string benchmark_name(const std::string& scenario, OracleChoice oracle) {
   return fmt::format("pipeline/{}/oracle_{}", scenario, oracle == OracleChoice::kOn ? "on" : "off");
 }
 
 void register_benchmarks() {
-  benchmark::RegisterBenchmark("bare_event_loop", bare_event_loop)->Unit(benchmark::kMillisecond)->UseRealTime();
+  benchmark::RegisterBenchmark("bare_event_loop", locksim::bench::bare_event_loop)->Unit(benchmark::kMillisecond)->UseRealTime();
   benchmark::RegisterBenchmark("one_job_run", one_job_run)->Unit(benchmark::kMicrosecond)->UseRealTime();
   for (const char* scenario : kScenarios) {
     for (const OracleChoice oracle : {OracleChoice::kOff, OracleChoice::kOn}) {
