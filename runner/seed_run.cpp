@@ -7,10 +7,10 @@
 #include <fmt/format.h>
 
 #include "checker/history_reader.h"
-#include "runner/event_adapter.h"
 #include "locksim/version.h"
 #include "model/nemesis.h"
 #include "model/system.h"
+#include "runner/event_adapter.h"
 #include "runner/probes.h"
 #include "scenarios/fencing_modes.h"
 #include "sim/duration_text.h"
