@@ -409,12 +409,17 @@ bool Simulation::deliver_reply(NodeState& node, std::uint32_t message_slot, cons
   if (--group->unanswered > 0) {
     return false;
   }
-  const CallGroup answered = *group;
+  // Field by field, not a copy of the whole group: a 16-byte load of the
+  // count just decremented cannot be forwarded from that 8-byte store, and
+  // the stall was a tenth of a delivery's time.
+  const ProcessId process = group->process;
+  const std::coroutine_handle<> handle = group->handle;
+  const std::uint32_t timer_slot = group->timer_slot;
   node.call_groups.erase(group);
-  if (answered.timer_slot != kNoSlot) {
-    release_timer(answered.timer_slot);
+  if (timer_slot != kNoSlot) {
+    release_timer(timer_slot);
   }
-  run_process(answered.process, answered.handle);
+  run_process(process, handle);
   return false;
 }
 
@@ -446,15 +451,19 @@ std::uint32_t Simulation::pop_inbox(NodeId node_id) {
   return node.inbox.empty() ? kNoSlot : node.inbox.pop_front();
 }
 
-void Simulation::add_receive_waiter(ProcessId process, std::coroutine_handle<> handle, std::uint32_t* delivered_slot,
-                                    std::optional<Duration> timeout) {
-  ReceiveWaiter waiter{process, handle, delivered_slot, kNoSlot};
+void Simulation::add_receive_waiter(ProcessId process, std::coroutine_handle<> handle, std::uint32_t* delivered_slot) {
   const NodeId node_id = processes_[process.slot].node;
-  if (timeout) {
-    add_timer(TimerPurpose::kReceiveTimeout, process, ClockKind::kMonotonic,
-              local_time(node_id, ClockKind::kMonotonic) + *timeout, handle, 0, &waiter.timer_slot);
-  }
-  node_state(node_id).receive_waiters.push_back(waiter);
+  node_state(node_id).receive_waiters.push_back(ReceiveWaiter{process, handle, delivered_slot, kNoSlot});
+  processes_[process.slot].waiting = WaitKind::kReceive;
+}
+
+void Simulation::add_receive_waiter(ProcessId process, std::coroutine_handle<> handle, std::uint32_t* delivered_slot,
+                                    Duration timeout) {
+  const NodeId node_id = processes_[process.slot].node;
+  std::uint32_t timer_slot = kNoSlot;
+  add_timer(TimerPurpose::kReceiveTimeout, process, ClockKind::kMonotonic,
+            local_time(node_id, ClockKind::kMonotonic) + timeout, handle, 0, &timer_slot);
+  node_state(node_id).receive_waiters.push_back(ReceiveWaiter{process, handle, delivered_slot, timer_slot});
   processes_[process.slot].waiting = WaitKind::kReceive;
 }
 
@@ -463,13 +472,17 @@ void Simulation::start_call_group(ProcessId process, std::span<const NodeId> tar
   LOCKSIM_ASSERT(!targets.empty(), "a call needs at least one target");
   const NodeId node_id = processes_[process.slot].node;
   const std::uint64_t group_id = next_call_id_;
-  CallGroup group{group_id, targets.size(), process, handle, kNoSlot};
+  std::uint32_t timer_slot = kNoSlot;
   if (timeout != Duration::max()) {
     add_timer(TimerPurpose::kCallTimeout, process, ClockKind::kMonotonic, local_time(node_id, ClockKind::kMonotonic) + timeout,
-              handle, group_id, &group.timer_slot);
+              handle, group_id, &timer_slot);
   }
   NodeState& node = node_state(node_id);
-  node.call_groups.push_back(group);
+  // The timer's slot comes back in a local of its own, not written into a
+  // local group through a pointer: the group was then copied into the vector
+  // by wider loads that the CPU could not forward from that store, a stall
+  // on every call.
+  node.call_groups.push_back(CallGroup{group_id, targets.size(), process, handle, timer_slot});
   ProcessSlot& caller = processes_[process.slot];
   caller.waiting = WaitKind::kCall;
   caller.waiting_on = targets.front();
