@@ -1,8 +1,9 @@
 // Checker throughput on a generated 2,000,000-event history: events per second
 // for the full check, next to parse-only (the same reader handing each event
-// to a visitor that does nothing), both by wall-clock time. The ratio
-// check / parse-only is printed at
-// the end. The history is written once to a temporary file.
+// to a visitor that does nothing), both by wall-clock time, and next to the
+// bare event loop (bench/bare_event_loop.h) measured in the same run. The
+// ratios check / parse-only and check / bare loop are printed at the end.
+// The history is written once to a temporary file.
 //
 //   build/bench/checker_bench
 //   build/bench/checker_bench --write-history=FILE   (only write it, e.g. to
@@ -18,6 +19,7 @@
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 
+#include "bench/bare_event_loop.h"
 #include "bench/rate_reporter.h"
 #include "checker/history_checker.h"
 #include "checker/history_reader.h"
@@ -165,6 +167,7 @@ void parse_only(benchmark::State& state) {
 
 BENCHMARK(check_history)->Unit(benchmark::kMillisecond)->MinTime(3.0)->UseRealTime();
 BENCHMARK(parse_only)->Unit(benchmark::kMillisecond)->MinTime(3.0)->UseRealTime();
+BENCHMARK(locksim::bench::bare_event_loop)->Name("bare_event_loop")->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void print_ratio(const locksim::bench::RateReporter& reporter) {
   const std::optional<double> check = reporter.rate("check_history/min_time:3.000/real_time");
@@ -172,6 +175,10 @@ void print_ratio(const locksim::bench::RateReporter& reporter) {
   if (check && parse) {
     fmt::print("check {:.2f} M events/s, parse-only {:.2f} M events/s, ratio check/parse-only {:.2f}\n", *check / 1e6,
                *parse / 1e6, *check / *parse);
+  }
+  const std::optional<double> bare = reporter.rate("bare_event_loop/real_time");
+  if (check && bare) {
+    fmt::print("bare event loop {:.2f} M events/s, ratio check/bare loop {:.3f}\n", *bare / 1e6, *check / *bare);
   }
 }
 

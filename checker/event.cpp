@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <iterator>
 #include <utility>
+
+#include <fmt/format.h>
 
 namespace locksim::checker {
 namespace {
@@ -141,6 +144,125 @@ std::optional<EventKind> event_kind_from_name(std::string_view name) {
       break;
   }
   return std::nullopt;
+}
+
+EventField event_field_from_name(std::string_view name) {
+  // By length and bytes, not by a chain of string compares: this runs for
+  // every field of every line.
+  const auto is = [&](const auto& known) { return equals(name, known); };
+  switch (name.size()) {
+    case 1: return name[0] == 'i' ? EventField::kIndex : name[0] == 't' ? EventField::kTime : EventField::kUnknown;
+    case 2: return is("ev") ? EventField::kEvent : is("by") ? EventField::kBy : EventField::kUnknown;
+    case 3: return is("key") ? EventField::kKey : is("job") ? EventField::kJob : EventField::kUnknown;
+    case 4: return is("proc") ? EventField::kProcess : is("lock") ? EventField::kLock : EventField::kUnknown;
+    case 5:
+      return is("owner")   ? EventField::kOwner
+             : is("token") ? EventField::kToken
+             : is("value") ? EventField::kValue
+             : is("final") ? EventField::kFinal
+                           : EventField::kUnknown;
+    case 6:
+      return is("writer")   ? EventField::kWriter
+             : is("reason") ? EventField::kReason
+             : is("reader") ? EventField::kReader
+                            : EventField::kUnknown;
+    case 7: return is("service") ? EventField::kService : EventField::kUnknown;
+    case 8: return is("lease_ns") ? EventField::kLeaseNs : is("workload") ? EventField::kWorkload : EventField::kUnknown;
+    case 10: return is("request_id") ? EventField::kRequestId : EventField::kUnknown;
+    case 14: return is("stuck_after_ns") ? EventField::kStuckAfterNs : EventField::kUnknown;
+    default: return EventField::kUnknown;
+  }
+}
+
+namespace {
+
+// A required field: its name and, for the message, what it holds.
+struct Required {
+  std::string_view field;
+  std::string_view meaning;
+};
+
+std::string missing(const Required& required, EventKind kind) {
+  return fmt::format("expected field `{}` ({}) in a {} event", required.field, required.meaning,
+                     event_kind_name(kind));
+}
+
+}  // namespace
+
+std::optional<std::string> missing_required_field(const Event& event) {
+  constexpr Required kLock{"lock", "the lock's name, a string"};
+  constexpr Required kOwner{"owner", "the worker the lease belongs to, a string"};
+  constexpr Required kBy{"by", "who asked for the release, a string"};
+  constexpr Required kKey{"key", "the storage key, a string"};
+  constexpr Required kWriter{"writer", "the worker whose write it was, a string"};
+  constexpr Required kReader{"reader", "the worker whose read it was, a string"};
+  constexpr Required kReason{"reason", "why storage rejected the write, a string"};
+  constexpr Required kJob{"job", "the job the effect is for, a string or an integer"};
+  constexpr Required kEffectReason{"reason", "why the service dropped the effect, a string"};
+  const EventKind kind = event.kind;
+  switch (kind) {
+    case EventKind::kAcquireOk:
+    case EventKind::kAcquireFail:
+    case EventKind::kAcquireGiveUp:
+    case EventKind::kHoldBegin:
+    case EventKind::kHoldEnd:
+      if (event.lock.empty()) return missing(kLock, kind);
+      break;
+    case EventKind::kLeaseGrant:
+    case EventKind::kLeaseRenew:
+    case EventKind::kLeaseExpire:
+    case EventKind::kLeaseLost:
+    case EventKind::kLeaseAdopt:
+    case EventKind::kLeaseRelease:
+      if (event.lock.empty()) return missing(kLock, kind);
+      if (event.owner.empty()) return missing(kOwner, kind);
+      if (kind == EventKind::kLeaseRelease && event.by.empty()) return missing(kBy, kind);
+      break;
+    case EventKind::kWriteAccept:
+    case EventKind::kWriteReject:
+      if (event.key.empty()) return missing(kKey, kind);
+      if (event.writer.empty()) return missing(kWriter, kind);
+      if (kind == EventKind::kWriteReject && event.reason.empty()) return missing(kReason, kind);
+      break;
+    case EventKind::kReadAccept:
+    case EventKind::kReadReject:
+      if (event.key.empty()) return missing(kKey, kind);
+      if (event.reader.empty()) return missing(kReader, kind);
+      break;
+    case EventKind::kEffectAccept:
+    case EventKind::kEffectReject:
+      if (event.job.empty()) return missing(kJob, kind);
+      if (event.writer.empty()) return missing(kWriter, kind);
+      if (kind == EventKind::kEffectReject && event.reason.empty()) return missing(kEffectReason, kind);
+      break;
+    default:
+      break;
+  }
+  return std::nullopt;
+}
+
+std::string json_string_literal(std::string_view text) {
+  // The escapes the simulator's recorder writes, so that a simulated history's
+  // value reads back as the very text on its line.
+  fmt::memory_buffer out;
+  out.push_back('"');
+  for (const char c : text) {
+    switch (c) {
+      case '"': out.append(std::string_view{"\\\""}); break;
+      case '\\': out.append(std::string_view{"\\\\"}); break;
+      case '\n': out.append(std::string_view{"\\n"}); break;
+      case '\r': out.append(std::string_view{"\\r"}); break;
+      case '\t': out.append(std::string_view{"\\t"}); break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          fmt::format_to(std::back_inserter(out), "\\u{:04x}", static_cast<unsigned>(c));
+        } else {
+          out.push_back(c);
+        }
+    }
+  }
+  out.push_back('"');
+  return fmt::to_string(out);
 }
 
 }  // namespace locksim::checker

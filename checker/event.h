@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 
 namespace locksim::checker {
@@ -62,6 +63,16 @@ enum class EventKind : std::uint8_t {
 // The kind whose `ev` text is `name`; nullopt for a name the contract lacks.
 [[nodiscard]] std::optional<EventKind> event_kind_from_name(std::string_view name);
 
+// The fields of a line that the checks read (`i`, `t`, `proc`, `ev` and the
+// rest of Event's); every other field is kUnknown, which the checks ignore.
+enum class EventField : std::uint8_t {
+  kUnknown, kIndex, kTime, kProcess, kEvent, kLock, kOwner, kBy, kToken, kLeaseNs, kReason, kKey, kWriter, kReader,
+  kJob, kRequestId, kValue, kService, kWorkload, kStuckAfterNs, kFinal,
+};
+
+// The field called `name` (a line's JSON key).
+[[nodiscard]] EventField event_field_from_name(std::string_view name);
+
 // One entry of run.end's `final` object: a storage key and its value when that
 // value is an integer (the counter workload's), nullopt otherwise.
 struct FinalValue {
@@ -112,5 +123,14 @@ struct Event {
   bool has_final = false;
   std::span<const FinalValue> final_values;
 };
+
+// Why `event` lacks a field the checks rely on for its kind, in the reader's
+// words ("expected field `lock` (the lock's name, a string) in a hold.begin
+// event"); nullopt when it has them all. The list is in history_reader.h.
+[[nodiscard]] std::optional<std::string> missing_required_field(const Event& event);
+
+// `text` as a JSON string literal, quotes included: how Event::value_json
+// holds a string `value`, whoever made the event.
+[[nodiscard]] std::string json_string_literal(std::string_view text);
 
 }  // namespace locksim::checker

@@ -109,57 +109,6 @@ Problem read_name(dom::element value, std::string_view field, std::string_view& 
   return wrong_type(field, "a string or an integer", not_an_integer(type));
 }
 
-// A required field: its name and, for the message, what it holds.
-struct Required {
-  std::string_view field;
-  std::string_view meaning;
-};
-
-Problem missing(const Required& required, EventKind kind) {
-  return invalid(fmt::format("expected field `{}` ({}) in a {} event", required.field, required.meaning,
-                             event_kind_name(kind)));
-}
-
-// The fields the checks read. Found by length and bytes, not by a chain of
-// string compares: this runs for every field of every line.
-enum class FieldId : std::uint8_t {
-  kUnknown, kIndex, kTime, kProcess, kEvent, kLock, kOwner, kBy, kToken, kLeaseNs, kReason, kKey, kWriter, kReader,
-  kJob, kRequestId, kValue, kService, kWorkload, kStuckAfterNs, kFinal,
-};
-
-// `name` == `known`, for a `name` already known to have the same length: the
-// size is a compile-time constant, so the compare is a few integer compares.
-template <std::size_t Size>
-bool same_bytes(std::string_view name, const char (&known)[Size]) {
-  return std::memcmp(name.data(), known, Size - 1) == 0;
-}
-
-FieldId field_id(std::string_view name) {
-  const auto is = [&](const auto& known) { return same_bytes(name, known); };
-  switch (name.size()) {
-    case 1: return name[0] == 'i' ? FieldId::kIndex : name[0] == 't' ? FieldId::kTime : FieldId::kUnknown;
-    case 2: return is("ev") ? FieldId::kEvent : is("by") ? FieldId::kBy : FieldId::kUnknown;
-    case 3: return is("key") ? FieldId::kKey : is("job") ? FieldId::kJob : FieldId::kUnknown;
-    case 4: return is("proc") ? FieldId::kProcess : is("lock") ? FieldId::kLock : FieldId::kUnknown;
-    case 5:
-      return is("owner")   ? FieldId::kOwner
-             : is("token") ? FieldId::kToken
-             : is("value") ? FieldId::kValue
-             : is("final") ? FieldId::kFinal
-                           : FieldId::kUnknown;
-    case 6:
-      return is("writer")   ? FieldId::kWriter
-             : is("reason") ? FieldId::kReason
-             : is("reader") ? FieldId::kReader
-                            : FieldId::kUnknown;
-    case 7: return is("service") ? FieldId::kService : FieldId::kUnknown;
-    case 8: return is("lease_ns") ? FieldId::kLeaseNs : is("workload") ? FieldId::kWorkload : FieldId::kUnknown;
-    case 10: return is("request_id") ? FieldId::kRequestId : FieldId::kUnknown;
-    case 14: return is("stuck_after_ns") ? FieldId::kStuckAfterNs : FieldId::kUnknown;
-    default: return FieldId::kUnknown;
-  }
-}
-
 Problem at_least_zero(std::string_view field, const std::optional<std::int64_t>& number) {
   if (number && *number < 0) {
     return invalid(fmt::format("expected field `{}` to be >= 0, got {}", field, *number));
@@ -179,15 +128,21 @@ Problem at_least_zero(std::string_view field, const std::optional<std::int64_t>&
 // Debian's simdjson builds On-Demand's header code for the generic kernel in
 // our translation units, while the DOM parse runs the library's runtime-chosen
 // SIMD kernel (docs/checker.md has the measurements).
+}  // namespace
+
+// (Outside the unnamed namespace: LineReader, in the header, holds one.)
 class LineDecoder {
  public:
   // Decodes the `length` bytes at `data`; `capacity` bytes from `data` are
   // readable (simdjson reads up to SIMDJSON_PADDING bytes past the end).
   Problem decode(const char* data, std::size_t length, std::size_t capacity);
+  // Decodes a line that a document stream has already parsed.
+  Problem decode(dom::element root);
 
   [[nodiscard]] const Event& event() const { return event_; }
 
  private:
+  void reset();
   Problem decode_field(std::string_view name, dom::element value);
   Problem decode_value(dom::element value);
   Problem decode_token(dom::element value);
@@ -209,20 +164,27 @@ class LineDecoder {
   std::string_view event_name_;
 };
 
-Problem LineDecoder::decode(const char* data, std::size_t length, std::size_t capacity) {
+void LineDecoder::reset() {
   event_ = Event{};
   final_values_.clear();
   has_index_ = has_time_ = has_process_ = false;
   event_name_ = {};
+}
+
+Problem LineDecoder::decode(const char* data, std::size_t length, std::size_t capacity) {
   if (capacity < length + simdjson::SIMDJSON_PADDING) {
     return invalid("internal: line buffer without padding");  // read_lines always pads
   }
-
   dom::element root;
   // realloc_if_needed = false: the line is parsed in place, padding included.
   if (const auto error = parser_.parse(data, length, false).get(root)) {
     return not_json(error);
   }
+  return decode(root);
+}
+
+Problem LineDecoder::decode(dom::element root) {
+  reset();
   if (root.type() != dom::element_type::OBJECT) {
     return invalid(fmt::format("expected a JSON object (one event per line), got {}", type_name(root.type())));
   }
@@ -240,50 +202,50 @@ Problem LineDecoder::decode(const char* data, std::size_t length, std::size_t ca
 }
 
 Problem LineDecoder::decode_field(std::string_view name, dom::element value) {
-  switch (field_id(name)) {
-    case FieldId::kIndex: {
+  switch (event_field_from_name(name)) {
+    case EventField::kIndex: {
       std::optional<std::int64_t> index;
       Problem problem = read_integer(value, name, index);
       has_index_ = index.has_value();
       event_.index = index.value_or(0);
       return problem;
     }
-    case FieldId::kTime: {
+    case EventField::kTime: {
       std::optional<std::int64_t> time;
       Problem problem = read_integer(value, name, time);
       has_time_ = time.has_value();
       event_.time_ns = time.value_or(0);
       return problem;
     }
-    case FieldId::kProcess: {
+    case EventField::kProcess: {
       Problem problem = read_text(value, name, event_.process);
       has_process_ = !event_.process.empty();
       return problem;
     }
-    case FieldId::kEvent: return read_text(value, name, event_name_);
-    case FieldId::kLock: return read_text(value, name, event_.lock);
-    case FieldId::kOwner: return read_text(value, name, event_.owner);
-    case FieldId::kBy: return read_text(value, name, event_.by);
-    case FieldId::kToken: return decode_token(value);
-    case FieldId::kLeaseNs: {
+    case EventField::kEvent: return read_text(value, name, event_name_);
+    case EventField::kLock: return read_text(value, name, event_.lock);
+    case EventField::kOwner: return read_text(value, name, event_.owner);
+    case EventField::kBy: return read_text(value, name, event_.by);
+    case EventField::kToken: return decode_token(value);
+    case EventField::kLeaseNs: {
       Problem problem = read_integer(value, name, event_.lease_ns);
       return problem ? problem : at_least_zero(name, event_.lease_ns);
     }
-    case FieldId::kReason: return read_text(value, name, event_.reason);
-    case FieldId::kKey: return read_text(value, name, event_.key);
-    case FieldId::kWriter: return read_text(value, name, event_.writer);
-    case FieldId::kReader: return read_text(value, name, event_.reader);
-    case FieldId::kJob: return read_name(value, name, event_.job, job_text_);
-    case FieldId::kRequestId: return read_name(value, name, event_.request_id, request_id_text_);
-    case FieldId::kValue: return decode_value(value);
-    case FieldId::kService: return decode_service(value);
-    case FieldId::kWorkload: return decode_workload(value);
-    case FieldId::kStuckAfterNs: {
+    case EventField::kReason: return read_text(value, name, event_.reason);
+    case EventField::kKey: return read_text(value, name, event_.key);
+    case EventField::kWriter: return read_text(value, name, event_.writer);
+    case EventField::kReader: return read_text(value, name, event_.reader);
+    case EventField::kJob: return read_name(value, name, event_.job, job_text_);
+    case EventField::kRequestId: return read_name(value, name, event_.request_id, request_id_text_);
+    case EventField::kValue: return decode_value(value);
+    case EventField::kService: return decode_service(value);
+    case EventField::kWorkload: return decode_workload(value);
+    case EventField::kStuckAfterNs: {
       Problem problem = read_integer(value, name, event_.stuck_after_ns);
       return problem ? problem : at_least_zero(name, event_.stuck_after_ns);
     }
-    case FieldId::kFinal: return decode_final(value);
-    case FieldId::kUnknown: break;
+    case EventField::kFinal: return decode_final(value);
+    case EventField::kUnknown: break;
   }
   return std::nullopt;  // unknown fields are allowed: the contract adds fields freely
 }
@@ -309,6 +271,8 @@ Problem LineDecoder::decode_value(dom::element value) {
   if (value.type() == dom::element_type::INT64) {
     event_.value_integer = value.get_int64().value_unsafe();
     value_text_ = fmt::format("{}", *event_.value_integer);
+  } else if (value.type() == dom::element_type::STRING) {
+    value_text_ = json_string_literal(value.get_string().value_unsafe());
   } else {
     value_text_ = simdjson::minify(value);
   }
@@ -409,55 +373,13 @@ Problem LineDecoder::require_fields() {
   }
   event_.kind = *kind;
 
-  constexpr Required kLock{"lock", "the lock's name, a string"};
-  constexpr Required kOwner{"owner", "the worker the lease belongs to, a string"};
-  constexpr Required kBy{"by", "who asked for the release, a string"};
-  constexpr Required kKey{"key", "the storage key, a string"};
-  constexpr Required kWriter{"writer", "the worker whose write it was, a string"};
-  constexpr Required kReader{"reader", "the worker whose read it was, a string"};
-  constexpr Required kReason{"reason", "why storage rejected the write, a string"};
-  constexpr Required kJob{"job", "the job the effect is for, a string or an integer"};
-  constexpr Required kEffectReason{"reason", "why the service dropped the effect, a string"};
-  switch (*kind) {
-    case EventKind::kAcquireOk:
-    case EventKind::kAcquireFail:
-    case EventKind::kAcquireGiveUp:
-    case EventKind::kHoldBegin:
-    case EventKind::kHoldEnd:
-      if (event_.lock.empty()) return missing(kLock, *kind);
-      break;
-    case EventKind::kLeaseGrant:
-    case EventKind::kLeaseRenew:
-    case EventKind::kLeaseExpire:
-    case EventKind::kLeaseLost:
-    case EventKind::kLeaseAdopt:
-    case EventKind::kLeaseRelease:
-      if (event_.lock.empty()) return missing(kLock, *kind);
-      if (event_.owner.empty()) return missing(kOwner, *kind);
-      if (*kind == EventKind::kLeaseRelease && event_.by.empty()) return missing(kBy, *kind);
-      break;
-    case EventKind::kWriteAccept:
-    case EventKind::kWriteReject:
-      if (event_.key.empty()) return missing(kKey, *kind);
-      if (event_.writer.empty()) return missing(kWriter, *kind);
-      if (*kind == EventKind::kWriteReject && event_.reason.empty()) return missing(kReason, *kind);
-      break;
-    case EventKind::kReadAccept:
-    case EventKind::kReadReject:
-      if (event_.key.empty()) return missing(kKey, *kind);
-      if (event_.reader.empty()) return missing(kReader, *kind);
-      break;
-    case EventKind::kEffectAccept:
-    case EventKind::kEffectReject:
-      if (event_.job.empty()) return missing(kJob, *kind);
-      if (event_.writer.empty()) return missing(kWriter, *kind);
-      if (*kind == EventKind::kEffectReject && event_.reason.empty()) return missing(kEffectReason, *kind);
-      break;
-    default:
-      break;
+  if (auto what = missing_required_field(event_)) {
+    return invalid(std::move(*what));
   }
   return std::nullopt;
 }
+
+namespace {
 
 // What a file that fails on its first line looks like, when it is clearly not
 // a history at all — a scenario file, an EDN (Jepsen) history, a JSON array
@@ -502,6 +424,10 @@ class HistoryStream {
   // Handles one line (without its newline). Returns false when reading must
   // stop (an error, or a cut-off last line).
   bool line(const char* data, std::size_t length, std::size_t capacity, bool ends_with_newline);
+  // Handles the next line when a document stream has already parsed it (as
+  // `root`) and found it whole on its line. Returns false when reading must stop.
+  bool parsed_line(dom::element root);
+  [[nodiscard]] dom::parser& stream_parser() { return stream_parser_; }
   void fail(std::int64_t line, std::string what) { outcome_.error = HistoryError{name_, line, std::move(what)}; }
   // Fails on the line that has not been handed over yet (it is being buffered).
   void fail_unfinished_line(std::string what) { fail(line_number_ + 1, std::move(what)); }
@@ -513,7 +439,11 @@ class HistoryStream {
  private:
   std::string name_;
   const EventVisitor& visit_;
+  // Whether the line just decoded may be handed over, and what to do if not.
+  bool accept(Problem problem, bool ends_with_newline);
+
   LineDecoder decoder_;
+  dom::parser stream_parser_;  // the document stream's: it holds a whole chunk's structure
   ReadOutcome outcome_;
   std::int64_t line_number_ = 0;
   std::int64_t previous_time_ns_ = 0;
@@ -532,7 +462,16 @@ bool HistoryStream::line(const char* data, std::size_t length, std::size_t capac
     fail(line_number_, "expected a JSON object (one event per line), got an empty line");
     return false;
   }
-  if (auto problem = decoder_.decode(data, length, capacity)) {
+  return accept(decoder_.decode(data, length, capacity), ends_with_newline);
+}
+
+bool HistoryStream::parsed_line(dom::element root) {
+  ++line_number_;
+  return accept(decoder_.decode(root), true);
+}
+
+bool HistoryStream::accept(Problem problem, bool ends_with_newline) {
+  if (problem) {
     if (problem->not_json && !ends_with_newline) {
       outcome_.summary.cut_off_line = line_number_;
       return false;
@@ -597,6 +536,55 @@ ReadOutcome HistoryStream::finish(bool file_was_empty) {
   return std::move(outcome_);
 }
 
+bool only_whitespace(const char* data, std::size_t length) {
+  return std::all_of(data, data + length, [](char c) { return c == ' ' || c == '\t' || c == '\r'; });
+}
+
+struct StreamedLines {
+  std::size_t consumed = 0;  // bytes of whole lines handed over
+  bool stop = false;         // reading must stop (a line broke the contract)
+};
+
+// Reads the whole lines of [data, data + length) — which ends just after a
+// newline, with SIMDJSON_PADDING readable bytes after it — through one
+// simdjson document stream: stage 1 (structure and UTF-8 validation) runs
+// once over all of them, stage 2 once per line, instead of both per line.
+//
+// A document is taken as a line only if it is an object alone on its line
+// (nothing but blanks before and after it on that line). Anything else — a
+// JSON error, a blank line, two documents on one line, one across lines, a
+// line that is not an object — ends the stream at that line and leaves it to
+// the caller's one-line parser, whose messages say exactly what is wrong and
+// where. So the stream only ever speeds up lines that the one-line parser
+// would take too, giving the same DOM; every message comes from one place.
+StreamedLines stream_lines(HistoryStream& stream, const char* data, std::size_t length) {
+  StreamedLines result;
+  dom::parser& parser = stream.stream_parser();
+  parser.threaded = false;  // one batch: nothing for a second thread to do
+  dom::document_stream documents;
+  if (parser.parse_many(data, length, std::max(length, dom::MINIMAL_BATCH_SIZE)).get(documents)) {
+    return result;
+  }
+  std::size_t line_start = 0;
+  for (auto document = documents.begin(); document != documents.end(); ++document) {
+    dom::element root;
+    if ((*document).get(root) || root.type() != dom::element_type::OBJECT) break;
+    const auto* newline = static_cast<const char*>(std::memchr(data + line_start, '\n', length - line_start));
+    const auto line_end = static_cast<std::size_t>(newline - data);  // found: the bytes end with a newline
+    const std::size_t document_start = document.current_index();
+    if (document_start < line_start || document_start >= line_end) break;
+    const std::size_t document_end = document_start + document.source().size();
+    if (document_end > line_end || !only_whitespace(data + document_end, line_end - document_end)) break;
+    if (!stream.parsed_line(root)) {
+      result.stop = true;
+      return result;
+    }
+    line_start = line_end + 1;
+  }
+  result.consumed = line_start;
+  return result;
+}
+
 // Reads bytes into `destination`, returning how many (0 at the end).
 using ByteSource = std::function<std::size_t(char* destination, std::size_t capacity)>;
 
@@ -610,7 +598,25 @@ ReadOutcome read_lines(std::string_view name, const ByteSource& source, const Ev
   std::size_t scanned = 0;  // bytes after `begin` known to hold no newline
   bool at_end_of_input = false;
   bool read_anything = false;
+  // Lines before this offset are read one at a time: the document stream
+  // stopped early there, and trying it again line after line would rescan
+  // the rest of the chunk each time.
+  std::size_t one_at_a_time_until = 0;
   while (true) {
+    if (begin >= one_at_a_time_until && begin < end) {
+      const auto* last_newline = static_cast<const char*>(memrchr(buffer.data() + begin, '\n', end - begin));
+      if (last_newline != nullptr) {
+        const auto whole_lines_end = static_cast<std::size_t>(last_newline - buffer.data()) + 1;
+        const StreamedLines streamed = stream_lines(stream, buffer.data() + begin, whole_lines_end - begin);
+        if (streamed.stop) {
+          stream.explain_first_line(std::string_view{buffer.data(), end});
+          return stream.finish(false);
+        }
+        begin += streamed.consumed;
+        scanned = 0;
+        if (begin < whole_lines_end) one_at_a_time_until = whole_lines_end;
+      }
+    }
     const char* newline =
         static_cast<const char*>(std::memchr(buffer.data() + begin + scanned, '\n', end - begin - scanned));
     if (newline != nullptr) {
@@ -634,6 +640,7 @@ ReadOutcome read_lines(std::string_view name, const ByteSource& source, const Ev
     // Keep the unfinished line, moved to the front, and read more after it.
     std::memmove(buffer.data(), buffer.data() + begin, end - begin);
     end -= begin;
+    one_at_a_time_until -= std::min(one_at_a_time_until, begin);
     begin = 0;
     const std::size_t data_capacity = buffer.size() - simdjson::SIMDJSON_PADDING;
     if (data_capacity - end < kChunkBytes / 2) {
@@ -705,5 +712,21 @@ ReadOutcome read_history_text(std::string_view text, std::string_view name, cons
       },
       visit);
 }
+
+LineReader::LineReader() : decoder_{std::make_unique<LineDecoder>()} {}
+LineReader::~LineReader() = default;
+LineReader::LineReader(LineReader&& other) noexcept = default;
+LineReader& LineReader::operator=(LineReader&& other) noexcept = default;
+
+std::optional<std::string> LineReader::read(std::string_view line) {
+  padded_.resize(line.size() + simdjson::SIMDJSON_PADDING);
+  std::memcpy(padded_.data(), line.data(), line.size());
+  if (Problem problem = decoder_->decode(padded_.data(), line.size(), padded_.size())) {
+    return std::move(problem->what);
+  }
+  return std::nullopt;
+}
+
+const Event& LineReader::event() const { return decoder_->event(); }
 
 }  // namespace locksim::checker

@@ -1,10 +1,13 @@
 #pragma once
-// The history reader: streams a history (spec/history.md, JSON Lines) one line
-// at a time through simdjson's DOM parser (which validates each whole line:
-// see history_reader.cpp for why not On-Demand) and hands each line to a
-// visitor as a checker::Event. It never holds more than one buffered chunk of
-// the file (the chunk grows only for a single line longer than it), so memory
-// does not grow with the history.
+// The history reader: streams a history (spec/history.md, JSON Lines) through
+// simdjson's DOM parser (which validates each whole line: see
+// history_reader.cpp for why not On-Demand) and hands each line to a visitor
+// as a checker::Event. The whole lines of each chunk go through one simdjson
+// document stream (stage 1 once per chunk, not once per line); a line the
+// stream cannot take as a lone object on its line is parsed on its own, and
+// every message comes from that one-line path. It never holds more than one
+// buffered chunk of the file (the chunk grows only for a single line longer
+// than it), so memory does not grow with the history.
 //
 // What it promises:
 // - Every line it hands over is a JSON object with integer `i` (0, 1, 2, … in
@@ -33,9 +36,11 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "checker/event.h"
 
@@ -74,5 +79,30 @@ using EventVisitor = std::function<void(const Event&)>;
 
 // Reads `text` as if it were the contents of a file called `name`.
 [[nodiscard]] ReadOutcome read_history_text(std::string_view text, std::string_view name, const EventVisitor& visit);
+
+class LineDecoder;
+
+// Reads single lines as the reader does — the same decoding, the same
+// messages — but without the rules that span lines (`i` in sequence, `t`
+// never decreasing, one kind of token, a cut-off last line): for a producer
+// that holds its events in another form and needs the reader's view of a few
+// of them (the runner's typed-event adapter, runner/event_adapter.h).
+class LineReader {
+ public:
+  LineReader();
+  ~LineReader();
+  LineReader(LineReader&& other) noexcept;
+  LineReader& operator=(LineReader&& other) noexcept;
+
+  // Reads `line` (one JSON object, without its newline). Returns what was
+  // expected when it is bad input; otherwise nullopt, and event() holds the
+  // line's event until the next read().
+  [[nodiscard]] std::optional<std::string> read(std::string_view line);
+  [[nodiscard]] const Event& event() const;
+
+ private:
+  std::unique_ptr<LineDecoder> decoder_;
+  std::vector<char> padded_;  // the line with simdjson's padding after it
+};
 
 }  // namespace locksim::checker

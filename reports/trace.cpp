@@ -273,7 +273,8 @@ std::string replay_text(const scenarios::Scenario& scenario, const runner::SeedR
     text += text::terminal_escaped_lines(trace_body(entries, run, view));
   }
   std::string end = fmt::format("\n{} events, {} history lines, history hash {:016x}\n{}\n", run.events,
-                                run.history_events, run.history_hash, run.why_stopped);
+                                // The text's hash when the trace's run wrote text (replay's always does).
+                                run.history_events, run.text_hash.value_or(run.history_hash), run.why_stopped);
   for (const std::string& waiting : run.blocked) end += fmt::format("  still waiting: {}\n", waiting);
   if (run.verdict.violations.empty()) end += "no violation\n";
   for (const checker::Violation& violation : run.verdict.violations) {

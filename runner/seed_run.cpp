@@ -10,6 +10,7 @@
 #include "locksim/version.h"
 #include "model/nemesis.h"
 #include "model/system.h"
+#include "runner/event_adapter.h"
 #include "runner/probes.h"
 #include "scenarios/fencing_modes.h"
 #include "sim/duration_text.h"
@@ -196,14 +197,29 @@ SeedRun run_plan(const scenarios::Scenario& scenario, const scenarios::Plan& pla
   simulation_options.event_limit = scenario.event_limit;
   simulation_options.network = scenario.network;
 
-  std::string history;  // the checker reads it after the run
+  // The history's text is made only for a watcher (replay's trace,
+  // --history, the reports); the checker reads the typed records.
   const sim::Simulation* running = nullptr;
-  sim::Simulation simulation{simulation_options, [&history, &watch, &running](std::string_view line) {
-                               history.append(line);
-                               history.push_back('\n');
-                               if (watch) watch(line, *running);
-                             }};
+  sim::HistorySink sink;
+  if (watch) {
+    sink = [&watch, &running](std::string_view line) { watch(line, *running); };
+  }
+  sim::Simulation simulation{simulation_options, std::move(sink)};
   running = &simulation;
+
+  checker::CheckOptions check_options;
+  check_options.stuck_after_ns = scenario.system.lock.stuck_after.count_ns();
+  checker::HistoryChecker checker{check_options};
+  EventAdapter adapter;
+  simulation.observe([&adapter, &checker, &simulation](std::string_view proc, std::string_view event,
+                                                       std::span<const sim::Field> fields) {
+    const std::uint64_t index = simulation.history().events_recorded() - 1;
+    if (auto problem = adapter.adapt(index, simulation.now(), proc, event, fields)) {
+      throw std::logic_error(fmt::format("the simulator wrote a history the checker rejects: line {}: {}", index + 1,
+                                         *problem));
+    }
+    checker.observe(adapter.event());
+  });
   ProbeCounter probes{drift_allowance(scenario)};
   simulation.observe([&probes](std::string_view proc, std::string_view event, std::span<const sim::Field> fields) {
     probes.observe(proc, event, fields);
@@ -256,17 +272,9 @@ SeedRun run_plan(const scenarios::Scenario& scenario, const scenarios::Plan& pla
   result.why_stopped = why_stopped(outcome, simulation_options, result.unfinished_jobs);
   if (result.stopped_short || result.unfinished_jobs > 0) result.blocked = still_waiting(outcome, simulation, system);
 
-  checker::CheckOptions check_options;
-  check_options.stuck_after_ns = scenario.system.lock.stuck_after.count_ns();
-  checker::HistoryChecker checker{check_options};
   const std::string name =
       fmt::format("{} seed {} fencing {}", scenario.name, plan.seed, scenarios::fencing_switch_name(fencing));
-  const checker::ReadOutcome read =
-      checker::read_history_text(history, name, [&checker](const checker::Event& event) { checker.observe(event); });
-  if (read.error) {
-    throw std::logic_error("the simulator wrote a history the checker rejects: " + read.error->message());
-  }
-  result.verdict = checker.finish(name, read.summary);
+  result.verdict = checker.finish(name, adapter.summary());
   if (oracle) {
     result.oracle = oracle->finish(system.storage().values());
     result.oracle_mismatches = compare_with_oracle(result.verdict, *result.oracle);
@@ -279,6 +287,7 @@ SeedRun run_plan(const scenarios::Scenario& scenario, const scenarios::Plan& pla
   result.events = outcome.events;
   result.virtual_ns = simulation.now().ns();
   result.history_hash = simulation.history().hash();
+  if (watch) result.text_hash = simulation.history().text_hash();
   result.history_events = simulation.history().events_recorded();
   result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   return result;

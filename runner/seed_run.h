@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,7 +35,12 @@ struct SeedRun {
   std::uint64_t events = 0;          // scheduler events processed
   std::int64_t virtual_ns = 0;
   double wall_seconds = 0;
-  std::uint64_t history_hash = 0;  // equal for byte-identical histories
+  // Equal for equal histories: the recorder's hash of the typed records
+  // (sim/history_recorder.h says why that is as strict as the text's).
+  std::uint64_t history_hash = 0;
+  // The hash of the history's text, byte for byte; set iff text was made
+  // (a LineWatcher was given): what replay prints and tests/golden pins.
+  std::optional<std::uint64_t> text_hash;
   std::uint64_t history_events = 0;
   // The oracle's counts (unset when it was switched off) and every kind on
   // which the checker's verdict disagrees with them.

@@ -78,7 +78,7 @@ std::string Distribution::validate(const Shape& shape) {
       shape);
 }
 
-Duration Distribution::sample(Rng& rng) const {
+Duration Distribution::sample_shape(Rng& rng) const {
   return std::visit(
       Overloaded{
           [](const Constant& c) { return clamp_to_sample_range(c.value); },

@@ -5,6 +5,7 @@
 // Each sample is clamped to [0, kLongestSample]: a heavy Pareto tail must not
 // overflow virtual time, and a negative length means nothing here.
 
+#include <algorithm>
 #include <string>
 #include <variant>
 
@@ -52,7 +53,14 @@ class Distribution {
   // median > 0, p99 >= median and a finite alpha > 0; else what is wrong.
   [[nodiscard]] static std::string validate(const Shape& shape);
 
-  [[nodiscard]] Duration sample(Rng& rng) const;
+  [[nodiscard]] Duration sample(Rng& rng) const {
+    // Inline for a constant (the default network delay, drawn for every
+    // message): no draw, no visit.
+    if (const Constant* constant = std::get_if<Constant>(&shape_)) {
+      return std::clamp(constant->value, Duration::zero(), kLongestSample);
+    }
+    return sample_shape(rng);
+  }
   [[nodiscard]] const Shape& shape() const { return shape_; }
   // E.g. "uniform(50ms, 500ms)", for traces and resolved scenarios.
   [[nodiscard]] std::string describe() const;
@@ -60,6 +68,8 @@ class Distribution {
   friend bool operator==(const Distribution&, const Distribution&) = default;
 
  private:
+  [[nodiscard]] Duration sample_shape(Rng& rng) const;
+
   Shape shape_;
 };
 

@@ -7,9 +7,11 @@
 // is a binary heap over a vector that keeps its capacity: once warmed up, a
 // steady simulation schedules without allocating.
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
+#include "assert.h"
 #include "time.h"
 
 namespace locksim::sim {
@@ -23,12 +25,23 @@ struct Event {
   std::uint64_t ticket = 0;  // which timer, message or action
 };
 
+// push and pop are defined here, inline: the kernel calls each once per
+// event, and the call itself was a measurable part of an event's cost.
 class EventQueue {
  public:
   // Schedules an event at `at`, after every event already scheduled for `at`.
-  void push(Time at, std::uint32_t kind, std::uint32_t target, std::uint64_t ticket);
+  void push(Time at, std::uint32_t kind, std::uint32_t target, std::uint64_t ticket) {
+    heap_.push_back(Event{at, next_sequence_++, kind, target, ticket});
+    std::push_heap(heap_.begin(), heap_.end(), RunsLater{});
+  }
   // Removes and returns the earliest event. Requires !empty().
-  Event pop();
+  Event pop() {
+    LOCKSIM_ASSERT(!heap_.empty(), "pop from an empty event queue");
+    std::pop_heap(heap_.begin(), heap_.end(), RunsLater{});
+    const Event earliest = heap_.back();
+    heap_.pop_back();
+    return earliest;
+  }
 
   [[nodiscard]] bool empty() const { return heap_.empty(); }
   [[nodiscard]] std::size_t size() const { return heap_.size(); }
@@ -38,6 +51,17 @@ class EventQueue {
   void clear() { heap_.clear(); }
 
  private:
+  // std heap functions build a max-heap; "runs later" puts the earliest on top.
+  // A function object (not a function pointer) so the heap code inlines it.
+  struct RunsLater {
+    bool operator()(const Event& a, const Event& b) const {
+      if (a.at != b.at) {
+        return a.at > b.at;
+      }
+      return a.sequence > b.sequence;
+    }
+  };
+
   std::vector<Event> heap_;
   std::uint64_t next_sequence_ = 0;
 };

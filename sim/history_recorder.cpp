@@ -23,8 +23,8 @@ std::uint64_t mix(std::uint64_t hash, std::uint64_t word) {
   return hash ^ (hash >> 29);
 }
 
-// Folds a line into the running hash eight bytes at a time; the length goes
-// in too, so moving a byte across a line boundary changes the hash.
+// Folds a line (or any string) into the running hash eight bytes at a time;
+// the length goes in too, so moving a byte across a boundary changes the hash.
 std::uint64_t hash_line(std::uint64_t hash, std::string_view line) {
   std::size_t position = 0;
   for (; position + 8 <= line.size(); position += 8) {
@@ -33,9 +33,34 @@ std::uint64_t hash_line(std::uint64_t hash, std::string_view line) {
     hash = mix(hash, word);
   }
   std::uint64_t tail = 0;
-  std::memcpy(&tail, line.data() + position, line.size() - position);
+  if (position < line.size()) {
+    std::memcpy(&tail, line.data() + position, line.size() - position);
+  }
   hash = mix(hash, tail);
   return mix(hash, line.size());
+}
+
+// The canonical serialisation the record hash folds in (history_recorder.h):
+// each part of the line in the line's order, each string with its length and
+// each field value with its type, so no two different records fold alike.
+std::uint64_t hash_record(std::uint64_t hash, std::uint64_t index, Time t, std::string_view proc,
+                          std::string_view event, std::span<const Field> fields) {
+  hash = mix(hash, index);
+  hash = mix(hash, static_cast<std::uint64_t>(t.ns()));
+  hash = hash_line(hash, proc);
+  hash = hash_line(hash, event);
+  for (const Field& field : fields) {
+    hash = hash_line(hash, field.key);
+    hash = mix(hash, field.value.index());  // the type: integer, bool, string, raw JSON
+    std::visit(Overloaded{
+                   [&hash](std::int64_t number) { hash = mix(hash, static_cast<std::uint64_t>(number)); },
+                   [&hash](bool flag) { hash = mix(hash, flag ? 1 : 0); },
+                   [&hash](std::string_view text) { hash = hash_line(hash, text); },
+                   [&hash](RawJson json) { hash = hash_line(hash, json.text); },
+               },
+               field.value);
+  }
+  return mix(hash, fields.size());
 }
 
 }  // namespace
@@ -60,34 +85,40 @@ void append_json_string(fmt::memory_buffer& out, std::string_view text) {
   out.push_back('"');
 }
 
+void format_history_line(fmt::memory_buffer& out, std::uint64_t index, Time t, std::string_view proc,
+                         std::string_view event, std::span<const Field> fields) {
+  fmt::format_to(std::back_inserter(out), "{{\"i\":{},\"t\":{},\"proc\":", index, t.ns());
+  append_json_string(out, proc);
+  out.append(std::string_view{",\"ev\":"});
+  append_json_string(out, event);
+  for (const Field& field : fields) {
+    out.push_back(',');
+    append_json_string(out, field.key);
+    out.push_back(':');
+    std::visit(Overloaded{
+                   [&out](std::int64_t number) { fmt::format_to(std::back_inserter(out), "{}", number); },
+                   [&out](bool flag) { out.append(flag ? std::string_view{"true"} : std::string_view{"false"}); },
+                   [&out](std::string_view text) { append_json_string(out, text); },
+                   [&out](RawJson json) { out.append(json.text); },
+               },
+               field.value);
+  }
+  out.push_back('}');
+}
+
 void HistoryRecorder::record(Time t, std::string_view proc, std::string_view event,
                              std::span<const Field> fields) {
   LOCKSIM_ASSERT(t >= last_time_, "history events must be recorded in true-time order");
   last_time_ = t;
-  line_.clear();
-  fmt::format_to(std::back_inserter(line_), "{{\"i\":{},\"t\":{},\"proc\":", events_recorded_, t.ns());
-  append_json_string(line_, proc);
-  line_.append(std::string_view{",\"ev\":"});
-  append_json_string(line_, event);
-  for (const Field& field : fields) {
-    line_.push_back(',');
-    append_json_string(line_, field.key);
-    line_.push_back(':');
-    std::visit(Overloaded{
-                   [this](std::int64_t number) { fmt::format_to(std::back_inserter(line_), "{}", number); },
-                   [this](bool flag) { line_.append(flag ? std::string_view{"true"} : std::string_view{"false"}); },
-                   [this](std::string_view text) { append_json_string(line_, text); },
-                   [this](RawJson json) { line_.append(json.text); },
-               },
-               field.value);
-  }
-  line_.push_back('}');
-  const std::string_view line{line_.data(), line_.size()};
-  hash_ = hash_line(hash_, line);
-  ++events_recorded_;
+  hash_ = hash_record(hash_, events_recorded_, t, proc, event, fields);
   if (sink_) {
+    line_.clear();
+    format_history_line(line_, events_recorded_, t, proc, event, fields);
+    const std::string_view line{line_.data(), line_.size()};
+    text_hash_ = hash_line(text_hash_, line);
     sink_(line);
   }
+  ++events_recorded_;
 }
 
 }  // namespace locksim::sim

@@ -3,10 +3,21 @@
 // spec/history.md — one object per event with `i`, `t`, `proc`, `ev` first,
 // then the event's fields in the order given.
 //
-// Lines go to a sink as they are made (a file, a vector in tests, or nowhere),
-// so recording never holds the whole history. Every line also feeds a 64-bit
-// running hash, which is how two runs of one seed are compared byte for byte
-// without keeping either history (the determinism self-check).
+// Lines go to a sink as they are made (a file, a vector in tests), so
+// recording never holds the whole history. Without a sink no text is made at
+// all: a run that is only checked hands the typed records to the checker
+// (runner/event_adapter.h) and never formats a line.
+//
+// Every record feeds a 64-bit running hash, which is how two runs of one seed
+// are compared without keeping either history (the determinism self-check).
+// It hashes the typed record, not its text, so that it costs no formatting:
+// a canonical serialisation of exactly what the line is made of, in the
+// line's order — `i`, `t`, `proc`, `ev`, then each field's key, type and
+// value (an integer's 64 bits, a string's or raw JSON's bytes, each with its
+// length). The line is a pure function of those same inputs, so equal
+// records give equal lines, and a line that differs differs in a record and
+// changes this hash. When text is made, text_hash() is the hash of the lines
+// themselves (what the golden histories pin, tests/golden).
 
 #include <cstdint>
 #include <functional>
@@ -61,16 +72,25 @@ class HistoryRecorder {
   }
 
   [[nodiscard]] std::uint64_t events_recorded() const { return events_recorded_; }
-  // A hash of every line so far: equal for byte-identical histories.
+  // A hash of every record so far (see above): equal for equal histories.
   [[nodiscard]] std::uint64_t hash() const { return hash_; }
+  // A hash of every line written to the sink: equal for byte-identical
+  // histories. Meaningful only with a sink (without one no line is made).
+  [[nodiscard]] std::uint64_t text_hash() const { return text_hash_; }
 
  private:
   HistorySink sink_;
   fmt::memory_buffer line_;
   std::uint64_t events_recorded_ = 0;
   std::uint64_t hash_ = 0x6A09E667F3BCC908ULL;
+  std::uint64_t text_hash_ = 0x6A09E667F3BCC908ULL;
   Time last_time_;
 };
+
+// Appends record number `index` as its history line (no newline): `i`, `t`,
+// `proc`, `ev`, then the fields in order, as spec/history.md says.
+void format_history_line(fmt::memory_buffer& out, std::uint64_t index, Time t, std::string_view proc,
+                         std::string_view event, std::span<const Field> fields);
 
 // Appends `text` as a JSON string literal (quotes and escapes included).
 void append_json_string(fmt::memory_buffer& out, std::string_view text);

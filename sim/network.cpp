@@ -44,7 +44,7 @@ Time Network::arrival_time(NodeId from, NodeId to, Time now) {
   // A spike's extra delay is added after the FIFO ordering: a message caught
   // in a spike does not hold back later ones (the sender timed out and went
   // on with a new connection; the old request is still somewhere in flight).
-  return arrival + spike_delay(from, to);
+  return spikes_.empty() ? arrival : arrival + spike_delay(from, to);
 }
 
 Duration Network::spike_delay(NodeId from, NodeId to) const {
@@ -67,7 +67,7 @@ void Network::heal(PartitionId partition) {
   std::erase_if(partitions_, [partition](const Partition& p) { return p.id == partition; });
 }
 
-bool Network::is_cut(NodeId from, NodeId to) const {
+bool Network::is_cut_by_a_partition(NodeId from, NodeId to) const {
   for (const Partition& partition : partitions_) {
     if ((contains(partition.side_a, from) && contains(partition.side_b, to)) ||
         (contains(partition.side_b, from) && contains(partition.side_a, to))) {

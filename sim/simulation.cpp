@@ -144,7 +144,9 @@ RunOutcome Simulation::run() {
     now_ = event.at;
     ++events_processed_;
     dispatch(event);
-    reap_finished_processes();
+    if (!finished_processes_.empty()) {
+      reap_finished_processes();
+    }
     if (process_failure_) {
       std::rethrow_exception(std::exchange(process_failure_, nullptr));
     }
@@ -185,17 +187,15 @@ void Simulation::dispatch(const Event& event) {
   LOCKSIM_ASSERT(false, "unknown event kind");
 }
 
-bool Simulation::hold_back_if_paused(const Event& event, ProcessId process_id) {
+void Simulation::hold_back(const Event& event, ProcessId process_id) {
   NodeState& node = nodes_[event.target];
   if (node.paused) {
     node.deferred.push_back(event);
-    return true;
+    return;
   }
-  if (ProcessSlot* process = live_process(process_id); process != nullptr && process->paused) {
-    process->deferred.push_back(event);
-    return true;
-  }
-  return false;
+  ProcessSlot* process = live_process(process_id);
+  LOCKSIM_ASSERT(process != nullptr && process->paused, "holding back an event nobody pauses");
+  process->deferred.push_back(event);
 }
 
 void Simulation::run_process(ProcessId id, std::coroutine_handle<> handle) {
@@ -230,13 +230,6 @@ ProcessId Simulation::current_process() const {
   return *running_process_;
 }
 
-Simulation::ProcessSlot* Simulation::live_process(ProcessId id) {
-  if (id.slot >= processes_.size()) {
-    return nullptr;
-  }
-  ProcessSlot& process = processes_[id.slot];
-  return process.alive && process.generation == id.generation ? &process : nullptr;
-}
 
 // --- timers -----------------------------------------------------------------------
 
@@ -345,50 +338,36 @@ void Simulation::retime_timers(NodeId node_id, std::optional<ClockKind> clock) {
 
 // --- messages ---------------------------------------------------------------------
 
-void Simulation::send_message(NodeId from, NodeId to, std::uint64_t call_id, MessageKind kind, Payload body) {
+void Simulation::send_message(NodeId from, NodeId to, std::uint64_t call_id, MessageKind kind, Payload&& body) {
+  send_parked(from, to, call_id, kind, park(std::move(body)));
+}
+
+void Simulation::send_parked(NodeId from, NodeId to, std::uint64_t call_id, MessageKind kind, std::uint32_t slot) {
   LOCKSIM_ASSERT(to.index < nodes_.size(), "message to an unknown node");
   const Network::Route route = network_.route(from, to, now_);
   if (!route.arrival) {
+    release_message(slot);
     return;
   }
-  auto enqueue = [&](Time arrival, Payload payload) {
-    const std::uint32_t slot = park(std::move(payload));
-    Message& message = messages_[slot];
+  auto post = [&](std::uint32_t message_slot, Time arrival) {
+    Message& message = messages_[message_slot];
     message.from = from;
     message.to = to;
     message.call_id = call_id;
     message.kind = kind;
-    queue_.push(arrival, static_cast<std::uint32_t>(EventKind::kDeliver), to.index, slot);
+    queue_.push(arrival, static_cast<std::uint32_t>(EventKind::kDeliver), to.index, message_slot);
     ++messages_in_flight_;
   };
   if (route.duplicate_arrival) {
-    enqueue(*route.duplicate_arrival, body);
+    post(park(Payload{messages_[slot].body}), *route.duplicate_arrival);
   }
-  enqueue(*route.arrival, std::move(body));
+  post(slot, *route.arrival);
 }
 
-std::uint32_t Simulation::park(Payload body) {
-  std::uint32_t slot = 0;
-  if (!free_message_slots_.empty()) {
-    slot = free_message_slots_.back();
-    free_message_slots_.pop_back();
-  } else {
-    slot = static_cast<std::uint32_t>(messages_.size());
-    messages_.emplace_back();
-  }
-  messages_[slot].body = std::move(body);
-  return slot;
-}
-
-Payload Simulation::unpark(std::uint32_t slot) {
-  Payload body = std::move(messages_[slot].body);
+Message Simulation::take_message(std::uint32_t slot) {
+  Message message = std::move(messages_[slot]);
   release_message(slot);
-  return body;
-}
-
-void Simulation::release_message(std::uint32_t slot) {
-  messages_[slot].body.reset();
-  free_message_slots_.push_back(slot);
+  return message;
 }
 
 bool Simulation::deliver(const Event& event) {
@@ -430,12 +409,17 @@ bool Simulation::deliver_reply(NodeState& node, std::uint32_t message_slot, cons
   if (--group->unanswered > 0) {
     return false;
   }
-  const CallGroup answered = *group;
+  // Field by field, not a copy of the whole group: a 16-byte load of the
+  // count just decremented cannot be forwarded from that 8-byte store, and
+  // the stall was a tenth of a delivery's time.
+  const ProcessId process = group->process;
+  const std::coroutine_handle<> handle = group->handle;
+  const std::uint32_t timer_slot = group->timer_slot;
   node.call_groups.erase(group);
-  if (answered.timer_slot != kNoSlot) {
-    release_timer(answered.timer_slot);
+  if (timer_slot != kNoSlot) {
+    release_timer(timer_slot);
   }
-  run_process(answered.process, answered.handle);
+  run_process(process, handle);
   return false;
 }
 
@@ -454,9 +438,7 @@ void Simulation::drain_inbox(NodeId node_id) {
     }
     const ReceiveWaiter receiver = *waiter;
     node.receive_waiters.erase(waiter);
-    const std::uint32_t message_slot = node.inbox.pop_front();
-    *receiver.result = std::move(messages_[message_slot]);
-    release_message(message_slot);
+    *receiver.delivered_slot = node.inbox.pop_front();
     if (receiver.timer_slot != kNoSlot) {
       release_timer(receiver.timer_slot);
     }
@@ -464,49 +446,53 @@ void Simulation::drain_inbox(NodeId node_id) {
   }
 }
 
-std::optional<Message> Simulation::take_from_inbox(NodeId node_id) {
+std::uint32_t Simulation::pop_inbox(NodeId node_id) {
   NodeState& node = node_state(node_id);
-  if (node.inbox.empty()) {
-    return std::nullopt;
-  }
-  const std::uint32_t slot = node.inbox.pop_front();
-  std::optional<Message> message{std::move(messages_[slot])};
-  release_message(slot);
-  return message;
+  return node.inbox.empty() ? kNoSlot : node.inbox.pop_front();
 }
 
-void Simulation::add_receive_waiter(ProcessId process, std::coroutine_handle<> handle, std::optional<Message>* result,
-                                    std::optional<Duration> timeout) {
-  ReceiveWaiter waiter{process, handle, result, kNoSlot};
+void Simulation::add_receive_waiter(ProcessId process, std::coroutine_handle<> handle, std::uint32_t* delivered_slot) {
   const NodeId node_id = processes_[process.slot].node;
-  if (timeout) {
-    add_timer(TimerPurpose::kReceiveTimeout, process, ClockKind::kMonotonic,
-              local_time(node_id, ClockKind::kMonotonic) + *timeout, handle, 0, &waiter.timer_slot);
-  }
-  node_state(node_id).receive_waiters.push_back(waiter);
+  node_state(node_id).receive_waiters.push_back(ReceiveWaiter{process, handle, delivered_slot, kNoSlot});
   processes_[process.slot].waiting = WaitKind::kReceive;
 }
 
-void Simulation::start_call_group(ProcessId process, std::span<const NodeId> targets, Payload request,
+void Simulation::add_receive_waiter(ProcessId process, std::coroutine_handle<> handle, std::uint32_t* delivered_slot,
+                                    Duration timeout) {
+  const NodeId node_id = processes_[process.slot].node;
+  std::uint32_t timer_slot = kNoSlot;
+  add_timer(TimerPurpose::kReceiveTimeout, process, ClockKind::kMonotonic,
+            local_time(node_id, ClockKind::kMonotonic) + timeout, handle, 0, &timer_slot);
+  node_state(node_id).receive_waiters.push_back(ReceiveWaiter{process, handle, delivered_slot, timer_slot});
+  processes_[process.slot].waiting = WaitKind::kReceive;
+}
+
+void Simulation::start_call_group(ProcessId process, std::span<const NodeId> targets, std::uint32_t parked_request,
                                   Duration timeout, std::coroutine_handle<> handle, std::optional<Message>* results) {
   LOCKSIM_ASSERT(!targets.empty(), "a call needs at least one target");
   const NodeId node_id = processes_[process.slot].node;
   const std::uint64_t group_id = next_call_id_;
-  CallGroup group{group_id, targets.size(), process, handle, kNoSlot};
+  std::uint32_t timer_slot = kNoSlot;
   if (timeout != Duration::max()) {
     add_timer(TimerPurpose::kCallTimeout, process, ClockKind::kMonotonic, local_time(node_id, ClockKind::kMonotonic) + timeout,
-              handle, group_id, &group.timer_slot);
+              handle, group_id, &timer_slot);
   }
   NodeState& node = node_state(node_id);
-  node.call_groups.push_back(group);
+  // The timer's slot comes back in a local of its own, not written into a
+  // local group through a pointer: the group was then copied into the vector
+  // by wider loads that the CPU could not forward from that store, a stall
+  // on every call.
+  node.call_groups.push_back(CallGroup{group_id, targets.size(), process, handle, timer_slot});
   ProcessSlot& caller = processes_[process.slot];
   caller.waiting = WaitKind::kCall;
   caller.waiting_on = targets.front();
   for (std::size_t index = 0; index < targets.size(); ++index) {
     const std::uint64_t call_id = next_call_id_++;
     node.calls.push_back(PendingCall{call_id, group_id, &results[index]});
+    // The last target gets the parked request itself, the others a copy each.
     const bool last = index + 1 == targets.size();
-    send_message(node_id, targets[index], call_id, MessageKind::kRequest, last ? std::move(request) : Payload{request});
+    const std::uint32_t slot = last ? parked_request : park(Payload{messages_[parked_request].body});
+    send_parked(node_id, targets[index], call_id, MessageKind::kRequest, slot);
   }
 }
 

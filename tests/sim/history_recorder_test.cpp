@@ -1,6 +1,7 @@
 #include "sim/history_recorder.h"
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -42,6 +43,22 @@ TEST(HistoryRecorder, EqualHistoriesHashEquallyAndAnyByteChangesTheHash) {
   EXPECT_EQ(hash_of("6", 10), hash_of("6", 10));
   EXPECT_NE(hash_of("6", 10), hash_of("5", 10));
   EXPECT_NE(hash_of("6", 10), hash_of("6", 11));
+}
+
+TEST(HistoryRecorder, TheRecordHashIsAtLeastAsStrictAsTheTextHash) {
+  // An integer 4 and the raw JSON "4" make the same line: the text hashes
+  // agree, the record hash tells them apart (it never calls two different
+  // runs' histories equal when their text differs, nor when only their records do).
+  auto hashes_of = [](const Field& value) {
+    HistoryRecorder recorder{[](std::string_view) {}};
+    recorder.record(Time::from_ns(5), "storage", "write.accept", {{"key", "qty"}, value});
+    return std::pair{recorder.hash(), recorder.text_hash()};
+  };
+  const auto integer = hashes_of({"value", 4});
+  const auto raw = hashes_of({"value", RawJson{"4"}});
+  EXPECT_EQ(integer.second, raw.second);
+  EXPECT_NE(integer.first, raw.first);
+  EXPECT_NE(hashes_of({"value", 5}).second, integer.second);
 }
 
 TEST(HistoryRecorder, WithoutASinkItStillCountsAndHashes) {

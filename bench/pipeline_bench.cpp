@@ -1,0 +1,149 @@
+// Whole-pipeline throughput: scheduler events per second for what `locksim
+// run` does per seed — make the plan, then for fencing off and on build the
+// system, simulate, check the history (and, with the oracle on, compare the
+// checker with the in-simulation oracle) — on three built-in scenarios, next
+// to a bare event loop measured in the same run: a std::priority_queue of
+// events the size of the kernel's (32 bytes, ordered by time then sequence),
+// popping one and pushing one. The ratio pipeline / bare loop is printed at
+// the end, with the oracle off and on.
+//
+// "Memory per run flat": each pipeline benchmark reports the process's peak
+// resident set (max_rss_MiB) after it ran; it must not grow with the number
+// of runs (compare a run with --benchmark_min_time=10 against the default).
+// one_job_run is the fixed cost of a run (its time per iteration is one
+// run): one worker, one job.
+//
+//   build/bench/pipeline_bench
+//   build/bench/pipeline_bench --benchmark_filter=control   (one scenario)
+#include <sys/resource.h>
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <queue>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <benchmark/benchmark.h>
+#include <fmt/core.h>
+
+#include "bench/bare_event_loop.h"
+#include "bench/rate_reporter.h"
+#include "model/options.h"
+#include "runner/seed_run.h"
+#include "scenarios/plan.h"
+#include "scenarios/scenario_parser.h"
+
+namespace {
+
+using locksim::runner::OracleChoice;
+
+constexpr std::array<const char*, 3> kScenarios = {"control-no-faults", "h01-gc-pause-past-lease", "random-gc-pauses"};
+
+double max_rss_mebibytes() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<double>(usage.ru_maxrss) / 1024.0;  // ru_maxrss is in KiB on Linux
+}
+
+void pipeline(benchmark::State& state, const std::string& name, OracleChoice oracle) {
+  const locksim::scenarios::Scenario scenario =
+      locksim::scenarios::load_scenario_file(std::string{LOCKSIM_SCENARIO_DIR} + "/" + name + ".json");
+  std::uint64_t seed = 1;
+  std::uint64_t events = 0;
+  std::uint64_t runs = 0;
+  for (auto _ : state) {
+    const locksim::scenarios::Plan plan = locksim::scenarios::make_plan(scenario, seed++);
+    for (const locksim::model::Fencing fencing : {locksim::model::Fencing::kOff, locksim::model::Fencing::kOn}) {
+      const locksim::runner::SeedRun run = locksim::runner::run_plan(scenario, plan, fencing, {}, oracle);
+      if (!run.oracle_mismatches.empty()) {
+        state.SkipWithError("the checker and the oracle disagree");
+        return;
+      }
+      events += run.events;
+      ++runs;
+    }
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(events));
+  state.counters["events_per_run"] = static_cast<double>(events) / static_cast<double>(runs);
+  state.counters["runs_per_s"] = benchmark::Counter(static_cast<double>(runs), benchmark::Counter::kIsRate);
+  state.counters["max_rss_MiB"] = max_rss_mebibytes();
+}
+
+// The fixed cost of a run: one worker, one job, no faults — a few dozen
+// events, so the time per run is mostly building the system, the plan and
+// the checker (explore's thousands of tiny runs are like this).
+constexpr std::string_view kOneJobScenario = R"({
+  "name": "one-job",
+  "description": "One worker, one job, no faults: the fixed cost of a run.",
+  "duration": "1m",
+  "lock": { "lease": "30s" },
+  "workers": { "count": 1, "work": { "dist": "uniform", "min": "10ms", "max": "10ms" } },
+  "workload": { "kind": "counter", "key": "qty", "jobs": 1 },
+  "storage": { "fencing": "compare" },
+  "network": { "delay": { "dist": "uniform", "min": "1ms", "max": "1ms" } }
+})";
+
+void one_job_run(benchmark::State& state) {
+  const locksim::scenarios::Scenario scenario = locksim::scenarios::parse_scenario(kOneJobScenario, "one-job.json");
+  std::uint64_t seed = 1;
+  std::uint64_t events = 0;
+  std::uint64_t runs = 0;
+  for (auto _ : state) {
+    const locksim::scenarios::Plan plan = locksim::scenarios::make_plan(scenario, seed++);
+    const locksim::runner::SeedRun run =
+        locksim::runner::run_plan(scenario, plan, locksim::model::Fencing::kOff, {}, OracleChoice::kOn);
+    events += run.events;
+    ++runs;
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(events));
+  state.counters["events_per_run"] = static_cast<double>(events) / static_cast<double>(runs);
+}
+
+std::string benchmark_name(const std::string& scenario, OracleChoice oracle) {
+  return fmt::format("pipeline/{}/oracle_{}", scenario, oracle == OracleChoice::kOn ? "on" : "off");
+}
+
+void register_benchmarks() {
+  benchmark::RegisterBenchmark("bare_event_loop", locksim::bench::bare_event_loop)->Unit(benchmark::kMillisecond)->UseRealTime();
+  benchmark::RegisterBenchmark("one_job_run", one_job_run)->Unit(benchmark::kMicrosecond)->UseRealTime();
+  for (const char* scenario : kScenarios) {
+    for (const OracleChoice oracle : {OracleChoice::kOff, OracleChoice::kOn}) {
+      benchmark::RegisterBenchmark(benchmark_name(scenario, oracle).c_str(),
+                                   [scenario, oracle](benchmark::State& state) { pipeline(state, scenario, oracle); })
+          ->Unit(benchmark::kMicrosecond)
+          ->UseRealTime();
+    }
+  }
+}
+
+void print_ratios(const locksim::bench::RateReporter& reporter) {
+  const std::optional<double> bare = reporter.rate("bare_event_loop/real_time");
+  if (!bare) return;
+  fmt::print("bare event loop {:.2f} M events/s\n", *bare / 1e6);
+  for (const char* scenario : kScenarios) {
+    for (const OracleChoice oracle : {OracleChoice::kOff, OracleChoice::kOn}) {
+      const std::string name = benchmark_name(scenario, oracle);
+      if (const std::optional<double> rate = reporter.rate(name + "/real_time")) {
+        fmt::print("{:<45} {:6.2f} M events/s, ratio to the bare loop {:5.1f} %\n", name, *rate / 1e6,
+                   100.0 * *rate / *bare);
+      }
+    }
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) {
+    return 1;
+  }
+  register_benchmarks();
+  locksim::bench::RateReporter reporter;
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  print_ratios(reporter);
+  benchmark::Shutdown();
+  return 0;
+}
