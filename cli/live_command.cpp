@@ -143,7 +143,13 @@ ExitCode live(const LiveArguments& arguments) {
   }
 
   // The lock service: the user's server, or our own (Redlock: N of them,
-  // each with the scenario's persistence); storage is always our own.
+  // each with the scenario's persistence; a redis-failover cluster is
+  // started for each run, by the run); storage is always our own.
+  const bool failover = scenario.system.service.kind == model::ServiceKind::kRedisFailover;
+  if (failover && !own_lock_servers) {
+    throw BadInput(fmt::format("--redis {}: a redis-failover scenario runs on a primary, a replica and a Sentinel of "
+                               "locksim's own (the failover kills or cuts off the primary)", arguments.redis));
+  }
   std::vector<std::unique_ptr<live::RedisServer>> own_lock_servers_started;
   std::vector<live::Endpoint> lock_instances;
   if (!own_lock_servers) {
@@ -156,7 +162,7 @@ ExitCode live(const LiveArguments& arguments) {
                                  "key locksim makes starts with P, and it deletes only those)",
                                  arguments.redis, keys));
     }
-  } else {
+  } else if (!failover) {
     for (int index = 0; index < instances; ++index) {
       own_lock_servers_started.push_back(std::make_unique<live::RedisServer>(live::server_persistence(scenario)));
       lock_instances.push_back({own_lock_servers_started.back()->host(), own_lock_servers_started.back()->port()});
@@ -220,9 +226,11 @@ ExitCode live(const LiveArguments& arguments) {
   for (const live::Endpoint& instance : lock_instances) {
     where += fmt::format("{}{}:{}", where.empty() ? "" : ", ", text::terminal_escaped(instance.host), instance.port);
   }
-  fmt::print("live: {} run{} per mode against {} at {}, time scale {}\n", arguments.runs, arguments.runs == 1 ? "" : "s",
-             instances > 1 ? fmt::format("{} redis-servers (Redlock)", instances) : "redis-server", where,
-             arguments.time_scale);
+  const std::string against = failover ? std::string{"a primary, a replica and redis-sentinel started for each run"}
+                              : fmt::format("{} at {}", instances > 1 ? fmt::format("{} redis-servers (Redlock)", instances)
+                                                                      : "redis-server", where);
+  fmt::print("live: {} run{} per mode against {}, time scale {}\n", arguments.runs, arguments.runs == 1 ? "" : "s",
+             against, arguments.time_scale);
   fmt::print("{}", reports::summary_to_table(summaries));
   if (!arguments.json_file.empty()) write_output_file(arguments.json_file, reports::summary_to_json(summaries));
   return exit_code_of(summaries);

@@ -50,6 +50,12 @@ asio::awaitable<void> AsyncRedis::connect(std::string host, int port) {
   socket_.set_option(asio::ip::tcp::no_delay{true});
 }
 
+void AsyncRedis::retarget(int port) {
+  if (port == port_) return;
+  port_ = port;
+  retargeted_ = true;
+}
+
 bool AsyncRedis::connection_is_stale() {
   pollfd idle{socket_.native_handle(), POLLIN, 0};
   if (::poll(&idle, 1, 0) <= 0) return false;  // nothing to read: as good as it looks
@@ -62,6 +68,10 @@ bool AsyncRedis::connection_is_stale() {
 
 asio::awaitable<bool> AsyncRedis::write(std::string request) {
   boost::system::error_code error;
+  if (retargeted_) {
+    retargeted_ = false;
+    reset_connection();
+  }
   if (socket_.is_open() && connection_is_stale()) reset_connection();
   if (!socket_.is_open()) {
     const asio::ip::tcp::endpoint endpoint{asio::ip::make_address(host_), static_cast<unsigned short>(port_)};
@@ -83,6 +93,7 @@ asio::awaitable<std::optional<RespValue>> AsyncRedis::next_reply() {
     void* parsed = nullptr;
     if (redisReaderGetReply(reader_, &parsed) != REDIS_OK) {
       failure_ = "connection";
+      reset_connection();
       co_return std::nullopt;
     }
     if (parsed != nullptr) {
@@ -95,6 +106,7 @@ asio::awaitable<std::optional<RespValue>> AsyncRedis::next_reply() {
         co_await socket_.async_read_some(asio::buffer(buffer), asio::redirect_error(asio::use_awaitable, error));
     if (error) {
       failure_ = error == asio::error::operation_aborted ? "timeout" : "connection";
+      reset_connection();  // out of step: the next command opens a fresh one
       co_return std::nullopt;
     }
     redisReaderFeed(reader_, buffer.data(), read);

@@ -29,6 +29,12 @@ class AsyncRedis {
   // Connects to 127.0.0.1:port (or host). Throws boost::system::system_error on failure.
   asio::awaitable<void> connect(std::string host, int port);
 
+  // From the next command on, talk to `port` on the same host (a
+  // Sentinel-aware client after a failover). A command under way finishes
+  // on the old connection; the next opens one to the new port.
+  void retarget(int port);
+  [[nodiscard]] int port() const { return port_; }
+
   // Sends the command and waits up to `timeout` for its reply; nullopt on a
   // timeout or a broken connection (which is then closed, and reopened by
   // the next call). An error reply is returned as such. `on_sent` runs once
@@ -62,6 +68,7 @@ class AsyncRedis {
   int port_ = 0;
   redisReader* reader_ = nullptr;
   std::string failure_ = "timeout";
+  bool retargeted_ = false;
 };
 
 }  // namespace locksim::live

@@ -15,19 +15,21 @@ using tcp = asio::ip::tcp;
 
 struct FaultProxy::Link {
   Link(asio::io_context& io, std::string worker_name, std::string server_name, std::string server_host, int port,
-       sim::Rng random)
+       sim::Rng random, LinkOptions link_options)
       : worker{std::move(worker_name)},
         server{std::move(server_name)},
         host{std::move(server_host)},
         server_port{port},
         acceptor{io},
-        rng{random} {}
+        rng{random},
+        options{std::move(link_options)} {}
   std::string worker;
   std::string server;
   std::string host;
   int server_port;
   tcp::acceptor acceptor;
   sim::Rng rng;
+  LinkOptions options;
   std::vector<std::weak_ptr<Connection>> connections;
 };
 
@@ -77,9 +79,9 @@ FaultProxy::~FaultProxy() {
 }
 
 int FaultProxy::open_link(const std::string& worker, const std::string& server, const std::string& host,
-                          int server_port) {
+                          int server_port, LinkOptions options) {
   auto link = std::make_shared<Link>(io_, worker, server, host, server_port,
-                                     streams_.stream(fmt::format("proxy/{}/{}", worker, server)));
+                                     streams_.stream(fmt::format("proxy/{}/{}", worker, server)), std::move(options));
   const tcp::endpoint loopback{asio::ip::make_address("127.0.0.1"), 0};
   link->acceptor.open(loopback.protocol());
   link->acceptor.bind(loopback);
@@ -114,7 +116,8 @@ asio::awaitable<void> FaultProxy::accept(std::shared_ptr<Link> link) {
 }
 
 nanoseconds FaultProxy::draw_delay(Link& link) {
-  const double scaled = static_cast<double>(delay_.sample(link.rng).count_ns()) * time_scale_;
+  const sim::Distribution& delay = link.options.delay ? *link.options.delay : delay_;
+  const double scaled = static_cast<double>(delay.sample(link.rng).count_ns()) * time_scale_;
   return nanoseconds{static_cast<std::int64_t>(std::llround(scaled))};
 }
 
@@ -154,6 +157,7 @@ asio::awaitable<void> FaultProxy::read_side(std::shared_ptr<Connection> connecti
     direction.queue.push_back({deliver_at, std::string(buffer.data(), read)});
     direction.wake.cancel();
   }
+  if (&direction == &connection->down && connection->link.options.lose_held_on_server_close) direction.queue.clear();
   direction.source_closed = true;
   direction.wake.cancel();
 }
@@ -173,6 +177,7 @@ asio::awaitable<void> FaultProxy::write_side(std::shared_ptr<Connection> connect
     while (is_cut(connection->link)) {
       co_await healed_.async_wait(asio::redirect_error(asio::use_awaitable, error));
     }
+    if (direction.queue.empty()) continue;  // lost meanwhile (LinkOptions::lose_held_on_server_close)
     const std::string bytes = std::move(direction.queue.front().bytes);
     direction.queue.pop_front();
     co_await asio::async_write(direction.to, asio::buffer(bytes), asio::redirect_error(asio::use_awaitable, error));
@@ -188,6 +193,7 @@ asio::awaitable<void> FaultProxy::write_side(std::shared_ptr<Connection> connect
 
 bool FaultProxy::quiet() const {
   for (const auto& link : links_) {
+    if (link->options.background) continue;
     for (const auto& weak : link->connections) {
       const auto connection = weak.lock();
       if (connection && (!connection->up.queue.empty() || !connection->down.queue.empty())) return false;

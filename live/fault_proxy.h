@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -37,6 +38,22 @@ namespace locksim::live {
 // Spikes shorter than this are stretched to it live.
 inline constexpr std::chrono::milliseconds kShortestSpike{2};
 
+// A link's own settings; the defaults are a worker's link.
+struct LinkOptions {
+  // One way, scaled like the proxy's; default (none): the proxy's delay.
+  // A replica's link to its primary carries the scenario's replication lag.
+  std::optional<sim::Distribution> delay;
+  // A link between servers (replication, Sentinel's pings) is never idle:
+  // quiet() looks only at the others. Default false.
+  bool background = false;
+  // What the link still holds from the server when the server's end closes
+  // is lost, not delivered: the delay stands for the server not having sent
+  // it yet (a replica's link: the model's replication lag is a change the
+  // primary has not shipped, and a crash loses it). Default false: held
+  // bytes are on the wire, and arrive.
+  bool lose_held_on_server_close = false;
+};
+
 class FaultProxy {
  public:
   // `delay` is one way, scaled by `time_scale`; draws come from `seed`.
@@ -47,7 +64,9 @@ class FaultProxy {
 
   // Listens on a free 127.0.0.1 port for `worker`'s connections to `server`,
   // forwarded to 127.0.0.1:server_port (or the host given); returns the port.
-  int open_link(const std::string& worker, const std::string& server, const std::string& host, int server_port);
+  // `worker` names the link's client end (a server's name for a link between servers).
+  int open_link(const std::string& worker, const std::string& server, const std::string& host, int server_port,
+                LinkOptions options = {});
 
   // Cuts every link between a node of `side_a` and one of `side_b` until heal(id).
   int cut(const std::vector<std::string>& side_a, const std::vector<std::string>& side_b);

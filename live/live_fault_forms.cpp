@@ -1,5 +1,7 @@
 #include "live/live_fault_forms.h"
 
+#include "live/failover_service.h"
+
 #include <variant>
 
 namespace locksim::live {
@@ -14,6 +16,7 @@ const scenarios::OnEvent* event_trigger(const PlannedFault& fault) {
 }
 
 std::string on_lock_instance(const PlannedFault& fault, const LiveFaultContext& context) {
+  if (context.failover_service) return "a redis-failover server is only failed over live (no pause or crash of it yet)";
   if (!context.own_lock_servers) return "a lock server locksim did not start (--redis) is never crashed or paused";
   if (const auto* on_event = event_trigger(fault); on_event && on_event->when != TriggerEvent::kAfterGrant) {
     return "its trigger has no live form on the lock service (only a time and after-grant)";
@@ -65,6 +68,7 @@ std::string no_live_form(const PlannedFault& fault, const LiveFaultContext& cont
     case FaultKind::kClockDrift: return "changing a clock needs root and would disturb the whole machine";
     case FaultKind::kPartition:
     case FaultKind::kDelaySpike: return on_network(fault);
+    case FaultKind::kFailover: return failover_fault_without_live_form(fault);
     case FaultKind::kPowerLoss:
       return "a power loss would need the machine's page cache thrown away (root, and the whole machine)";
     default: return "no live form yet";

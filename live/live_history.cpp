@@ -94,7 +94,9 @@ std::vector<nlohmann::json> by_sequence(std::vector<nlohmann::json> records) {
 // with each restart between the incarnations it separates.
 struct LockStep {
   const nlohmann::json* record = nullptr;  // or, when null:
-  const LockRestart* restart = nullptr;
+  const LockRestart* restart = nullptr;    // or, when null too:
+  const LockRoleChange* role_change = nullptr;
+  std::size_t instance = 0;                // whose record or restart
 };
 
 std::vector<LockStep> lock_steps(const LockInstanceRecords& instance, const ServerClock& clock) {
@@ -119,11 +121,35 @@ std::vector<LockStep> lock_steps(const LockInstanceRecords& instance, const Serv
   return steps;
 }
 
+// A redis-failover run's records of every instance and its role changes, in
+// the order they happened: the servers share the machine's clock, and each
+// server's own records keep their script order.
+std::vector<LockStep> failover_steps(const LiveRecords& records, const ServerClock& clock) {
+  std::vector<LockStep> ordered;
+  for (std::size_t index = 0; index < records.lock_instances.size(); ++index) {
+    for (const nlohmann::json& record : records.lock_instances[index].log) ordered.push_back({&record, nullptr, nullptr, index});
+  }
+  std::ranges::sort(ordered, {}, [&](const LockStep& step) {
+    return std::tuple{clock.server_time(*step.record), step.instance, (*step.record)["seq"].get<std::int64_t>()};
+  });
+  std::vector<LockStep> steps;
+  std::size_t changes_done = 0;
+  for (const LockStep& step : ordered) {
+    while (changes_done < records.role_changes.size() && records.role_changes[changes_done].t < clock.server_time(*step.record)) {
+      steps.push_back({nullptr, nullptr, &records.role_changes[changes_done++]});
+    }
+    steps.push_back(step);
+  }
+  while (changes_done < records.role_changes.size()) steps.push_back({nullptr, nullptr, &records.role_changes[changes_done++]});
+  return steps;
+}
+
 struct OpenLease {
   std::string owner;
   std::int64_t token = 0;
   std::int64_t lease_ns = 0;  // 0: no expiry
   std::int64_t deadline_ns = 0;
+  bool adopted_unrenewed = false;  // a promoted replica's copy of the old primary's lease, not renewed since
 };
 
 class LeaseEvents {
@@ -155,6 +181,7 @@ class LeaseEvents {
     if (event == "renew") {
       const std::int64_t lease_ns = std::stoll(record["lease_ms"].get<std::string>()) * 1'000'000;
       lease.deadline_ns = clock_.server_time(record) + lease_ns;
+      lease.adopted_unrenewed = false;
       emit(t, Json{{"proc", instance_}, {"ev", "lease.renew"}, {"lock", records_.lock_name},
                    {"owner", lease.owner}, {"token", lease.token}, {"lease_ns", lease_ns}});
     } else if (event == "lost") {
@@ -185,6 +212,53 @@ class LeaseEvents {
     }
   }
 
+  // redis-failover, on the old primary's events: the replica of `promoted`
+  // took over, as the simulator records it (docs/models.md):
+  // `replica.promote`; the old primary's lease whose key the replica held is
+  // the same lease, now the replica's (`lease.adopt`, with what its PTTL
+  // said was left); one it lacked is `lease.lost` reason failover — unless
+  // the old primary lives on (a split brain), which still keeps its promises.
+  void promote(const LockRoleChange& change, LeaseEvents& promoted) {
+    const std::int64_t t = promoted.clock_.place_at(change.t);
+    promoted.emit(t, Json{{"proc", promoted.instance_}, {"ev", "replica.promote"}});
+    for (auto open = open_.begin(); open != open_.end();) {
+      const OpenLease lease = open->second;
+      const bool ran_out = lease.lease_ns > 0 && lease.deadline_ns <= t;
+      if (ran_out && change.old_primary_alive) {
+        ++open;
+        continue;
+      }
+      if (ran_out) {
+        expire(lease, lease.deadline_ns);
+      } else if (change.kept_value == open->first) {
+        Json line{{"proc", promoted.instance_}, {"ev", "lease.adopt"}, {"lock", records_.lock_name},
+                  {"owner", lease.owner}, {"token", lease.token}};
+        if (change.kept_lease_ns > 0) line["lease_ns"] = change.kept_lease_ns;
+        promoted.emit(t, std::move(line));
+        promoted.open_[open->first] = OpenLease{lease.owner, lease.token, change.kept_lease_ns, t + change.kept_lease_ns, true};
+      } else if (!change.old_primary_alive) {
+        lost(lease, t);
+      }
+      open = change.old_primary_alive ? std::next(open) : open_.erase(open);
+    }
+  }
+
+  // redis-failover, on the old primary's events: it became the replica of
+  // `promoted` and took over its data, so what it still promised is lost —
+  // but for a lease the new primary adopted and nobody renewed since.
+  void rejoin(const LockRoleChange& change, const LeaseEvents& promoted) {
+    const std::int64_t t = clock_.place_at(change.t);
+    for (const auto& [value, lease] : open_) {
+      if (lease.lease_ns > 0 && lease.deadline_ns <= t) {
+        expire(lease, lease.deadline_ns);
+        continue;
+      }
+      const auto copy = promoted.open_.find(value);
+      if (copy == promoted.open_.end() || !copy->second.adopted_unrenewed) lost(lease, t);
+    }
+    open_.clear();
+  }
+
   // Leases whose deadline passed by the end of the run expire at it.
   void finish() {
     for (const auto& [value, lease] : open_) {
@@ -205,6 +279,11 @@ class LeaseEvents {
         ++lease;
       }
     }
+  }
+
+  void lost(const OpenLease& lease, std::int64_t t) {
+    emit(t, Json{{"proc", instance_}, {"ev", "lease.lost"}, {"lock", records_.lock_name}, {"owner", lease.owner},
+                 {"token", lease.token}, {"reason", "failover"}});
   }
 
   void expire(const OpenLease& lease, std::int64_t t) {
@@ -243,15 +322,8 @@ Json history_fields(const nlohmann::json& source) {
   return line;
 }
 
-}  // namespace
-
-std::vector<std::string> live_history(const LiveRecords& records) {
-  const std::map<std::string, CallTimes> calls = call_times(records.worker_lines);
-  std::vector<Placed> placed;
-  Json begin{{"proc", "run"}, {"ev", "run.begin"}};
-  for (const auto& [key, value] : records.run_begin.items()) begin[key] = value;
-  placed.push_back({0, Rank::kRunBegin, 0, std::move(begin)});
-
+// Each instance's lease events from its own records and restarts.
+void place_leases(const LiveRecords& records, const std::map<std::string, CallTimes>& calls, std::vector<Placed>& placed) {
   for (const LockInstanceRecords& instance : records.lock_instances) {
     ServerClock clock{calls, records.realtime_minus_run_ns};
     LeaseEvents leases{records, instance.name, clock, placed};
@@ -263,6 +335,50 @@ std::vector<std::string> live_history(const LiveRecords& records) {
       }
     }
     leases.finish();
+  }
+}
+
+// redis-failover: both instances' records in the order they happened, the
+// role changes handing leases from the old primary (redis-0) to the promoted one.
+void place_failover_leases(const LiveRecords& records, const std::map<std::string, CallTimes>& calls,
+                           std::vector<Placed>& placed) {
+  std::vector<ServerClock> clocks(records.lock_instances.size(), ServerClock{calls, records.realtime_minus_run_ns});
+  std::vector<LeaseEvents> leases;
+  std::map<std::string, std::size_t> index_of;
+  for (std::size_t index = 0; index < records.lock_instances.size(); ++index) {
+    leases.emplace_back(records, records.lock_instances[index].name, clocks[index], placed);
+    index_of[records.lock_instances[index].name] = index;
+  }
+  for (const LockStep& step : failover_steps(records, clocks.front())) {
+    if (step.record != nullptr) {
+      leases[step.instance].add(*step.record);
+      continue;
+    }
+    const LockRoleChange& change = *step.role_change;
+    LeaseEvents& old_primary = leases.at(index_of.at(change.old_primary));
+    LeaseEvents& promoted = leases.at(index_of.at(change.promoted));
+    if (change.kind == LockRoleChange::Kind::kPromotion) {
+      old_primary.promote(change, promoted);
+    } else {
+      old_primary.rejoin(change, promoted);
+    }
+  }
+  for (LeaseEvents& instance : leases) instance.finish();
+}
+
+}  // namespace
+
+std::vector<std::string> live_history(const LiveRecords& records) {
+  const std::map<std::string, CallTimes> calls = call_times(records.worker_lines);
+  std::vector<Placed> placed;
+  Json begin{{"proc", "run"}, {"ev", "run.begin"}};
+  for (const auto& [key, value] : records.run_begin.items()) begin[key] = value;
+  placed.push_back({0, Rank::kRunBegin, 0, std::move(begin)});
+
+  if (!records.role_changes.empty()) {
+    place_failover_leases(records, calls, placed);
+  } else {
+    place_leases(records, calls, placed);
   }
 
   for (const nlohmann::json& lease_line : records.lease_lines) {

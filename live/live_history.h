@@ -41,6 +41,22 @@ struct LockRestart {
   std::optional<std::string> kept_value;  // the lock key's value right after the restart
 };
 
+// A role change of a `redis-failover` service (failover_service.h), placed
+// at the run's time the coordinator heard of it.
+struct LockRoleChange {
+  enum class Kind {
+    kPromotion,  // the replica was told to serve as primary (Sentinel's REPLICAOF NO ONE)
+    kRejoin,     // the old primary was told to become the new one's replica (a split brain's end)
+  };
+  Kind kind = Kind::kPromotion;
+  std::int64_t t = 0;
+  std::string promoted = "redis-1";
+  std::string old_primary = "redis-0";
+  bool old_primary_alive = false;         // a split brain: the old primary still keeps its promises
+  std::optional<std::string> kept_value;  // promotion: the lock key's value on the promoted replica
+  std::int64_t kept_lease_ns = 0;         // ... and what its PTTL said was left (0: no expiry)
+};
+
 // One instance of the lock service (`redis-0`; Redlock's `redis-0` …
 // `redis-(N-1)`): what its scripts logged, and its crashes.
 struct LockInstanceRecords {
@@ -54,6 +70,10 @@ struct LiveRecords {
   std::vector<nlohmann::json> worker_lines;     // each worker's lines in its own order: t, proc, ev, fields, `call`
   std::vector<nlohmann::json> coordinator_lines;  // fault.begin/end (nemesis), crash/restart (the worker)
   std::vector<LockInstanceRecords> lock_instances;  // the lock service's, redis-0 first
+  // redis-failover: when the replica took over (and the old primary
+  // rejoined), in time order; the instances' records are then placed in the
+  // order they happened across both servers.
+  std::vector<LockRoleChange> role_changes;
   std::vector<nlohmann::json> storage_log;      // storage's script records (and the payments script's effect.*)
   // Lock-service lines already timed (`t`, proc, ev, fields), for a lock
   // whose code logs nothing: derived from the workers' lines (client_side_leases.h).

@@ -20,6 +20,7 @@
 
 #include "live/asio_coroutines.h"
 #include "live/client_side_leases.h"
+#include "live/failover_service.h"
 #include "live/fault_proxy.h"
 #include "live/live_fault_forms.h"
 #include "live/live_history.h"
@@ -147,6 +148,8 @@ class Coordinator {
     // t = 0 comes a little after the workers are started, and they wait for
     // it: a process's start-up (fork, exec, connecting) is no part of the
     // scenario and must not shift a scaled fault time against the workers.
+    proxy_.emplace(io_, scenario_.network.delay, settings_.time_scale, settings_.seed);
+    if (failover_service()) start_failover_service();  // before t = 0 is set: the cluster takes a while to form
     start_ns_ = clock_ns(CLOCK_MONOTONIC) + nanoseconds{kHeadStart}.count();
     start_point_ = std::chrono::steady_clock::time_point{nanoseconds{start_ns_}};
     const std::int64_t realtime_minus_monotonic = clock_ns(CLOCK_REALTIME) - clock_ns(CLOCK_MONOTONIC);
@@ -160,9 +163,9 @@ class Coordinator {
                             [this, slot = instance.get()](const std::string& record) { on_lock_record(*slot, record); });
       instances_.push_back(std::move(instance));
     }
-    proxy_.emplace(io_, scenario_.network.delay, settings_.time_scale, settings_.seed);
     for (int index = 1; index <= scenario_.system.workers.count; ++index) {
       auto worker = std::make_unique<WorkerSlot>(fmt::format("worker-{}", index), io_);
+      if (failover_) worker->sentinel = failover_->open_worker_links(worker->name, worker->lock_ports.emplace_back());
       for (const auto& instance : instances_) {
         worker->lock_ports.push_back(
             proxy_->open_link(worker->name, instance->name, instance->endpoint.host, instance->endpoint.port));
@@ -219,7 +222,26 @@ class Coordinator {
     std::map<std::string, int> seen;
     bool takes_own_stops = false;         // a user's program said so (live.hello)
     std::size_t lines = 0;                // lines it printed
+    std::optional<SentinelRoute> sentinel;  // redis-failover: how it finds the primary
   };
+
+  [[nodiscard]] bool failover_service() const { return scenario_.system.service.kind == model::ServiceKind::kRedisFailover; }
+  void start_failover_service() {
+    const LiveKeys keys{settings_.prefix};
+    failover_.emplace(io_, *proxy_, scenario_, settings_.time_scale, keys.lock(scenario_.system.lock.name), keys.log(),
+                      [this](const std::string& instance, const std::string& record) { on_failover_record(instance, record); },
+                      [this](Json line) { record(std::move(line)); }, [this] { return now(); });
+  }
+
+  // A grant a redis-failover server decided: an after-grant fault on it counts it.
+  void on_failover_record(const std::string& instance, const std::string& text) {
+    const nlohmann::json record = nlohmann::json::parse(text, nullptr, false);
+    if (record.is_discarded() || record.value("ev", std::string{}) != "grant") return;
+    const int seen = ++failover_grants_[instance];
+    for (const Watch& watch : grant_watches_) {
+      if (watch.fault.target == instance && watch.nth == seen) after(scaled(watch.delay), [this, fault = watch.fault] { act(fault); });
+    }
+  }
 
   // A lock-service instance as the run sees it.
   struct LockInstance {
@@ -299,6 +321,10 @@ class Coordinator {
   }
 
   void act(const PlannedFault& fault) {
+    if (fault.kind == FaultKind::kFailover) {
+      if (failover_ && failover_->act(fault)) fired_[fault.index] = true;
+      return;
+    }
     if (fault.kind == FaultKind::kPartition || fault.kind == FaultKind::kDelaySpike) {
       act_on_network(fault);
       return;
@@ -470,6 +496,7 @@ class Coordinator {
     config.time_scale = settings_.time_scale;
     config.seed = settings_.seed;
     config.jobs_left = jobs_left;
+    config.sentinel = worker.sentinel;
     config.stops = stops_still_ahead(worker);
     LaunchedWorker launched;
     try {
@@ -679,6 +706,11 @@ class Coordinator {
     records.worker_lines = std::move(worker_lines_);
     for (Json& line : coordinator_lines_) records.coordinator_lines.push_back(std::move(line));
     for (auto& instance : instances_) records.lock_instances.push_back(instance_records(*instance, keys));
+    if (failover_) {
+      failover_->collect_unheard();
+      records.lock_instances = failover_->lock_instances();
+      records.role_changes = failover_->role_changes();
+    }
     for (const RespValue& item : storage.command({"LRANGE", keys.log(), "0", "-1"}).items) {
       records.storage_log.push_back(nlohmann::json::parse(item.text));
     }
@@ -714,6 +746,7 @@ class Coordinator {
   }
 
   [[nodiscard]] Json service_description() const {
+    if (failover_) return Json{{"kind", "redis-failover"}, {"instances", FailoverCluster::kInstances}, {"quorum", 1}};
     const int instances = static_cast<int>(instances_.size());
     const bool redlock = scenario_.system.service.kind == model::ServiceKind::kRedlock;
     return Json{{"kind", redlock ? "redlock" : "redis"},
@@ -722,7 +755,7 @@ class Coordinator {
   }
 
   [[nodiscard]] LiveFaultContext fault_context() const {
-    return {!settings_.own_lock_servers.empty(), user_program()};
+    return {!settings_.own_lock_servers.empty(), user_program(), failover_service()};
   }
 
   LockInstance* instance_named(const std::string& name) {
@@ -753,6 +786,8 @@ class Coordinator {
   std::vector<Watch> grant_watches_;  // after-grant faults on the lock server
   std::vector<std::unique_ptr<LockInstance>> instances_;  // redis-0 first
   std::optional<FaultProxy> proxy_;  // after io_: gone before it
+  std::optional<FailoverService> failover_;  // redis-failover: after proxy_, gone before it
+  std::map<std::string, int> failover_grants_;  // by instance, for after-grant faults
   std::optional<StorageScriptShas> user_scripts_;
   std::vector<bool> fired_;
   std::vector<nlohmann::json> worker_lines_;
@@ -780,16 +815,12 @@ void delete_run_keys(const Endpoint& endpoint, const std::string& prefix) {
 
 std::string live_unsupported(const scenarios::Scenario& scenario) {
   const model::ServiceKind kind = scenario.system.service.kind;
-  if (kind == model::ServiceKind::kRedisFailover) {
-    return "/service/kind: \"redis-failover\" (a replica and Redis Sentinel) has no live form yet; live mode runs "
-           "\"redis\" and \"redlock\"";
+  if (kind != model::ServiceKind::kRedis && kind != model::ServiceKind::kRedlock && kind != model::ServiceKind::kRedisFailover) {
+    return "/service/kind: live mode runs the \"redis\", \"redlock\" and \"redis-failover\" services so far";
   }
-  if (kind != model::ServiceKind::kRedis && kind != model::ServiceKind::kRedlock) {
-    return "/service/kind: live mode runs the \"redis\" and \"redlock\" services so far";
-  }
-  if (!scenario.worker_command.empty() && kind == model::ServiceKind::kRedlock) {
+  if (!scenario.worker_command.empty() && kind != model::ServiceKind::kRedis) {
     return "/workers/command: a worker program of your own runs against the single-instance \"redis\" service so far "
-           "(Redlock runs with locksim's own worker)";
+           "(Redlock and Sentinel failover run with locksim's own worker)";
   }
   if (!scenario.worker_command.empty() && std::holds_alternative<model::BillingWorkload>(scenario.system.workload)) {
     return "/workers/command: a worker program of your own runs the counter and write-only workloads so far "
@@ -802,7 +833,8 @@ std::string live_unsupported(const scenarios::Scenario& scenario) {
 }
 
 std::vector<std::string> faults_without_live_form(const scenarios::Scenario& scenario, bool own_lock_servers) {
-  const LiveFaultContext context{own_lock_servers, !scenario.worker_command.empty()};
+  const LiveFaultContext context{own_lock_servers, !scenario.worker_command.empty(),
+                                 scenario.system.service.kind == model::ServiceKind::kRedisFailover};
   std::vector<std::string> lines;
   const scenarios::Plan plan = scenarios::make_plan(scenario, 1);
   std::vector<bool> named(scenario.faults.size(), false);

@@ -21,6 +21,7 @@
 #include "live/live_keys.h"
 #include "live/lua_scripts.h"
 #include "live/payments_script.h"
+#include "live/primary_finder.h"
 #include "live/redlock_client.h"
 #include "scenarios/scenario_parser.h"
 #include "sim/random.h"
@@ -73,6 +74,11 @@ class Worker {
     } else {
       co_await lock_.connect(config_.host, config_.lock_port);
       co_await renewals_.connect(config_.host, config_.lock_port);
+      if (config_.sentinel) {  // redis-failover: the primary is whoever Sentinel names
+        primary_.emplace(lock_.executor(), *config_.sentinel, std::vector<AsyncRedis*>{&lock_, &renewals_});
+        co_await primary_->ask(request_timeout());
+        asio::co_spawn(lock_.executor(), primary_->follow_switches(request_timeout()), asio::detached);
+      }
     }
     co_await storage_.connect(config_.host, config_.storage_port);
     // Everyone starts at the run's t = 0 (a restarted worker: at once).
@@ -186,9 +192,31 @@ class Worker {
 
   Attempt attempt_from(const std::optional<RespValue>& reply, std::int64_t sent_ns) const {
     if (!reply) return Attempt{std::nullopt, lock_.failure()};
-    if (reply->is_error()) return Attempt{std::nullopt, "error"};
+    if (reply->is_error()) return Attempt{std::nullopt, error_reason(*reply)};
     if (reply->item_integer(0) != 1) return Attempt{std::nullopt, "held"};
     return Attempt{reply->item_integer(1), "", lease_end(sent_ns)};
+  }
+
+  // The model's reason for an error reply: a primary short of replicas, a demoted one.
+  static std::string error_reason(const RespValue& reply) {
+    if (reply.text.starts_with("NOREPLICAS")) return "no-replicas";
+    if (reply.text.starts_with("READONLY")) return "read-only";
+    return "error";
+  }
+
+  // workers.wait_replicas: WAIT after the grant; too few replicas
+  // acknowledged it, and the grant is given back (compare-and-delete) and
+  // not used, as the model's client does (Redisson's checkLockSyncedSlaves).
+  asio::awaitable<Attempt> replicated_or_given_back(Attempt attempt, std::string value) {
+    const model::WaitReplicas& wait = *options_.workers.wait_replicas;
+    const nanoseconds timeout = scaled(wait.timeout);
+    const std::int64_t timeout_ms = std::max<std::int64_t>(1, timeout.count() / 1'000'000);
+    std::vector<std::string> command{"WAIT", std::to_string(wait.replicas), std::to_string(timeout_ms)};
+    const std::optional<RespValue> acknowledged = co_await lock_.command(std::move(command), timeout + request_timeout());
+    if (acknowledged && !acknowledged->is_error() && acknowledged->integer >= wait.replicas) co_return attempt;
+    std::vector<std::string> give_back = release_arguments(value, next_call(), false);
+    (void)co_await lock_.command(std::move(give_back), request_timeout());
+    co_return Attempt{std::nullopt, "not-replicated"};
   }
 
   // A pause planned before the reply is taken here, the request written.
@@ -202,7 +230,9 @@ class Worker {
     // A named local, not a braced temporary inside co_await (GCC 12; sim/task.h).
     std::vector<std::string> arguments = acquire_arguments(value, lease, call);
     const std::optional<RespValue> reply = co_await lock_.command(std::move(arguments), request_timeout(), stop_when_sent());
-    co_return attempt_from(reply, sent_ns);
+    Attempt attempt = attempt_from(reply, sent_ns);
+    if (attempt.token && options_.workers.wait_replicas) attempt = co_await replicated_or_given_back(attempt, value);
+    co_return attempt;
   }
 
   [[nodiscard]] std::vector<std::string> acquire_arguments(const std::string& value, const std::string& lease,
@@ -260,6 +290,7 @@ class Worker {
         co_return held;
       }
       emit("acquire.fail", {{"lock", lock_name()}, {"reason", attempt.reason}}, call);
+      if (primary_ && attempt.reason != "held") co_await primary_->ask(request_timeout());
       co_await sleep(scaled(options_.workers.retry.sample(retry_rng_)));
     }
   }
@@ -425,6 +456,7 @@ class Worker {
       emit("release.ok", Json::object(), call);
     } else {
       emit("release.fail", {{"reason", !reply ? lock_.failure() : "not-held"}}, call);
+      if (primary_ && (!reply || reply->is_error())) co_await primary_->ask(request_timeout());
     }
   }
 
@@ -443,6 +475,7 @@ class Worker {
   AsyncRedis storage_;
   RedlockClient redlock_;           // Redlock: the job loop's connections to every instance
   RedlockClient redlock_renewals_;  // and the watchdog's
+  std::optional<PrimaryFinder> primary_;  // redis-failover: Sentinel names the primary
   sim::RandomStreams streams_;
   sim::Rng work_rng_{0};
   sim::Rng retry_rng_{0};

@@ -3,6 +3,7 @@
 #include <arpa/inet.h>
 #include <csignal>
 #include <netinet/in.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -10,6 +11,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <thread>
 #include <vector>
 
@@ -37,7 +39,8 @@ int free_loopback_port() {
   return port;
 }
 
-RedisServer::RedisServer(ServerPersistence persistence) : persistence_{persistence} {
+RedisServer::RedisServer(ServerPersistence persistence, RedisServerOptions options)
+    : persistence_{persistence}, options_{std::move(options)} {
   char pattern[] = "/tmp/locksim-redis-XXXXXX";
   if (::mkdtemp(pattern) == nullptr) throw LiveError("cannot make a directory for redis-server");
   directory_ = pattern;
@@ -52,18 +55,35 @@ RedisServer::RedisServer(ServerPersistence persistence) : persistence_{persisten
 
 bool RedisServer::launch() {
   const bool append_only = persistence_ != ServerPersistence::kNone;
-  const std::vector<std::string> arguments = {
+  const bool sentinel = !options_.sentinel_configuration.empty();
+  std::vector<std::string> arguments = {
       "redis-server", "--port", std::to_string(port_), "--bind", host_, "--protected-mode", "yes",
       "--save", "", "--appendonly", append_only ? "yes" : "no",
       "--appendfsync", persistence_ == ServerPersistence::kAlways ? "always" : "everysec",
       "--dir", directory_, "--logfile", directory_ + "/redis.log", "--daemonize", "no"};
+  if (sentinel) {
+    // Sentinel needs a file of its own, which it rewrites (written afresh
+    // at each start: a Sentinel of live mode's is never restarted).
+    const std::string file = directory_ + "/sentinel.conf";
+    std::ofstream{file} << fmt::format("port {}\nbind {}\ndir {}\nlogfile {}/sentinel.log\n{}", port_, host_,
+                                       directory_, directory_, options_.sentinel_configuration);
+    arguments = {"redis-sentinel", file};
+  }
+  arguments.insert(arguments.end(), options_.extra_arguments.begin(), options_.extra_arguments.end());
+  const pid_t parent = ::getpid();
+  const bool parent_is_main_thread = ::gettid() == parent;
   pid_ = ::fork();
   if (pid_ < 0) throw LiveError("cannot fork for redis-server");
   if (pid_ == 0) {
+    // Should locksim die without stopping it (a crash, SIGKILL), the server
+    // dies too. Only for a server started by the main thread: the signal
+    // comes when the forking *thread* ends (a restart runs on a thread of its own).
+    if (parent_is_main_thread) ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != parent) ::_exit(1);  // it died before the line above
     std::vector<char*> argv;
     for (const std::string& argument : arguments) argv.push_back(const_cast<char*>(argument.c_str()));
     argv.push_back(nullptr);
-    ::execvp("redis-server", argv.data());
+    ::execvp(arguments.front().c_str(), argv.data());
     ::_exit(127);
   }
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
@@ -73,7 +93,7 @@ bool RedisServer::launch() {
       pid_ = -1;
       if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
         stop();
-        throw LiveError("redis-server is not installed (bash scripts/install-deps.sh installs it)");
+        throw LiveError(fmt::format("{} is not installed (bash scripts/install-deps.sh installs it)", arguments.front()));
       }
       return false;
     }

@@ -11,6 +11,7 @@
 
 #include <string>
 #include <sys/types.h>
+#include <vector>
 
 namespace locksim::live {
 
@@ -20,11 +21,21 @@ enum class ServerPersistence {
   kAlways,       // appendonly yes, appendfsync always
 };
 
+// What to start besides the persistence: more redis-server options (a
+// replica's `--replicaof`, `--min-replicas-to-write`, …), or a Sentinel.
+struct RedisServerOptions {
+  std::vector<std::string> extra_arguments;  // appended to redis-server's command line; default none
+  // Non-empty: start `redis-sentinel` instead, with this configuration (its
+  // `port`, `bind` and `dir` are added; Sentinel rewrites the file, which
+  // lives in the throw-away directory). Default: a redis-server.
+  std::string sentinel_configuration;
+};
+
 class RedisServer {
  public:
   // Starts `redis-server` (from PATH) and waits until it answers PING.
   // Throws LiveError when it is not installed or does not come up.
-  explicit RedisServer(ServerPersistence persistence = ServerPersistence::kNone);
+  explicit RedisServer(ServerPersistence persistence = ServerPersistence::kNone, RedisServerOptions options = {});
   ~RedisServer();
   RedisServer(const RedisServer&) = delete;
   RedisServer& operator=(const RedisServer&) = delete;
@@ -32,6 +43,7 @@ class RedisServer {
   [[nodiscard]] int port() const { return port_; }
   [[nodiscard]] const std::string& host() const { return host_; }
   [[nodiscard]] bool running() const { return pid_ > 0; }
+  [[nodiscard]] const std::string& directory() const { return directory_; }
 
   // SIGKILL, and waits for the process to be gone.
   void crash();
@@ -47,6 +59,7 @@ class RedisServer {
   void stop();
 
   ServerPersistence persistence_;
+  RedisServerOptions options_;
   std::string host_ = "127.0.0.1";
   int port_ = 0;
   pid_t pid_ = -1;

@@ -24,6 +24,12 @@ std::string worker_config_json(const WorkerConfig& config) {
   for (const SelfStop& stop : config.stops) {
     json["stops"].push_back({{"after", stop.after}, {"nth", stop.nth}, {"fault", stop.fault}});
   }
+  if (config.sentinel) {
+    nlohmann::ordered_json ports = nlohmann::ordered_json::array();
+    for (const auto& [announced, link] : config.sentinel->ports) ports.push_back({announced, link});
+    json["sentinel"] = {{"port", config.sentinel->sentinel_port}, {"master_name", config.sentinel->master_name},
+                        {"ports", ports}};
+  }
   return json.dump();
 }
 
@@ -48,6 +54,12 @@ WorkerConfig parse_worker_config(const std::string& text) {
     for (const nlohmann::json& stop : json.at("stops")) {
       config.stops.push_back(
           {stop.at("after").get<std::string>(), stop.at("nth").get<int>(), stop.at("fault").get<std::size_t>()});
+    }
+    if (json.contains("sentinel")) {
+      const nlohmann::json& sentinel = json["sentinel"];
+      SentinelRoute route{sentinel.at("port").get<int>(), sentinel.at("master_name").get<std::string>(), {}};
+      for (const nlohmann::json& pair : sentinel.at("ports")) route.ports.emplace_back(pair.at(0).get<int>(), pair.at(1).get<int>());
+      config.sentinel = route;
     }
     return config;
   } catch (const nlohmann::json::exception& error) {

@@ -7,6 +7,7 @@
 // JSON argument, so the user's own worker programs can be given the same.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,18 @@ struct SelfStop {
   std::size_t fault = 0;  // the scenario's fault index
 };
 
+// How a worker of a redis-failover service finds the primary, as a
+// Sentinel-aware client does: it asks Sentinel (`SENTINEL
+// get-master-addr-by-name`) and follows `+switch-master`. Sentinel names
+// the servers by their own addresses; the worker reaches each through its
+// link in the fault proxy, so it maps each announced port to its link's
+// (as a client behind NAT does: Redisson's NatMapper).
+struct SentinelRoute {
+  int sentinel_port = 0;  // its link to Sentinel
+  std::string master_name;
+  std::vector<std::pair<int, int>> ports;  // (port Sentinel announces, the worker's link to that server)
+};
+
 struct WorkerConfig {
   std::string scenario_file;
   std::string name;  // "worker-1"
@@ -42,6 +55,7 @@ struct WorkerConfig {
   std::uint64_t seed = 1;    // the worker's random streams (work lengths, retry waits)
   int jobs_left = -1;        // -1: all of the workload's jobs
   std::vector<SelfStop> stops;
+  std::optional<SentinelRoute> sentinel;  // redis-failover only; lock_port is then its link to redis-0
 };
 
 [[nodiscard]] std::string worker_config_json(const WorkerConfig& config);

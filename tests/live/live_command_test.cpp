@@ -202,11 +202,17 @@ TEST(LiveCommand, ARemoteRedisIsRefusedUnlessAllowedAndAnUnsupportedScenarioName
   EXPECT_EQ(remote.exit_code, 2) << remote.output;
   EXPECT_NE(remote.output.find("live mode talks only to loopback"), std::string::npos) << remote.output;
 
-  const Result failover = run_locksim("live h07-failover-before-replication --runs 1");
-  EXPECT_EQ(failover.exit_code, 2) << failover.output;
-  EXPECT_NE(failover.output.find("/service/kind: \"redis-failover\" (a replica and Redis Sentinel) has no live form yet"),
+  const Result consensus = run_locksim("live h16-consensus-session-expiry --runs 1");
+  EXPECT_EQ(consensus.exit_code, 2) << consensus.output;
+  EXPECT_NE(consensus.output.find("/service/kind: live mode runs the \"redis\", \"redlock\" and \"redis-failover\" services"),
             std::string::npos)
-      << failover.output;
+      << consensus.output;
+
+  const Result failover_on_yours = run_locksim("live h07-failover-before-replication --runs 1 --redis 127.0.0.1:6379");
+  EXPECT_EQ(failover_on_yours.exit_code, 2) << failover_on_yours.output;
+  EXPECT_NE(failover_on_yours.output.find("a redis-failover scenario runs on a primary, a replica and a Sentinel of locksim's own"),
+            std::string::npos)
+      << failover_on_yours.output;
 
   const Result redlock_on_one = run_locksim("live h05-redlock-clock-jump --runs 1 --redis 127.0.0.1:6379");
   EXPECT_EQ(redlock_on_one.exit_code, 2) << redlock_on_one.output;

@@ -227,5 +227,66 @@ TEST(LiveHistory, ARedlockInstanceThatKeptItsDataKeepsItsLease) {
   EXPECT_EQ(count_of(events, "lease.lost"), 0);
 }
 
+// A split brain's records (redis-failover): the replica took a copy of
+// worker-1's first lease before the cut; at the promotion it adopts it, and
+// the old primary, alive, loses nothing and goes on granting on its side; at
+// the rejoin it loses the lease the new primary never had.
+TEST(LiveHistory, ASplitBrainsRoleChangesAdoptAndLoseAsTheSimulatorDoes) {
+  LiveRecords records;
+  records.run_begin = {{"scenario", "test"}, {"seed", 1}, {"fencing", false}, {"version", "test"}};
+  records.lock_name = "lock";
+  records.realtime_minus_run_ns = 1'000'000'000'000;
+  records.end_ns = 9'000'000'000;
+  records.lock_instances = {
+      {"redis-0",
+       {server_record({{"ev", "grant"}, {"owner", "worker-1"}, {"value", "worker-1#1"}, {"token", 1}, {"lease_ms", "5000"}}, 1, 1'000'000),
+        server_record({{"ev", "release"}, {"by", "worker-1"}, {"value", "worker-1#1"}}, 2, 3'000'000'000),
+        server_record({{"ev", "grant"}, {"owner", "worker-1"}, {"value", "worker-1#2"}, {"token", 2}, {"lease_ms", "5000"}}, 3, 3'100'000'000)},
+       {}},
+      {"redis-1",
+       {server_record({{"ev", "grant"}, {"owner", "worker-2"}, {"value", "worker-2#1"}, {"token", 2}, {"lease_ms", "5000"}}, 2, 5'500'000'000)},
+       {}},
+  };
+  LockRoleChange promotion;
+  promotion.t = 2'500'000'000;
+  promotion.old_primary_alive = true;
+  promotion.kept_value = "worker-1#1";
+  promotion.kept_lease_ns = 2'500'000'000;
+  LockRoleChange rejoin;
+  rejoin.kind = LockRoleChange::Kind::kRejoin;
+  rejoin.t = 6'000'000'000;
+  rejoin.old_primary_alive = true;
+  records.role_changes = {promotion, rejoin};
+
+  std::vector<json> lines;
+  for (const std::string& text : live_history(records)) lines.push_back(json::parse(text));
+  const auto find = [&](const std::string& proc, const std::string& event) {
+    std::vector<json> found;
+    for (const json& line : lines) {
+      if (line["proc"] == proc && line["ev"] == event) found.push_back(line);
+    }
+    return found;
+  };
+  ASSERT_EQ(find("redis-1", "replica.promote").size(), 1u);
+  const std::vector<json> adopted = find("redis-1", "lease.adopt");
+  ASSERT_EQ(adopted.size(), 1u);
+  EXPECT_EQ(adopted[0]["token"], 1);
+  EXPECT_EQ(adopted[0]["lease_ns"], 2'500'000'000);
+  // The copy ends on the new primary's own clock, before its next grant.
+  ASSERT_EQ(find("redis-1", "lease.expire").size(), 1u);
+  EXPECT_EQ(find("redis-1", "lease.expire")[0]["t"], 5'000'000'000);
+  const std::vector<json> lost = find("redis-0", "lease.lost");
+  ASSERT_EQ(lost.size(), 1u) << "only the lease the old primary granted on its side of the cut";
+  EXPECT_EQ(lost[0]["token"], 2);
+  EXPECT_EQ(lost[0]["reason"], "failover");
+  EXPECT_EQ(lost[0]["t"], 6'000'000'000);
+  // Both brains promised the lock at once: the checker sees the double grant.
+  std::string text;
+  for (const json& line : lines) text += line.dump() + "\n";
+  const checker::CheckOutcome outcome = checker::check_history_text(text, "split brain", checker::CheckOptions{});
+  ASSERT_FALSE(outcome.error) << outcome.error->message();
+  EXPECT_EQ(outcome.verdict.violation_count(checker::ViolationKind::kDoubleGrant).value_or(0), 1);
+}
+
 }  // namespace
 }  // namespace locksim::live

@@ -1,0 +1,211 @@
+#include "live/failover_service.h"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "live/redis_client.h"
+
+namespace locksim::live {
+namespace {
+
+using Json = nlohmann::ordered_json;
+using std::chrono::nanoseconds;
+
+nanoseconds scaled(sim::Duration duration, double scale) {
+  return nanoseconds{static_cast<std::int64_t>(std::llround(static_cast<double>(duration.count_ns()) * scale))};
+}
+
+// min-replicas-max-lag is whole seconds in Redis, and the replica
+// acknowledges once a second whatever the time scale: the scaled lag is
+// rounded to the nearest second, at least 1 (docs/live.md).
+int max_lag_seconds(const scenarios::Scenario& scenario, double time_scale) {
+  const double seconds = static_cast<double>(scaled(scenario.system.service.min_replicas_max_lag, time_scale).count()) / 1e9;
+  return std::max(1, static_cast<int>(std::lround(seconds)));
+}
+
+FailoverClusterSettings cluster_settings(const scenarios::Scenario& scenario, double time_scale) {
+  FailoverClusterSettings settings;
+  settings.down_after = scaled_down_after(scenario, time_scale);
+  settings.min_replicas_to_write = scenario.system.service.min_replicas_to_write;
+  settings.min_replicas_max_lag_seconds = max_lag_seconds(scenario, time_scale);
+  settings.replication_lag = scenario.system.service.replication_lag;
+  return settings;
+}
+
+// Sentinel's announcements the coordinator follows.
+constexpr const char* kPromotionChannel = "+failover-state-send-slaveof-noone";
+constexpr const char* kRejoinChannel = "+convert-to-slave";
+constexpr const char* kSwitchChannel = "+switch-master";
+
+}  // namespace
+
+std::chrono::milliseconds scaled_down_after(const scenarios::Scenario& scenario, double time_scale) {
+  return std::max(std::chrono::milliseconds{1},
+                  std::chrono::duration_cast<std::chrono::milliseconds>(scaled(scenario.system.service.down_after, time_scale)));
+}
+
+std::string failover_fault_without_live_form(const scenarios::PlannedFault& fault) {
+  if (const auto* on_event = std::get_if<scenarios::OnEvent>(&fault.trigger);
+      on_event && on_event->when != scenarios::TriggerEvent::kAfterGrant) {
+    return "its trigger has no live form for a failover (only a time and after-grant)";
+  }
+  return "";
+}
+
+FailoverService::FailoverService(asio::io_context& io, FaultProxy& proxy, const scenarios::Scenario& scenario,
+                                 double time_scale, std::string lock_key, std::string log_channel, OnRecord on_record,
+                                 Record record, Now now)
+    : io_{io},
+      proxy_{proxy},
+      scenario_{scenario},
+      time_scale_{time_scale},
+      lock_key_{std::move(lock_key)},
+      log_key_{log_channel},
+      on_record_{std::move(on_record)},
+      record_{std::move(record)},
+      now_{std::move(now)},
+      cluster_{io, proxy, cluster_settings(scenario, time_scale)} {
+  for (std::size_t instance = 0; instance < FailoverCluster::kInstances; ++instance) {
+    subscriptions_.push_back(std::make_unique<LogSubscription>(
+        io_, "127.0.0.1", cluster_.server(instance).port(), log_channel,
+        [this, instance](const std::string& text) { heard(instance, text); }));
+  }
+  subscriptions_.push_back(std::make_unique<LogSubscription>(io_, "127.0.0.1", cluster_.sentinel_port(), kPromotionChannel,
+                                                             [this](const std::string&) { on_promotion(); }));
+  subscriptions_.push_back(std::make_unique<LogSubscription>(io_, "127.0.0.1", cluster_.sentinel_port(), kRejoinChannel,
+                                                             [this](const std::string&) {
+                                                               on_rejoin();
+                                                               resubscribe_to_servers();
+                                                             }));
+  subscriptions_.push_back(std::make_unique<LogSubscription>(io_, "127.0.0.1", cluster_.sentinel_port(), kSwitchChannel,
+                                                             [this](const std::string&) { resubscribe_to_servers(); }));
+}
+
+// Sentinel ends every client's connection to a server it reconfigures
+// (CLIENT KILL TYPE normal / pubsub, with the REPLICAOF), this subscription's
+// too: subscribe again. What a server decided meanwhile is still in its log
+// list, read at the end (collect_unheard).
+void FailoverService::resubscribe_to_servers() {
+  for (std::size_t instance = 0; instance < FailoverCluster::kInstances; ++instance) {
+    if (!cluster_.server(instance).running()) continue;
+    try {
+      subscriptions_[instance]->resubscribe();
+    } catch (const LiveError&) {
+      // a server that just went away; its log list is read at the end if it is back
+    }
+  }
+}
+
+void FailoverService::collect_unheard() {
+  std::vector<std::pair<std::string, std::size_t>> unheard;
+  // The promoted replica first: a record in both lists is in the old
+  // primary's only because it became the new one's replica and copied it.
+  for (const std::size_t instance : {std::size_t{1}, std::size_t{0}}) {
+    if (!cluster_.server(instance).running()) continue;
+    RedisClient server{"127.0.0.1", cluster_.server(instance).port()};
+    for (const RespValue& item : server.command({"LRANGE", log_key_, "0", "-1"}).items) {
+      if (decided_by_.emplace(item.text, instance).second) records_.emplace_back(item.text, instance);
+    }
+  }
+}
+
+FailoverService::~FailoverService() = default;
+
+SentinelRoute FailoverService::open_worker_links(const std::string& worker, int& lock_port) {
+  SentinelRoute route;
+  route.master_name = FailoverCluster::kMasterName;
+  for (std::size_t instance = 0; instance < FailoverCluster::kInstances; ++instance) {
+    const int link = proxy_.open_link(worker, instance_name(instance), "127.0.0.1", cluster_.server(instance).port());
+    route.ports.emplace_back(cluster_.announced_port(instance), link);
+    if (instance == 0) lock_port = link;
+  }
+  route.sentinel_port = proxy_.open_link(worker, "sentinel", "127.0.0.1", cluster_.sentinel_port());
+  return route;
+}
+
+void FailoverService::heard(std::size_t instance, const std::string& text) {
+  if (!decided_by_.emplace(text, instance).second) return;  // a replica passing on its primary's record
+  records_.emplace_back(text, instance);
+  on_record_(instance_name(instance), text);
+}
+
+std::vector<LockInstanceRecords> FailoverService::lock_instances() const {
+  std::vector<LockInstanceRecords> instances;
+  for (std::size_t instance = 0; instance < FailoverCluster::kInstances; ++instance) {
+    instances.push_back({instance_name(instance), {}, {}});
+  }
+  for (const auto& [text, instance] : records_) instances[instance].log.push_back(nlohmann::json::parse(text));
+  return instances;
+}
+
+bool FailoverService::act(const scenarios::PlannedFault& fault) {
+  if (failing_over_) return false;  // Sentinel is failing over already
+  failing_over_ = true;
+  const std::string old_primary = instance_name(0);
+  const Json target = Json::array({instance_name(0), instance_name(1)});
+  if (fault.failover_primary == model::FailoverPrimary::kCrash) {
+    record_(Json{{"t", now_()}, {"proc", "nemesis"}, {"ev", "fault.begin"}, {"kind", "failover"}, {"target", target},
+                 {"primary", "crash"}});
+    cluster_.server(0).crash();
+    record_(Json{{"t", now_()}, {"proc", old_primary}, {"ev", "crash"}});
+    return true;
+  }
+  // Split brain: the old primary and its workers on one side; the replica,
+  // Sentinel and every other worker on the other; storage reaches both.
+  std::vector<std::string> with_old{old_primary};
+  std::vector<std::string> away{instance_name(1), "sentinel"};
+  for (int index = 1; index <= scenario_.system.workers.count; ++index) {
+    const std::string worker = fmt::format("worker-{}", index);
+    const bool with = std::ranges::find(fault.with_primary, worker) != fault.with_primary.end();
+    (with ? with_old : away).push_back(worker);
+  }
+  cut_ = proxy_.cut(with_old, away);
+  Json between = Json::array({Json(with_old), Json::array()});
+  for (const std::string& node : away) {
+    if (node != "sentinel") between[1].push_back(node);
+  }
+  const nanoseconds length = scaled(fault.length, time_scale_);
+  record_(Json{{"t", now_()}, {"proc", "nemesis"}, {"ev", "fault.begin"}, {"kind", "failover"}, {"target", target},
+               {"primary", "partition"}, {"between", between}, {"for_ns", length.count()}});
+  auto timer = std::make_shared<asio::steady_timer>(io_);
+  timer->expires_after(length);
+  timer->async_wait([this, timer, old_primary](const boost::system::error_code& error) {
+    if (error || !cut_) return;
+    proxy_.heal(*cut_);
+    cut_.reset();
+    record_(Json{{"t", now_()}, {"proc", "nemesis"}, {"ev", "fault.end"}, {"kind", "failover"}, {"target", old_primary}});
+    if (!promoted_) failing_over_ = false;  // healed before Sentinel acted: no failover at all
+  });
+  return true;
+}
+
+// Sentinel sent REPLICAOF NO ONE: from now the replica may serve as primary.
+// What it holds cannot change before it does (its primary's stream is
+// gone: dead or cut off), so this is what it took over.
+void FailoverService::on_promotion() {
+  promoted_ = true;
+  LockRoleChange change;
+  change.t = now_();
+  change.old_primary_alive = cluster_.server(0).running();
+  RedisClient replica{"127.0.0.1", cluster_.server(1).port()};
+  const RespValue kept = replica.command({"GET", lock_key_});
+  if (kept.type == RespValue::Type::kString) {
+    change.kept_value = kept.text;
+    const std::int64_t left_ms = replica.command({"PTTL", lock_key_}).integer;
+    change.kept_lease_ns = left_ms > 0 ? left_ms * 1'000'000 : 0;
+  }
+  role_changes_.push_back(change);
+}
+
+// Sentinel found the old primary again (a split brain's end) and made it a replica.
+void FailoverService::on_rejoin() {
+  LockRoleChange change;
+  change.kind = LockRoleChange::Kind::kRejoin;
+  change.t = now_();
+  change.old_primary_alive = true;
+  role_changes_.push_back(change);
+  failing_over_ = false;
+}
+
+}  // namespace locksim::live

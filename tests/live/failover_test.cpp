@@ -1,0 +1,87 @@
+// `locksim live` on a redis-failover scenario: a real primary, its real
+// replica and a real redis-sentinel on free loopback ports, started for the
+// run. A crash of the primary after its grant had replicated: Sentinel
+// promotes the replica, which adopts the lease, and the workers follow it
+// there (no violation). A crash before the grant replicated (H7): the
+// promoted replica grants the lock again, with the same token.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "../cli/locksim_process.h"
+#include "live_summary.h"
+
+namespace locksim::live {
+namespace {
+
+using cli_test::Result;
+using cli_test::run_locksim;
+using cli_test::scratch;
+
+std::vector<nlohmann::json> history_lines(const std::string& path) {
+  std::ifstream file{path};
+  std::vector<nlohmann::json> lines;
+  for (std::string line; std::getline(file, line);) lines.push_back(nlohmann::json::parse(line));
+  return lines;
+}
+
+std::vector<nlohmann::json> events(const std::vector<nlohmann::json>& lines, const std::string& proc, const std::string& event) {
+  std::vector<nlohmann::json> found;
+  for (const nlohmann::json& line : lines) {
+    if (line["proc"] == proc && line["ev"] == event) found.push_back(line);
+  }
+  return found;
+}
+
+TEST(LiveFailover, SentinelPromotesTheReplicaWhichAdoptsTheLeaseAndTheWorkersFollowIt) {
+  const std::string json = scratch("failover-follows.json");
+  const std::string histories = scratch("failover-follows-histories");
+  const Result result = run_locksim("live " + data("failover-follows-promotion.json") +
+                                    " --runs 1 --fencing off --history " + histories + " --json " + json);
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_EQ(live_mode(read_json(json), "fencing-off")["runs_with_violation"], 0) << result.output;
+  const auto lines = history_lines(histories + "/live-failover-follows-promotion-live-seed1-fencing-off.jsonl");
+  ASSERT_EQ(events(lines, "redis-0", "crash").size(), 1u);
+  ASSERT_EQ(events(lines, "redis-1", "replica.promote").size(), 1u);
+  // The key had replicated: the promoted replica holds worker-1's lease, the same lease.
+  const auto adopted = events(lines, "redis-1", "lease.adopt");
+  ASSERT_EQ(adopted.size(), 1u);
+  EXPECT_EQ(adopted[0]["owner"], "worker-1");
+  EXPECT_EQ(events(lines, "redis-0", "lease.lost").size(), 0u);
+  // worker-2 asked Sentinel and was granted the lock by the new primary, with the next token.
+  const auto granted = events(lines, "redis-1", "lease.grant");
+  ASSERT_FALSE(granted.empty());
+  EXPECT_EQ(granted[0]["owner"], "worker-2");
+  EXPECT_EQ(granted[0]["token"], 2);
+  EXPECT_EQ(events(lines, "run", "run.end")[0]["final"]["qty"], 2) << "both jobs done";
+}
+
+TEST(LiveFailover, AGrantNotYetReplicatedIsGrantedAgainByThePromotedReplicaWithTheSameToken) {
+  const std::string json = scratch("failover-h7.json");
+  const std::string histories = scratch("failover-h7-histories");
+  const Result result = run_locksim("live " + data("failover-before-replication.json") +
+                                    " --runs 1 --fencing off --time-scale 0.1 --history " + histories + " --json " + json);
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  const nlohmann::json summary = read_json(json);
+  const nlohmann::json& violations = live_mode(summary, "fencing-off")["violations"];
+  EXPECT_GT(violations["double_grant"], 0) << result.output;
+  EXPECT_GT(violations["double_holder"], 0) << result.output;
+  const auto lines = history_lines(histories + "/live-failover-before-replication-live-seed1-fencing-off.jsonl");
+  const auto lost = events(lines, "redis-0", "lease.lost");
+  ASSERT_EQ(lost.size(), 1u) << "the replica never received the grant";
+  EXPECT_EQ(lost[0]["reason"], "failover");
+  const auto first = events(lines, "redis-0", "lease.grant");
+  const auto second = events(lines, "redis-1", "lease.grant");
+  ASSERT_EQ(first.size(), 1u);
+  ASSERT_FALSE(second.empty());
+  EXPECT_NE(second[0]["owner"], first[0]["owner"]);
+  EXPECT_EQ(second[0]["token"], first[0]["token"]) << "the INCR did not replicate either";
+}
+
+}  // namespace
+}  // namespace locksim::live
