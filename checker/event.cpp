@@ -3,10 +3,11 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
-#include <iterator>
 #include <utility>
 
 #include <fmt/format.h>
+
+#include "text/json_string.h"
 
 namespace locksim::checker {
 namespace {
@@ -241,27 +242,9 @@ std::optional<std::string> missing_required_field(const Event& event) {
   return std::nullopt;
 }
 
-std::string json_string_literal(std::string_view text) {
-  // The escapes the simulator's recorder writes, so that a simulated history's
-  // value reads back as the very text on its line.
+std::string json_string_literal(std::string_view value) {
   fmt::memory_buffer out;
-  out.push_back('"');
-  for (const char c : text) {
-    switch (c) {
-      case '"': out.append(std::string_view{"\\\""}); break;
-      case '\\': out.append(std::string_view{"\\\\"}); break;
-      case '\n': out.append(std::string_view{"\\n"}); break;
-      case '\r': out.append(std::string_view{"\\r"}); break;
-      case '\t': out.append(std::string_view{"\\t"}); break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          fmt::format_to(std::back_inserter(out), "\\u{:04x}", static_cast<unsigned>(c));
-        } else {
-          out.push_back(c);
-        }
-    }
-  }
-  out.push_back('"');
+  text::append_json_string(out, value);
   return fmt::to_string(out);
 }
 

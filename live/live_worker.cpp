@@ -1,7 +1,6 @@
 #include "live/live_worker.h"
 
 #include <signal.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <cmath>
@@ -20,6 +19,7 @@
 #include "live/get_then_set_script.h"
 #include "live/live_keys.h"
 #include "live/lua_scripts.h"
+#include "live/monotonic_clock.h"
 #include "live/payments_script.h"
 #include "live/primary_finder.h"
 #include "live/redlock_client.h"
@@ -31,12 +31,6 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 using std::chrono::nanoseconds;
-
-std::int64_t monotonic_ns() {
-  timespec now{};
-  clock_gettime(CLOCK_MONOTONIC, &now);
-  return static_cast<std::int64_t>(now.tv_sec) * 1'000'000'000 + now.tv_nsec;
-}
 
 // How a job ended: its effect accepted (or nothing was left to do); billing's customers all billed.
 struct JobResult {

@@ -1,20 +1,14 @@
 #include "live/redlock_client.h"
 
-#include <time.h>
-
 #include <algorithm>
 #include <climits>
+
+#include "live/monotonic_clock.h"
 
 namespace locksim::live {
 namespace {
 
 using std::chrono::nanoseconds;
-
-std::int64_t monotonic_ns() {
-  timespec now{};
-  clock_gettime(CLOCK_MONOTONIC, &now);
-  return static_cast<std::int64_t>(now.tv_sec) * 1'000'000'000 + now.tv_nsec;
-}
 
 // The replies of one round as they come in; the waiter's timer is cancelled by the last.
 struct Round {

@@ -14,6 +14,7 @@
 #include "runner/probes.h"
 #include "scenarios/fencing_modes.h"
 #include "sim/duration_text.h"
+#include "text/json_string.h"
 
 namespace locksim::runner {
 namespace {
@@ -113,7 +114,7 @@ std::string workload_json(const model::Workload& workload) {
         // The key is the user's text: written through the recorder's JSON escaping.
         fmt::memory_buffer json;
         fmt::format_to(std::back_inserter(json), R"({{"kind":"{}","key":)", name);
-        sim::append_json_string(json, kind.key);
+        text::append_json_string(json, kind.key);
         json.push_back('}');
         return fmt::to_string(json);
       },

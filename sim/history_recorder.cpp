@@ -4,6 +4,7 @@
 #include <iterator>
 
 #include "assert.h"
+#include "text/json_string.h"
 
 namespace locksim::sim {
 namespace {
@@ -65,40 +66,20 @@ std::uint64_t hash_record(std::uint64_t hash, std::uint64_t index, Time t, std::
 
 }  // namespace
 
-void append_json_string(fmt::memory_buffer& out, std::string_view text) {
-  out.push_back('"');
-  for (char c : text) {
-    switch (c) {
-      case '"': out.append(std::string_view{"\\\""}); break;
-      case '\\': out.append(std::string_view{"\\\\"}); break;
-      case '\n': out.append(std::string_view{"\\n"}); break;
-      case '\r': out.append(std::string_view{"\\r"}); break;
-      case '\t': out.append(std::string_view{"\\t"}); break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          fmt::format_to(std::back_inserter(out), "\\u{:04x}", static_cast<unsigned>(c));
-        } else {
-          out.push_back(c);
-        }
-    }
-  }
-  out.push_back('"');
-}
-
 void format_history_line(fmt::memory_buffer& out, std::uint64_t index, Time t, std::string_view proc,
                          std::string_view event, std::span<const Field> fields) {
   fmt::format_to(std::back_inserter(out), "{{\"i\":{},\"t\":{},\"proc\":", index, t.ns());
-  append_json_string(out, proc);
+  text::append_json_string(out, proc);
   out.append(std::string_view{",\"ev\":"});
-  append_json_string(out, event);
+  text::append_json_string(out, event);
   for (const Field& field : fields) {
     out.push_back(',');
-    append_json_string(out, field.key);
+    text::append_json_string(out, field.key);
     out.push_back(':');
     std::visit(Overloaded{
                    [&out](std::int64_t number) { fmt::format_to(std::back_inserter(out), "{}", number); },
                    [&out](bool flag) { out.append(flag ? std::string_view{"true"} : std::string_view{"false"}); },
-                   [&out](std::string_view text) { append_json_string(out, text); },
+                   [&out](std::string_view text) { text::append_json_string(out, text); },
                    [&out](RawJson json) { out.append(json.text); },
                },
                field.value);

@@ -92,7 +92,4 @@ class HistoryRecorder {
 void format_history_line(fmt::memory_buffer& out, std::uint64_t index, Time t, std::string_view proc,
                          std::string_view event, std::span<const Field> fields);
 
-// Appends `text` as a JSON string literal (quotes and escapes included).
-void append_json_string(fmt::memory_buffer& out, std::string_view text);
-
 }  // namespace locksim::sim
