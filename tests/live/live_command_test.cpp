@@ -219,6 +219,16 @@ TEST(LiveCommand, ARemoteRedisIsRefusedUnlessAllowedAndAnUnsupportedScenarioName
   EXPECT_NE(redlock_on_one.output.find("has a Redlock service of 5 instances, which live mode starts itself"),
             std::string::npos)
       << redlock_on_one.output;
+
+  nlohmann::json own_redlock = read_json(data("redlock-control.json"));
+  own_redlock["workers"]["command"] = {"python3", "my_redsync_worker.py"};
+  const std::string file = scratch("redlock-own-program.json");
+  std::ofstream{file} << own_redlock.dump();
+  const Result own_program = run_locksim("live " + file + " --runs 1");
+  EXPECT_EQ(own_program.exit_code, 2) << own_program.output;
+  EXPECT_NE(own_program.output.find("/workers/command: a worker program of your own runs against the single-instance"),
+            std::string::npos)
+      << own_program.output;
 }
 
 TEST(LiveCommand, RedlockOverFiveRealServersWithoutFaultsHasNoViolation) {
