@@ -63,6 +63,24 @@ RC_GTEST_PROP(LocalClock, WhenReadsIsTheFirstNanosecondReachingTheReading,
   }
 }
 
+// The reading is exactly floor(elapsed · (1e9 + drift) / 1e9) after the
+// anchor, whether the product fits in 64 bits (the fast path) or not: the
+// elapsed times reach a century, the drifts the whole allowed range.
+RC_GTEST_PROP(LocalClock, ReadingIsTheExactlyFlooredDriftedElapsedTime,
+              (std::int32_t drift_seed, std::uint64_t elapsed_seed, std::int32_t offset_ms)) {
+  const std::int64_t drift_ppb = drift_seed % LocalClock::kMaxDriftPpb;
+  constexpr std::uint64_t kCenturyNs = 100ULL * 365 * 24 * 3600 * 1'000'000'000;
+  const auto elapsed = static_cast<std::int64_t>(elapsed_seed % kCenturyNs);
+  const LocalClock clock{reads(Duration::milliseconds(offset_ms)), drift_ppb};
+  __extension__ using Wide = __int128;
+  const Wide product = Wide{elapsed} * drift_ppb;
+  Wide correction = product / 1'000'000'000;
+  if (product % 1'000'000'000 != 0 && product < 0) --correction;
+  const auto expected = static_cast<std::int64_t>(Wide{elapsed} + correction);
+  RC_ASSERT(clock.read(at(Duration::nanoseconds(elapsed))) ==
+            reads(Duration::milliseconds(offset_ms)) + Duration::nanoseconds(expected));
+}
+
 RC_GTEST_PROP(LocalClock, ReadingNeverDecreasesWithoutAJump, (std::int32_t drift_ppm, std::uint32_t a, std::uint32_t b)) {
   const LocalClock clock{LocalTime{}, static_cast<std::int64_t>(drift_ppm % 400'000) * 1000};
   const Time earlier = at(Duration::microseconds(std::min(a, b)));
