@@ -52,6 +52,10 @@ double standard_normal(Rng& rng) {
 
 Distribution::Distribution(Shape shape) : shape_{shape} {
   LOCKSIM_ASSERT(validate(shape_).empty(), "invalid distribution shape");
+  if (const LogNormal* log_normal = std::get_if<LogNormal>(&shape_)) {
+    const double median = static_cast<double>(log_normal->median.count_ns());
+    log_normal_sigma_ = std::log(static_cast<double>(log_normal->p99.count_ns()) / median) / kNormalQuantile99;
+  }
 }
 
 std::string Distribution::validate(const Shape& shape) {
@@ -88,10 +92,9 @@ Duration Distribution::sample_shape(Rng& rng) const {
           [&rng](const Exponential& e) {
             return clamp_to_sample_range(-static_cast<double>(e.mean.count_ns()) * std::log(open_unit(rng)));
           },
-          [&rng](const LogNormal& l) {
+          [this, &rng](const LogNormal& l) {
             const double median = static_cast<double>(l.median.count_ns());
-            const double sigma = std::log(static_cast<double>(l.p99.count_ns()) / median) / kNormalQuantile99;
-            return clamp_to_sample_range(median * std::exp(sigma * standard_normal(rng)));
+            return clamp_to_sample_range(median * std::exp(log_normal_sigma_ * standard_normal(rng)));
           },
           [&rng](const Pareto& p) {
             return clamp_to_sample_range(static_cast<double>(p.min.count_ns()) *

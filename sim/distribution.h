@@ -71,6 +71,10 @@ class Distribution {
   [[nodiscard]] Duration sample_shape(Rng& rng) const;
 
   Shape shape_;
+  // LogNormal only: its sigma, computed once (it costs a logarithm, and a
+  // network delay is drawn for every message) by the same expression each
+  // sample used to evaluate, so every sample is bit-for-bit what it was.
+  double log_normal_sigma_ = 0.0;
 };
 
 inline bool operator==(const Distribution::Constant& a, const Distribution::Constant& b) { return a.value == b.value; }
