@@ -25,6 +25,7 @@
 #include <utility>
 
 #include "assert.h"
+#include "frame_pool.h"
 
 namespace locksim::sim {
 
@@ -38,6 +39,10 @@ struct TaskExitHook {
 namespace detail {
 
 struct TaskPromiseBase {
+  // Frames come from this thread's pool, not malloc (frame_pool.h).
+  static void* operator new(std::size_t bytes) { return FramePool::local().allocate(bytes); }
+  static void operator delete(void* frame, std::size_t bytes) noexcept { FramePool::local().free(frame, bytes); }
+
   std::coroutine_handle<> continuation;  // the awaiting coroutine; empty for a root task
   std::exception_ptr exception;
   TaskExitHook exit_hook;  // root tasks only
