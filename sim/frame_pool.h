@@ -52,7 +52,7 @@ class FramePool {
   void free(void* memory, std::size_t bytes) noexcept {
     const std::size_t size_class = class_of(bytes);
     if (size_class >= kClasses) {
-      ::operator delete(memory, bytes);
+      ::operator delete(memory);
       return;
     }
     auto* frame = ::new (memory) FreeFrame{free_[size_class]};
@@ -82,7 +82,7 @@ inline FramePool::~FramePool() {
     while (FreeFrame* frame = free_[size_class]) {
       ASAN_UNPOISON_MEMORY_REGION(frame, class_bytes(size_class));
       free_[size_class] = frame->next;
-      ::operator delete(frame, class_bytes(size_class));
+      ::operator delete(frame);
     }
   }
 }
