@@ -52,6 +52,28 @@ TEST(FramePool, FramesBeyondTheLargestClassStillWork) {
   pool.free(frame, kLarge);
 }
 
+#if defined(__SANITIZE_ADDRESS__)
+#define LOCKSIM_TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define LOCKSIM_TEST_ASAN 1
+#endif
+#endif
+
+#ifdef LOCKSIM_TEST_ASAN
+// A use of a destroyed coroutine's frame must still be reported under ASan.
+TEST(FramePool, AFreeFrameIsPoisonedUnderAddressSanitizer) {
+  FramePool pool;
+  auto* frame = static_cast<char*>(pool.allocate(300));
+  EXPECT_EQ(__asan_region_is_poisoned(frame, 300), nullptr);
+  pool.free(frame, 300);
+  EXPECT_NE(__asan_region_is_poisoned(frame, 300), nullptr);
+  EXPECT_EQ(pool.allocate(300), frame);
+  EXPECT_EQ(__asan_region_is_poisoned(frame, 300), nullptr);
+  pool.free(frame, 300);
+}
+#endif
+
 Task<int> answer() { co_return 42; }
 
 TEST(FramePool, TaskFramesComeFromTheThreadsPool) {
