@@ -199,10 +199,9 @@ ExitCode live(const LiveArguments& arguments) {
       if (!arguments.history_directory.empty()) {
         write_history(arguments.history_directory, scenario.name, settings.seed, mode, result.history);
       }
-      runner::add(total, runner::summarize_run(as_seed_run(result, settings.seed, mode), scenario.faults.size(),
-                                               fmt::format("locksim live {} --runs 1 --fencing {} (seed {})",
-                                                           scenario.file, mode == model::Fencing::kOn ? "on" : "off",
-                                                           settings.seed)));
+      runner::add_run(total, as_seed_run(result, settings.seed, mode),
+                      fmt::format("locksim live {} --runs 1 --fencing {} (seed {})", scenario.file,
+                                  mode == model::Fencing::kOn ? "on" : "off", settings.seed));
     }
     summary.modes.push_back(std::move(total));
   }

@@ -97,7 +97,7 @@ ScenarioSummary run_scenario(const scenarios::Scenario& scenario, const RunReque
     ModeSummary mode_summary = empty_mode_summary(modes[mode], scenario.faults.size());
     for (std::size_t position = 0; position < seeds.size(); ++position) {
       const SeedRun& run = runs[position][mode];
-      add(mode_summary, summarize_run(run, scenario.faults.size(), replay_command(scenario, run.seed, run.fencing)));
+      add_run(mode_summary, run, replay_command(scenario, run.seed, run.fencing));
     }
     summary.modes.push_back(std::move(mode_summary));
   }

@@ -29,6 +29,31 @@ void add_counts(std::map<Key, std::int64_t>& total, const std::map<Key, std::int
   for (const auto& [key, count] : part) add_to(total[key], count);
 }
 
+// What one run adds to ModeSummary::total(measure).
+std::int64_t run_total(const SeedRun& run, const Measure& measure) {
+  if (const auto* violation = std::get_if<checker::ViolationKind>(&measure)) {
+    return run.verdict.violation_count(*violation).value_or(0);
+  }
+  if (const auto* of = std::get_if<scenarios::IncidentsOf>(&measure)) {
+    return run.verdict.incident_count(of->kind).value_or(0);
+  }
+  switch (std::get<RunOutcomeKind>(measure)) {
+    case RunOutcomeKind::kStoppedShort: return run.stopped_short ? 1 : 0;
+    case RunOutcomeKind::kUnfinishedJobs: return run.unfinished_jobs;
+  }
+  return 0;
+}
+
+// Adds `more` to the disagreements `total` keeps: the lowest seeds'.
+void keep_lowest_disagreements(ModeSummary& total, const std::vector<OracleDisagreement>& more) {
+  total.oracle_disagreements.insert(total.oracle_disagreements.end(), more.begin(), more.end());
+  std::stable_sort(total.oracle_disagreements.begin(), total.oracle_disagreements.end(),
+                   [](const OracleDisagreement& a, const OracleDisagreement& b) { return a.seed < b.seed; });
+  if (total.oracle_disagreements.size() > kOracleDisagreementsKept) {
+    total.oracle_disagreements.resize(kOracleDisagreementsKept);
+  }
+}
+
 bool applies(const scenarios::Expectation& expectation, model::Fencing mode) {
   return !expectation.mode || *expectation.mode == mode;
 }
@@ -92,40 +117,50 @@ ModeSummary empty_mode_summary(model::Fencing mode, std::size_t fault_count) {
   return summary;
 }
 
-ModeSummary summarize_run(const SeedRun& run, std::size_t fault_count, const std::string& replay) {
-  ModeSummary summary = empty_mode_summary(run.fencing, fault_count);
-  summary.runs = 1;
+void add_run(ModeSummary& total, const SeedRun& run, const std::string& replay) {
+  // Straight into the totals, not through a one-run summary of its own: a
+  // summary is a dozen maps, and building one per run was a tenth of a short
+  // run's cost. Every map of `total` already has every key (empty_mode_summary).
+  add_to(total.runs, std::int64_t{1});
   if (!run.verdict.ok()) {
-    summary.runs_with_violation = 1;
-    summary.first_failing_seed = run.seed;
-    summary.replay = replay;
-  }
-  for (const checker::ViolationKind kind : checker::kAllViolationKinds) {
-    summary.violations[kind] = run.verdict.violation_count(kind).value_or(0);
-    summary.incidents[kind] = run.verdict.incident_count(kind).value_or(0);
-  }
-  summary.acquisitions = run.verdict.counts.acquisitions;
-  summary.accepted_writes = run.verdict.counts.accepted_writes;
-  summary.rejected_writes = run.verdict.counts.rejected_writes;
-  summary.late_writes = run.verdict.counts.late_writes;
-  summary.stopped_short = run.stopped_short ? 1 : 0;
-  summary.unfinished_jobs = run.unfinished_jobs;
-  if (run.stopped_short) summary.stopped_short_example = StoppedShortExample{run.seed, run.why_stopped, run.blocked, replay};
-  for (const Measure& measure : scenarios::all_measures()) summary.runs_with[measure] = summary.total(measure) > 0 ? 1 : 0;
-  summary.events = run.events;
-  summary.virtual_ns = run.virtual_ns;
-  summary.wall_seconds = run.wall_seconds;
-  for (const std::size_t index : run.faults_fired) summary.faults_fired[fault_key(index)] = 1;
-  summary.probes = run.probes;
-  if (run.oracle) {
-    summary.oracle_runs = 1;
-    summary.oracle_disagreeing_runs = run.oracle_mismatches.empty() ? 0 : 1;
-    for (const OracleMismatch& mismatch : run.oracle_mismatches) {
-      summary.oracle_disagreements.push_back(
-          {run.seed, mismatch.measure, mismatch.checker_count, mismatch.oracle_count, replay});
+    add_to(total.runs_with_violation, std::int64_t{1});
+    if (!total.first_failing_seed || run.seed < *total.first_failing_seed) {
+      total.first_failing_seed = run.seed;
+      total.replay = replay;
     }
   }
-  return summary;
+  for (const checker::ViolationKind kind : checker::kAllViolationKinds) {
+    add_to(total.violations[kind], run.verdict.violation_count(kind).value_or(0));
+    add_to(total.incidents[kind], run.verdict.incident_count(kind).value_or(0));
+  }
+  add_to(total.acquisitions, run.verdict.counts.acquisitions);
+  add_to(total.accepted_writes, run.verdict.counts.accepted_writes);
+  add_to(total.rejected_writes, run.verdict.counts.rejected_writes);
+  add_to(total.late_writes, run.verdict.counts.late_writes);
+  add_to(total.unfinished_jobs, run.unfinished_jobs);
+  if (run.stopped_short) {
+    add_to(total.stopped_short, std::int64_t{1});
+    if (!total.stopped_short_example || run.seed < total.stopped_short_example->seed) {
+      total.stopped_short_example = StoppedShortExample{run.seed, run.why_stopped, run.blocked, replay};
+    }
+  }
+  for (const Measure& measure : scenarios::all_measures()) {
+    if (run_total(run, measure) > 0) add_to(total.runs_with[measure], std::int64_t{1});
+  }
+  add_to(total.events, run.events);
+  add_to(total.virtual_ns, run.virtual_ns);
+  total.wall_seconds += run.wall_seconds;
+  for (const std::size_t index : run.faults_fired) add_to(total.faults_fired[fault_key(index)], std::int64_t{1});
+  add_counts(total.probes, run.probes);
+  if (run.oracle) {
+    add_to(total.oracle_runs, std::int64_t{1});
+    if (!run.oracle_mismatches.empty()) add_to(total.oracle_disagreeing_runs, std::int64_t{1});
+    std::vector<OracleDisagreement> disagreements;
+    for (const OracleMismatch& mismatch : run.oracle_mismatches) {
+      disagreements.push_back({run.seed, mismatch.measure, mismatch.checker_count, mismatch.oracle_count, replay});
+    }
+    keep_lowest_disagreements(total, disagreements);
+  }
 }
 
 void add(ModeSummary& total, const ModeSummary& part) {
@@ -155,13 +190,7 @@ void add(ModeSummary& total, const ModeSummary& part) {
   add_counts(total.probes, part.probes);
   add_to(total.oracle_runs, part.oracle_runs);
   add_to(total.oracle_disagreeing_runs, part.oracle_disagreeing_runs);
-  total.oracle_disagreements.insert(total.oracle_disagreements.end(), part.oracle_disagreements.begin(),
-                                    part.oracle_disagreements.end());
-  std::stable_sort(total.oracle_disagreements.begin(), total.oracle_disagreements.end(),
-                   [](const OracleDisagreement& a, const OracleDisagreement& b) { return a.seed < b.seed; });
-  if (total.oracle_disagreements.size() > kOracleDisagreementsKept) {
-    total.oracle_disagreements.resize(kOracleDisagreementsKept);
-  }
+  keep_lowest_disagreements(total, part.oracle_disagreements);
 }
 
 std::vector<ExpectationResult> expectations_for(const scenarios::Scenario& scenario,

@@ -112,8 +112,9 @@ struct ScenarioSummary {
 // A mode with no runs yet: every kind, measure and fault at zero.
 [[nodiscard]] ModeSummary empty_mode_summary(model::Fencing mode, std::size_t fault_count);
 
-// One run as a summary (runs = 1); `replay` replays it.
-[[nodiscard]] ModeSummary summarize_run(const SeedRun& run, std::size_t fault_count, const std::string& replay);
+// Counts one run into `total` (its mode's summary, made by
+// empty_mode_summary for the scenario's faults); `replay` replays the run.
+void add_run(ModeSummary& total, const SeedRun& run, const std::string& replay);
 
 // How many disagreements a mode summary keeps (the lowest seeds).
 inline constexpr std::size_t kOracleDisagreementsKept = 10;
