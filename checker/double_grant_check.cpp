@@ -13,7 +13,7 @@ void DoubleGrantCheck::observe(const QuorumChange& change, int quorum, std::vect
   if (change.direction == QuorumChange::Direction::kLost) {
     holders.erase(change.owner);
     if (holders.empty()) {
-      busy_locks_.erase(change.lock);
+      busy.incident.reset();  // the busy period is over; the entry stays for the next
     }
     return;
   }

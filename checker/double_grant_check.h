@@ -12,7 +12,7 @@
 // order decides, so a grant recorded after the previous lease's lease.expire
 // at the same nanosecond is no overlap, and one recorded before it is.
 //
-// Memory: one entry per owner currently holding a quorum.
+// Memory: one entry per owner currently holding a quorum, and per lock.
 
 #include <map>
 #include <optional>
@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "checker/lease_tracker.h"
+#include "checker/name_map.h"
 #include "checker/violation.h"
 
 namespace locksim::checker {
@@ -37,12 +38,13 @@ class DoubleGrantCheck {
     Token token;
   };
   // A lock's busy period: the owners it is promised to, and the incident of
-  // the period once two were promised at once. No entry: nobody is promised it.
+  // the period once two were promised at once. No holders: nobody is
+  // promised it (the entry stays, so a lock's every lease does not remake it).
   struct BusyLock {
     std::map<std::string, Holding, std::less<>> holders;  // owner -> its holding
     std::optional<std::int64_t> incident;
   };
-  std::map<std::string, BusyLock, std::less<>> busy_locks_;
+  NameMap<BusyLock> busy_locks_;
 };
 
 }  // namespace locksim::checker

@@ -43,16 +43,18 @@ void DoubleHolderCheck::observe(const Event& event, std::vector<Violation>& viol
       if (busy != busy_locks_.end()) {
         end_hold(busy->second, event.process);
         if (busy->second.holds.empty()) {
-          busy_locks_.erase(busy);
+          busy->second.incident.reset();  // the busy period is over
         }
       }
       break;
     }
     case EventKind::kCrash:
       // A crash ends every hold of the crashed worker (there are few locks).
-      for (auto busy = busy_locks_.begin(); busy != busy_locks_.end();) {
-        end_hold(busy->second, event.process);
-        busy = busy->second.holds.empty() ? busy_locks_.erase(busy) : std::next(busy);
+      for (auto& [lock, busy] : busy_locks_) {
+        end_hold(busy, event.process);
+        if (busy.holds.empty()) {
+          busy.incident.reset();
+        }
       }
       break;
     default:

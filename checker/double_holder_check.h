@@ -10,7 +10,7 @@
 // the same lock replaces its interval (no overlap with itself). At equal true
 // times history order decides.
 //
-// Memory: one entry per open hold.
+// Memory: one entry per open hold, and per lock.
 
 #include <map>
 #include <optional>
@@ -34,8 +34,8 @@ class DoubleHolderCheck {
     Token token;
   };
   // A lock's busy period: its open holds, and the incident of the period once
-  // two of them overlapped. A lock with no open hold has no entry, so the
-  // next hold starts a new period.
+  // two of them overlapped. A lock with no open hold has no incident, so the
+  // next hold starts a new period (the entry stays: it is not remade per hold).
   struct BusyLock {
     std::map<std::string, Hold, std::less<>> holds;  // worker -> its open hold
     std::optional<std::int64_t> incident;

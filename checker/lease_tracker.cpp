@@ -36,11 +36,14 @@ void LeaseTracker::observe(const Event& event, std::vector<QuorumChange>& change
 
 void LeaseTracker::for_each_owner(
     std::string_view lock, const std::function<void(const std::string& owner, const OwnerStanding&)>& visit) const {
-  const auto owners = owners_by_lock_.find(lock);
-  if (owners == owners_by_lock_.end()) {
+  const OwnersOfLock* owners = owners_by_lock_.find(lock);
+  if (owners == nullptr) {
     return;
   }
-  for (const auto& [owner, promises] : owners->second) {
+  for (const auto& [owner, promises] : *owners) {
+    if (promises.promises_by_instance.empty()) {
+      continue;  // kept for reuse: it has no running promise
+    }
     OwnerStanding standing;
     standing.instances_promising = static_cast<int>(promises.promises_by_instance.size());
     standing.has_quorum = promises.has_quorum;
@@ -52,11 +55,11 @@ void LeaseTracker::for_each_owner(
       if (by_instance == promises_.end()) {
         continue;  // only lost promises remain there: they wait in pending_ends_
       }
-      const auto by_lock = by_instance->second.find(lock);
-      if (by_lock == by_instance->second.end()) {
+      const std::vector<Promise>* by_lock = by_instance->second.find(lock);
+      if (by_lock == nullptr) {
         continue;
       }
-      for (const Promise& promise : by_lock->second) {
+      for (const Promise& promise : *by_lock) {
         if (promise.owner != owner) {
           continue;
         }
@@ -113,12 +116,12 @@ void LeaseTracker::begin_promise(const Event& event, std::vector<QuorumChange>& 
 }
 
 void LeaseTracker::regain_if_new_token(const Event& event, std::vector<QuorumChange>& changes) {
-  const auto owners = owners_by_lock_.find(event.lock);
-  if (owners == owners_by_lock_.end()) {
+  OwnersOfLock* owners = owners_by_lock_.find(event.lock);
+  if (owners == nullptr) {
     return;
   }
-  const auto promises = owners->second.find(event.owner);
-  if (promises == owners->second.end() || !promises->second.has_quorum) {
+  const auto promises = owners->find(event.owner);
+  if (promises == owners->end() || !promises->second.has_quorum) {
     return;
   }
   // A gain this event made already carries its token, so this compares equal.
@@ -137,11 +140,11 @@ void LeaseTracker::regain_if_new_token(const Event& event, std::vector<QuorumCha
 int LeaseTracker::instances_promising(std::string_view lock, std::string_view owner, const Token& token) const {
   std::set<std::string_view> instances;
   for (const auto& [instance, locks] : promises_) {
-    const auto by_lock = locks.find(lock);
-    if (by_lock == locks.end()) {
+    const std::vector<Promise>* by_lock = locks.find(lock);
+    if (by_lock == nullptr) {
       continue;
     }
-    for (const Promise& promise : by_lock->second) {
+    for (const Promise& promise : *by_lock) {
       if (promise.owner == owner && promise.token == token) {
         instances.insert(instance);
       }
@@ -256,13 +259,13 @@ std::optional<LeaseTracker::AdoptedPromise> LeaseTracker::take_adopted(const Eve
     if (instance == event.process) {
       continue;
     }
-    const auto by_lock = locks.find(event.lock);
-    if (by_lock == locks.end()) {
+    std::vector<Promise>* by_lock = locks.find(event.lock);
+    if (by_lock == nullptr) {
       continue;
     }
-    if (Promise* promise = find_promise(by_lock->second, event)) {
+    if (Promise* promise = find_promise(*by_lock, event)) {
       AdoptedPromise adopted{instance, std::move(*promise)};
-      erase_promise(adopted.instance, event.lock, static_cast<std::size_t>(promise - by_lock->second.data()));
+      erase_promise(adopted.instance, event.lock, static_cast<std::size_t>(promise - by_lock->data()));
       return adopted;
     }
   }
@@ -286,30 +289,31 @@ std::optional<LeaseTracker::AdoptedPromise> LeaseTracker::take_adopted(const Eve
 
 void LeaseTracker::count(std::string_view instance, std::string_view lock, std::string_view owner, int delta,
                          const QuorumChange& cause, std::vector<QuorumChange>& changes) {
-  auto owners = owners_by_lock_.find(lock);
-  if (owners == owners_by_lock_.end()) {
+  OwnersOfLock* owners = owners_by_lock_.find(lock);
+  if (owners == nullptr) {
     if (delta < 0) {
       return;
     }
-    owners = owners_by_lock_.emplace(std::string{lock}, OwnersOfLock{}).first;
+    owners = &owners_by_lock_[lock];
   }
-  auto promises = owners->second.find(owner);
-  if (promises == owners->second.end()) {
+  auto promises = owners->find(owner);
+  if (promises == owners->end()) {
     if (delta < 0) {
       return;
     }
-    promises = owners->second.emplace(std::string{owner}, OwnerPromises{}).first;
+    promises = owners->emplace(std::string{owner}, OwnerPromises{}).first;
   }
   auto& by_instance = promises->second.promises_by_instance;
-  auto slot = by_instance.find(instance);
+  auto slot = std::find_if(by_instance.begin(), by_instance.end(),
+                           [&](const InstancePromises& promising) { return promising.instance == instance; });
   if (slot == by_instance.end()) {
     if (delta < 0) {
       return;
     }
-    slot = by_instance.emplace(std::string{instance}, 0).first;
+    slot = by_instance.insert(by_instance.end(), InstancePromises{std::string{instance}, 0});
   }
-  slot->second += delta;
-  if (slot->second <= 0) {
+  slot->count += delta;
+  if (slot->count <= 0) {
     by_instance.erase(slot);
   }
   const bool had_quorum = promises->second.has_quorum;
@@ -325,12 +329,6 @@ void LeaseTracker::count(std::string_view instance, std::string_view lock, std::
     change.owner = std::string{owner};
     changes.push_back(std::move(change));
   }
-  if (by_instance.empty()) {
-    owners->second.erase(promises);
-    if (owners->second.empty()) {
-      owners_by_lock_.erase(owners);
-    }
-  }
 }
 
 std::vector<LeaseTracker::Promise>* LeaseTracker::promises_at(std::string_view instance, std::string_view lock) {
@@ -338,8 +336,7 @@ std::vector<LeaseTracker::Promise>* LeaseTracker::promises_at(std::string_view i
   if (by_instance == promises_.end()) {
     return nullptr;
   }
-  const auto by_lock = by_instance->second.find(lock);
-  return by_lock == by_instance->second.end() ? nullptr : &by_lock->second;
+  return by_instance->second.find(lock);
 }
 
 std::vector<LeaseTracker::Promise>& LeaseTracker::promises_at_or_new(std::string_view instance,
@@ -348,11 +345,7 @@ std::vector<LeaseTracker::Promise>& LeaseTracker::promises_at_or_new(std::string
   if (by_instance == promises_.end()) {
     by_instance = promises_.emplace(std::string{instance}, decltype(promises_)::mapped_type{}).first;
   }
-  auto by_lock = by_instance->second.find(lock);
-  if (by_lock == by_instance->second.end()) {
-    by_lock = by_instance->second.emplace(std::string{lock}, std::vector<Promise>{}).first;
-  }
-  return by_lock->second;
+  return by_instance->second[lock];
 }
 
 LeaseTracker::Promise* LeaseTracker::find_promise(std::vector<Promise>& promises, const Event& event) {
@@ -367,14 +360,9 @@ LeaseTracker::Promise* LeaseTracker::find_promise(std::vector<Promise>& promises
 
 void LeaseTracker::erase_promise(std::string_view instance, std::string_view lock, std::size_t position) {
   const auto by_instance = promises_.find(instance);
-  const auto by_lock = by_instance->second.find(lock);
-  by_lock->second.erase(by_lock->second.begin() + static_cast<std::ptrdiff_t>(position));
-  if (by_lock->second.empty()) {
-    by_instance->second.erase(by_lock);
-    if (by_instance->second.empty()) {
-      promises_.erase(by_instance);
-    }
-  }
+  std::vector<Promise>* by_lock = by_instance->second.find(lock);
+  // An emptied list stays, with its memory, for the lock's next lease.
+  by_lock->erase(by_lock->begin() + static_cast<std::ptrdiff_t>(position));
 }
 
 }  // namespace locksim::checker

@@ -42,7 +42,8 @@
 //   promised until the history ends.
 //
 // Memory: proportional to the promises running now (plus lost ones still
-// waiting for their end time). Time: O(log n) per event.
+// waiting for their end time), and one entry per (instance, lock) and
+// (lock, owner) pair seen. Time: O(log n) per event.
 
 #include <cstdint>
 #include <functional>
@@ -54,6 +55,7 @@
 #include <vector>
 
 #include "checker/event.h"
+#include "checker/name_map.h"
 #include "checker/token.h"
 
 namespace locksim::checker {
@@ -134,8 +136,15 @@ class LeaseTracker {
       return end_ns != other.end_ns ? end_ns > other.end_ns : sequence > other.sequence;
     }
   };
+  struct InstancePromises {
+    std::string instance;
+    int count = 0;  // running promises, > 0
+  };
+  // An owner's standing on a lock. Kept once made (with no instances when
+  // nothing is promised to it), so that a lock's owners are not re-made for
+  // every lease: memory is one per (lock, owner) pair seen.
   struct OwnerPromises {
-    std::map<std::string, int, std::less<>> promises_by_instance;  // running promises per instance
+    std::vector<InstancePromises> promises_by_instance;  // the instances with running promises (few)
     bool has_quorum = false;
     Token gained_token;  // the token of its latest gain or re-gain, while it holds
   };
@@ -174,9 +183,11 @@ class LeaseTracker {
   int quorum_ = 1;
   // Running promises: instance -> lock -> promises (usually one; more when an
   // instance grants a lock it still promises — its own double grant, H9).
-  // Lost leases leave this map for pending_ends_.
-  std::map<std::string, std::map<std::string, std::vector<Promise>, std::less<>>, std::less<>> promises_;
-  std::map<std::string, OwnersOfLock, std::less<>> owners_by_lock_;
+  // Lost leases leave this map for pending_ends_. A list that empties stays
+  // for the next lease (one per (instance, lock) pair seen).
+  // (By instance in name order: a lease.adopt takes the first it finds.)
+  std::map<std::string, NameMap<std::vector<Promise>>, std::less<>> promises_;
+  NameMap<OwnersOfLock> owners_by_lock_;
   std::priority_queue<PendingEnd, std::vector<PendingEnd>, std::greater<>> pending_ends_;
   std::uint64_t next_sequence_ = 0;
   // The lost promises still pending, by sequence: what a lease.adopt

@@ -15,19 +15,14 @@ std::string written(std::string_view key, std::string_view value_json) {
 
 std::string written(const Event& write) { return written(write.key, write.value_json); }
 
-template <class Map>
-typename Map::mapped_type& entry(Map& map, std::string_view key) {
-  auto found = map.find(key);
-  if (found == map.end()) {
-    found = map.emplace(std::string{key}, typename Map::mapped_type{}).first;
-  }
-  return found->second;
+template <class Value>
+Value& entry(NameMap<Value>& map, std::string_view key) {
+  return map[key];
 }
 
-template <class Map>
-const typename Map::mapped_type* find_in(const Map& map, std::string_view key) {
-  const auto found = map.find(key);
-  return found == map.end() ? nullptr : &found->second;
+template <class Value>
+const Value* find_in(const NameMap<Value>& map, std::string_view key) {
+  return map.find(key);
 }
 
 constexpr const char* kRead = "a read";
@@ -35,18 +30,18 @@ constexpr const char* kWrite = "a write";
 
 }  // namespace
 
-void StaleWriteCheck::TopTwo::offer(const std::string& owner, std::int64_t token) {
+void StaleWriteCheck::TopTwo::offer(std::string_view owner, std::int64_t token) {
   if (first && first->first == owner) {
     first->second = std::max(first->second, token);
     return;
   }
   if (!first || token > first->second) {
     second = std::move(first);
-    first = std::pair{owner, token};
+    first = std::pair{std::string{owner}, token};
     return;
   }
   if (!second || token > second->second) {
-    second = std::pair{owner, token};
+    second = std::pair{std::string{owner}, token};
   }
 }
 
@@ -68,7 +63,7 @@ void StaleWriteCheck::observe(const Event& event) {
   switch (event.kind) {
     case EventKind::kAcquireOk: {
       if (event.token) {
-        entry(black_box_locks_, event.lock).top.offer(std::string{event.process}, *event.token);
+        entry(black_box_locks_, event.lock).top.offer(event.process, *event.token);
       }
       entry(acquired_by_worker_, event.process) = Standing{std::string{event.lock}, 0, Token::of(event), event.index};
       break;
@@ -121,7 +116,7 @@ void StaleWriteCheck::judge_white_box(const Event& write) {
   if (gained == nullptr) {
     return;
   }
-  const WhiteBoxLock& lock = white_box_locks_.find(gained->lock)->second;
+  const WhiteBoxLock& lock = *white_box_locks_.find(gained->lock);
   Token token = Token::of(write);
   if (!token.known()) {
     token = gained->token;

@@ -48,6 +48,7 @@
 
 #include "checker/event.h"
 #include "checker/lease_tracker.h"
+#include "checker/name_map.h"
 #include "checker/token.h"
 #include "checker/violation.h"
 
@@ -109,7 +110,7 @@ class StaleWriteCheck {
   struct TopTwo {
     std::optional<std::pair<std::string, std::int64_t>> first;
     std::optional<std::pair<std::string, std::int64_t>> second;
-    void offer(const std::string& owner, std::int64_t token);
+    void offer(std::string_view owner, std::int64_t token);
     [[nodiscard]] std::optional<std::int64_t> best_other_than(std::string_view owner) const;
   };
   struct BlackBoxLock {
@@ -133,11 +134,11 @@ class StaleWriteCheck {
   void invoke_black_box(const Event& invoke);
   void judge_black_box(std::string_view writer, const Event& write, Judged judged);
 
-  std::map<std::string, WhiteBoxLock, std::less<>> white_box_locks_;
-  std::map<std::string, Standing, std::less<>> gained_by_worker_;
-  std::map<std::string, BlackBoxLock, std::less<>> black_box_locks_;
-  std::map<std::string, Standing, std::less<>> acquired_by_worker_;
-  std::map<std::string, InvokedWrite, std::less<>> invoked_by_worker_;
+  NameMap<WhiteBoxLock> white_box_locks_;
+  NameMap<Standing> gained_by_worker_;
+  NameMap<BlackBoxLock> black_box_locks_;
+  NameMap<Standing> acquired_by_worker_;
+  NameMap<InvokedWrite> invoked_by_worker_;
   std::array<Findings, 2> white_box_;
   std::array<Findings, 2> black_box_;
 };

@@ -9,13 +9,13 @@ namespace locksim::checker {
 void StuckLockCheck::observe(const Event& event, const LeaseTracker& leases, std::vector<Violation>& violations) {
   switch (event.kind) {
     case EventKind::kCrash:
-      crash_by_worker_[std::string{event.process}] = Moment{event.index, event.time_ns};
+      crash_by_worker_[event.process] = Moment{event.index, event.time_ns};
       break;
     case EventKind::kHoldBegin:
     case EventKind::kAcquireOk: active_again(event.process, event); break;
     case EventKind::kLeaseGrant: active_again(event.owner, event); break;
     case EventKind::kHoldEnd:
-      holds_[{std::string{event.process}, std::string{event.lock}}].ended = Moment{event.index, event.time_ns};
+      hold_of(event.process, event.lock).ended = Moment{event.index, event.time_ns};
       break;
     case EventKind::kAcquireFail:
       judge_failed_acquire(event, leases, violations);
@@ -25,8 +25,17 @@ void StuckLockCheck::observe(const Event& event, const LeaseTracker& leases, std
   }
 }
 
+StuckLockCheck::HoldRecord& StuckLockCheck::hold_of(std::string_view worker, std::string_view lock) {
+  return holds_[worker][lock];
+}
+
+StuckLockCheck::HoldRecord* StuckLockCheck::find_hold(std::string_view worker, std::string_view lock) {
+  NameMap<HoldRecord>* by_lock = holds_.find(worker);
+  return by_lock == nullptr ? nullptr : by_lock->find(lock);
+}
+
 void StuckLockCheck::active_again(std::string_view owner, const Event& event) {
-  HoldRecord& hold = holds_[{std::string{owner}, std::string{event.lock}}];
+  HoldRecord& hold = hold_of(owner, event.lock);
   hold.began = Moment{event.index, event.time_ns};
   hold.ended.reset();
 }
@@ -37,12 +46,11 @@ std::optional<std::pair<StuckLockCheck::Moment, std::string_view>> StuckLockChec
   if (hold != nullptr && hold->ended) {
     since = {*hold->ended, "ended its hold"};
   }
-  const auto crash = crash_by_worker_.find(owner);
+  const Moment* crash = crash_by_worker_.find(owner);
   const bool crashed_since_hold =
-      crash != crash_by_worker_.end() &&
-      (hold == nullptr || !hold->began || crash->second.event_index > hold->began->event_index);
-  if (crashed_since_hold && (!since || crash->second.event_index < since->first.event_index)) {
-    since = {crash->second, "crashed"};
+      crash != nullptr && (hold == nullptr || !hold->began || crash->event_index > hold->began->event_index);
+  if (crashed_since_hold && (!since || crash->event_index < since->first.event_index)) {
+    since = {*crash, "crashed"};
   }
   return since;
 }
@@ -67,8 +75,7 @@ void StuckLockCheck::judge_failed_acquire(const Event& event, const LeaseTracker
     if (owner == event.process) {
       return;
     }
-    const auto hold = holds_.find({owner, std::string{event.lock}});
-    HoldRecord* record = hold == holds_.end() ? nullptr : &hold->second;
+    HoldRecord* record = find_hold(owner, event.lock);
     const auto since = useless_since(owner, record);
     if (!since) {
       return;
@@ -79,7 +86,7 @@ void StuckLockCheck::judge_failed_acquire(const Event& event, const LeaseTracker
       return;
     }
     if (record == nullptr) {
-      record = &holds_[{owner, std::string{event.lock}}];
+      record = &hold_of(owner, event.lock);
     }
     if (record->reported_useless_index == moment.event_index) {
       return;

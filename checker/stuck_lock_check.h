@@ -29,6 +29,7 @@
 
 #include "checker/event.h"
 #include "checker/lease_tracker.h"
+#include "checker/name_map.h"
 #include "checker/violation.h"
 
 namespace locksim::checker {
@@ -63,9 +64,13 @@ class StuckLockCheck {
   void judge_failed_acquire(const Event& event, const LeaseTracker& leases, std::vector<Violation>& violations);
 
   std::optional<std::int64_t> stuck_after_ns_;
-  std::map<std::string, Moment, std::less<>> crash_by_worker_;
-  // (worker, lock) -> its holds
-  std::map<std::pair<std::string, std::string>, HoldRecord> holds_;
+  NameMap<Moment> crash_by_worker_;
+  // The hold record of (worker, lock), made if new; the record if any, else nullptr.
+  HoldRecord& hold_of(std::string_view worker, std::string_view lock);
+  HoldRecord* find_hold(std::string_view worker, std::string_view lock);
+
+  // worker -> lock -> its holds (nested, so looking one up makes no strings)
+  NameMap<NameMap<HoldRecord>> holds_;
 };
 
 }  // namespace locksim::checker
