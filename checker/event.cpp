@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <cstring>
 #include <utility>
 
 #include <fmt/format.h>
 
+#include "checker/same_bytes.h"
 #include "text/json_string.h"
 
 namespace locksim::checker {
@@ -64,7 +66,7 @@ static_assert(kNamedKinds.size() == static_cast<std::size_t>(EventKind::kFaultEn
 // `name` == `known`, for a `name` already known to have the same length.
 template <std::size_t Size>
 bool equals(std::string_view name, const char (&known)[Size]) {
-  return std::memcmp(name.data(), known, Size - 1) == 0;
+  return same_bytes<Size - 1>(name.data(), known);
 }
 
 }  // namespace
