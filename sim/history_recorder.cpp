@@ -44,15 +44,22 @@ std::uint64_t last_bytes(const char* bytes, std::size_t count) {
   return byte_at(0) | byte_at(count / 2) | byte_at(count - 1);
 }
 
+// Folds the whole 8-byte words of `text` into `hash`; returns where the
+// last, partial word (0 to 7 bytes) begins.
+std::size_t fold_whole_words(std::uint64_t& hash, std::string_view text) {
+  std::size_t position = 0;
+  for (; position + 8 <= text.size(); position += 8) {
+    std::uint64_t word = 0;
+    std::memcpy(&word, text.data() + position, 8);
+    hash = mix(hash, word);
+  }
+  return position;
+}
+
 // Folds a line (or any string) into the running hash eight bytes at a time;
 // the length goes in too, so moving a byte across a boundary changes the hash.
 std::uint64_t hash_line(std::uint64_t hash, std::string_view line) {
-  std::size_t position = 0;
-  for (; position + 8 <= line.size(); position += 8) {
-    std::uint64_t word = 0;
-    std::memcpy(&word, line.data() + position, 8);
-    hash = mix(hash, word);
-  }
+  const std::size_t position = fold_whole_words(hash, line);
   hash = mix(hash, last_bytes(line.data() + position, line.size() - position));
   return mix(hash, line.size());
 }
@@ -67,12 +74,7 @@ std::uint64_t hash_record_text(std::uint64_t hash, std::string_view text) {
   if (text.size() >= kLengthInTopByte) {
     return hash_line(hash, text);
   }
-  std::size_t position = 0;
-  for (; position + 8 <= text.size(); position += 8) {
-    std::uint64_t word = 0;
-    std::memcpy(&word, text.data() + position, 8);
-    hash = mix(hash, word);
-  }
+  const std::size_t position = fold_whole_words(hash, text);
   const std::uint64_t last = last_bytes(text.data() + position, text.size() - position);
   return mix(hash, last | (std::uint64_t{text.size()} << 56));
 }
