@@ -15,16 +15,6 @@ std::string written(std::string_view key, std::string_view value_json) {
 
 std::string written(const Event& write) { return written(write.key, write.value_json); }
 
-template <class Value>
-Value& entry(NameMap<Value>& map, std::string_view key) {
-  return map[key];
-}
-
-template <class Value>
-const Value* find_in(const NameMap<Value>& map, std::string_view key) {
-  return map.find(key);
-}
-
 constexpr const char* kRead = "a read";
 constexpr const char* kWrite = "a write";
 
@@ -54,18 +44,18 @@ void StaleWriteCheck::observe_change(const QuorumChange& change) {
   if (change.direction == QuorumChange::Direction::kLost) {
     return;
   }
-  WhiteBoxLock& lock = entry(white_box_locks_, change.lock);
+  WhiteBoxLock& lock = white_box_locks_[change.lock];
   ++lock.gains;
-  entry(gained_by_worker_, change.owner) = Standing{change.lock, lock.gains, change.token, change.event_index};
+  gained_by_worker_[change.owner] = Standing{change.lock, lock.gains, change.token, change.event_index};
 }
 
 void StaleWriteCheck::observe(const Event& event) {
   switch (event.kind) {
     case EventKind::kAcquireOk: {
       if (event.token) {
-        entry(black_box_locks_, event.lock).top.offer(event.process, *event.token);
+        black_box_locks_[event.lock].top.offer(event.process, *event.token);
       }
-      entry(acquired_by_worker_, event.process) = Standing{std::string{event.lock}, 0, Token::of(event), event.index};
+      acquired_by_worker_[event.process] = Standing{std::string{event.lock}, 0, Token::of(event), event.index};
       break;
     }
     case EventKind::kReadAccept: serve_white_box(event.reader, event, kRead, ReadServes::kReadAccept); break;
@@ -100,11 +90,11 @@ void StaleWriteCheck::Findings::add_late(std::int64_t write_index) {
 
 void StaleWriteCheck::serve_white_box(std::string_view server, const Event& event, const char* what,
                                       ReadServes track) {
-  const Standing* gained = find_in(gained_by_worker_, server);
+  const Standing* gained = gained_by_worker_.find(server);
   if (gained == nullptr) {
     return;
   }
-  Serve& served = entry(white_box_locks_, gained->lock).served[static_cast<std::size_t>(track)];
+  Serve& served = white_box_locks_[gained->lock].served[static_cast<std::size_t>(track)];
   if (gained->epoch > served.epoch) {
     served = Serve{gained->epoch, std::string{server}, what, event.index, event.time_ns, gained->event_index,
                    gained->token};
@@ -112,7 +102,7 @@ void StaleWriteCheck::serve_white_box(std::string_view server, const Event& even
 }
 
 void StaleWriteCheck::judge_white_box(const Event& write) {
-  const Standing* gained = find_in(gained_by_worker_, write.writer);
+  const Standing* gained = gained_by_worker_.find(write.writer);
   if (gained == nullptr) {
     return;
   }
@@ -140,11 +130,11 @@ void StaleWriteCheck::judge_white_box(const Event& write) {
 }
 
 void StaleWriteCheck::serve_black_box(std::string_view server, const Event& event, const char* what) {
-  const Standing* acquired = find_in(acquired_by_worker_, server);
+  const Standing* acquired = acquired_by_worker_.find(server);
   if (acquired == nullptr || !acquired->token.number) {
     return;
   }
-  Serve& served = entry(black_box_locks_, acquired->lock).served;
+  Serve& served = black_box_locks_[acquired->lock].served;
   if (*acquired->token.number > served.epoch || served.event_index < 0) {
     served = Serve{*acquired->token.number, std::string{server}, what, event.index, event.time_ns,
                    acquired->event_index, acquired->token};
@@ -152,26 +142,26 @@ void StaleWriteCheck::serve_black_box(std::string_view server, const Event& even
 }
 
 void StaleWriteCheck::invoke_black_box(const Event& invoke) {
-  const Standing* acquired = find_in(acquired_by_worker_, invoke.process);
+  const Standing* acquired = acquired_by_worker_.find(invoke.process);
   if (acquired == nullptr) {
     return;
   }
-  InvokedWrite& invoked = entry(invoked_by_worker_, invoke.process);
+  InvokedWrite& invoked = invoked_by_worker_[invoke.process];
   invoked.lock = acquired->lock;
   invoked.token = invoke.token ? invoke.token : acquired->token.number;
   invoked.key = invoke.key;
   invoked.value_json = invoke.value_json;
-  const BlackBoxLock* lock = find_in(black_box_locks_, acquired->lock);
+  const BlackBoxLock* lock = black_box_locks_.find(acquired->lock);
   invoked.served_before = lock == nullptr ? Serve{} : lock->served;
 }
 
 void StaleWriteCheck::judge_black_box(std::string_view writer, const Event& write, Judged judged) {
-  const Standing* acquired = find_in(acquired_by_worker_, writer);
+  const Standing* acquired = acquired_by_worker_.find(writer);
   if (acquired == nullptr) {
     return;
   }
-  const BlackBoxLock* lock = find_in(black_box_locks_, acquired->lock);
-  const InvokedWrite* invoked = find_in(invoked_by_worker_, writer);
+  const BlackBoxLock* lock = black_box_locks_.find(acquired->lock);
+  const InvokedWrite* invoked = invoked_by_worker_.find(writer);
   if (lock == nullptr || (invoked == nullptr && judged == Judged::kWriteOk)) {
     return;
   }
