@@ -1,65 +1,151 @@
 #include "checker/double_holder_check.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 namespace locksim::checker {
 namespace {
 
-template <class BusyLock>
-void end_hold(BusyLock& busy, std::string_view worker) {
-  const auto hold = busy.holds.find(worker);
-  if (hold != busy.holds.end()) {
-    busy.holds.erase(hold);
+// The root of `index` in a union-find forest kept in a map (hold.begin indices are sparse).
+std::int64_t root_of(std::map<std::int64_t, std::int64_t>& parent, std::int64_t index) {
+  auto found = parent.try_emplace(index, index).first;
+  while (found->second != found->first) {
+    const auto up = parent.find(found->second);
+    found->second = up->second;  // halve the path
+    found = parent.find(found->second);
   }
+  return found->first;
 }
 
 }  // namespace
 
-void DoubleHolderCheck::observe(const Event& event, std::vector<Violation>& violations) {
+void DoubleHolderCheck::observe(const Event& event) {
+  last_time_ns_ = event.time_ns;
   switch (event.kind) {
-    case EventKind::kHoldBegin: {
-      auto busy = busy_locks_.find(event.lock);
-      if (busy == busy_locks_.end()) {
-        busy = busy_locks_.emplace(std::string{event.lock}, BusyLock{}).first;
+    case EventKind::kAcquireInvoke:
+      calls_[std::string{event.process}].acquiring.insert_or_assign(std::string{event.lock}, event.time_ns);
+      break;
+    case EventKind::kAcquireOk: {
+      auto& calls = calls_[std::string{event.process}];
+      const auto invoked = calls.acquiring.find(event.lock);
+      if (invoked != calls.acquiring.end() && event.lease_ns.value_or(0) > 0) {
+        extend_lease(event, event.lock, invoked->second + *event.lease_ns);
       }
-      for (const auto& [other_worker, other] : busy->second.holds) {
-        if (other_worker == event.process) {
-          continue;
-        }
-        Violation& violation = violations.emplace_back(make_violation(
-            ViolationKind::kDoubleHolder, {other.event_index, event.index}, event.time_ns, event.index,
-            fmt::format("{} began holding lock {}{} while {} had held it since {}{}", event.process, event.lock,
-                        token_suffix(Token::of(event)), other_worker, format_seconds(other.time_ns),
-                        token_suffix(other.token))));
-        violation.incident = busy->second.incident.value_or(event.index);
-        busy->second.incident = violation.incident;
-      }
-      auto& hold = busy->second.holds[std::string{event.process}];
-      hold = Hold{event.index, event.time_ns, Token::of(event)};
       break;
     }
-    case EventKind::kHoldEnd: {
-      const auto busy = busy_locks_.find(event.lock);
-      if (busy != busy_locks_.end()) {
-        end_hold(busy->second, event.process);
-        if (busy->second.holds.empty()) {
-          busy->second.incident.reset();  // the busy period is over
-        }
+    case EventKind::kRenewInvoke: {
+      auto& calls = calls_[std::string{event.process}];
+      calls.renewing_lock = event.lock;
+      calls.renew_invoked_ns = event.time_ns;
+      break;
+    }
+    case EventKind::kRenewOk: {
+      const auto calls = calls_.find(event.process);
+      if (calls != calls_.end() && !calls->second.renewing_lock.empty() && event.lease_ns.value_or(0) > 0) {
+        const std::string lock = calls->second.renewing_lock;
+        extend_lease(event, lock, calls->second.renew_invoked_ns + *event.lease_ns);
       }
+      break;
+    }
+    case EventKind::kHoldBegin: begin_hold(event); break;
+    case EventKind::kHoldEnd: {
+      const auto holds = open_holds_.find(event.lock);
+      if (holds != open_holds_.end()) end_hold(holds->second, event.process, event, true);
       break;
     }
     case EventKind::kCrash:
       // A crash ends every hold of the crashed worker (there are few locks).
-      for (auto& [lock, busy] : busy_locks_) {
-        end_hold(busy, event.process);
-        if (busy.holds.empty()) {
-          busy.incident.reset();
-        }
-      }
+      for (auto& [lock, holds] : open_holds_) end_hold(holds, event.process, event, false);
+      if (const auto calls = calls_.find(event.process); calls != calls_.end()) calls_.erase(calls);
       break;
-    default:
-      break;
+    default: break;
   }
+}
+
+void DoubleHolderCheck::begin_hold(const Event& event) {
+  auto& holds = open_holds_[std::string{event.lock}];
+  end_hold(holds, event.process, event, false);  // a second hold.begin replaces the first
+  const Suspect begun{event.index, event.time_ns, std::string{event.process}, Token::of(event)};
+  for (auto& [other_worker, other] : holds) {
+    if (other.lease_end_ns && *other.lease_end_ns <= event.time_ns) {
+      other.suspects.push_back(begun);
+    } else {
+      report(other, other_worker, begun, event.lock, event.index);
+    }
+  }
+  Hold& hold = holds[std::string{event.process}];
+  hold = Hold{event.index, event.time_ns, Token::of(event), std::nullopt, {}};
+  if (const auto calls = calls_.find(event.process); calls != calls_.end()) {
+    if (const auto lease_end = calls->second.lease_end.find(event.lock); lease_end != calls->second.lease_end.end()) {
+      hold.lease_end_ns = lease_end->second;
+    }
+  }
+}
+
+void DoubleHolderCheck::extend_lease(const Event& event, std::string_view lock, std::int64_t lease_end_ns) {
+  calls_[std::string{event.process}].lease_end.insert_or_assign(std::string{lock}, lease_end_ns);
+  const auto holds = open_holds_.find(lock);
+  if (holds == open_holds_.end()) return;
+  const auto hold = holds->second.find(event.process);
+  if (hold == holds->second.end()) return;
+  hold->second.lease_end_ns = lease_end_ns;
+  // The worker renewed on: every hold.begin before its new end overlapped it.
+  std::erase_if(hold->second.suspects, [&](const Suspect& suspect) {
+    if (suspect.time_ns >= lease_end_ns) return false;
+    report(hold->second, event.process, suspect, lock, event.index);
+    return true;
+  });
+}
+
+void DoubleHolderCheck::end_hold(std::map<std::string, Hold, std::less<>>& holds, std::string_view worker,
+                                 const Event& event, bool held_on) {
+  const auto hold = holds.find(worker);
+  if (hold == holds.end()) return;
+  if (held_on) {
+    for (const Suspect& suspect : hold->second.suspects) {
+      report(hold->second, worker, suspect, event.lock, event.index);
+    }
+  } else if (hold->second.lease_end_ns && *hold->second.lease_end_ns < event.time_ns) {
+    ++hold_ends_from_lease_;
+  } else if (event.kind == EventKind::kHoldBegin) {
+    joined_.emplace_back(hold->second.event_index, event.index);  // still on when replaced
+  }
+  holds.erase(hold);
+}
+
+void DoubleHolderCheck::report(const Hold& held, std::string_view held_by, const Suspect& later,
+                               std::string_view lock, std::int64_t detected_at) {
+  violations_.push_back(make_violation(
+      ViolationKind::kDoubleHolder, {held.event_index, later.event_index}, later.time_ns, detected_at,
+      fmt::format("{} began holding lock {}{} while {} had held it since {}{}", later.worker, lock,
+                  token_suffix(later.token), held_by, format_seconds(held.time_ns), token_suffix(held.token))));
+  joined_.emplace_back(held.event_index, later.event_index);
+}
+
+std::vector<Violation> DoubleHolderCheck::finish() {
+  for (const auto& [lock, holds] : open_holds_) {
+    for (const auto& [worker, hold] : holds) {
+      if (hold.lease_end_ns && *hold.lease_end_ns < last_time_ns_) ++hold_ends_from_lease_;
+    }
+  }
+  open_holds_.clear();
+  // Incidents: holds linked by overlaps (or by a replacement while on) form
+  // one busy period; its incident is the detected_at of its first violation.
+  std::map<std::int64_t, std::int64_t> parent;
+  for (const auto& [first, second] : joined_) {
+    const std::int64_t a = root_of(parent, first);
+    const std::int64_t b = root_of(parent, second);
+    if (a != b) parent[std::max(a, b)] = std::min(a, b);
+  }
+  std::map<std::int64_t, std::int64_t> first_detected;  // root -> earliest detected_at
+  for (const Violation& violation : violations_) {
+    const std::int64_t root = root_of(parent, violation.events.front());
+    const auto [found, added] = first_detected.try_emplace(root, violation.detected_at);
+    if (!added) found->second = std::min(found->second, violation.detected_at);
+  }
+  for (Violation& violation : violations_) violation.incident = first_detected[root_of(parent, violation.events.front())];
+  return std::move(violations_);
 }
 
 }  // namespace locksim::checker

@@ -1,17 +1,34 @@
 #pragma once
 // double_holder (spec/history.md): two workers' hold.begin…hold.end intervals
-// on one lock overlap in true time. An interval with no hold.end runs to the
-// worker's crash or to the end of the history (run.end, or the cut-off end).
+// on one lock overlap in true time.
 //
-// Reported once per overlapping pair, at the later hold.begin, with both
-// hold.begin indices as evidence. The pairs of one busy period of the lock (a
-// stretch in which it always had a holder) are one incident: one pause that
-// overlaps twenty short holds is twenty pairs and one incident. A second hold.begin by the same worker on
-// the same lock replaces its interval (no overlap with itself). At equal true
-// times history order decides.
+// Where a hold has no hold.end, it ends at the worker's crash, at its next
+// hold.begin on the lock, or at the end of the history (run.end, or the
+// cut-off end) — and, when the worker's calls tell its lease, no later than
+// the lease: the `*.invoke` time of its last successful acquire or renewal of
+// the lock plus that call's `lease_ns`, the earliest moment the service may
+// have let it go. A history converted from another tool often has no
+// hold.end at all; without this rule every hand-over after a lease ran out
+// would read as a double holder. Only a later sign of the worker acting as
+// the holder — its hold.end, or a renewal whose lease reaches past the other
+// hold.begin — shows that it held on, so an overlap with a hold whose lease
+// has run out is confirmed (and reported) when that sign comes, and dropped
+// if it never does. hold_ends_from_lease() counts the holds whose end was
+// taken from the lease.
 //
-// Memory: one entry per open hold, and per lock.
+// Reported once per overlapping pair, at the later hold.begin (or at the
+// event that confirmed it), with both hold.begin indices as evidence. The
+// pairs of one busy period of the lock (a stretch in which it always had a
+// holder) are one incident: one pause that overlaps twenty short holds is
+// twenty pairs and one incident. A second hold.begin by the same worker on the
+// same lock replaces its interval (no overlap with itself). At equal true
+// times history order decides; a hold that begins at the instant another's
+// lease ends does not overlap it.
+//
+// Memory: one entry per open hold, per (worker, lock) whose lease is known,
+// and per overlapping pair found.
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -25,22 +42,53 @@ namespace locksim::checker {
 
 class DoubleHolderCheck {
  public:
-  void observe(const Event& event, std::vector<Violation>& violations);
+  void observe(const Event& event);
+  // Ends the pass: the violations, each with its incident.
+  [[nodiscard]] std::vector<Violation> finish();
+  // How many holds ended at their lease, not at a hold.end, crash or the end of the history.
+  [[nodiscard]] std::int64_t hold_ends_from_lease() const { return hold_ends_from_lease_; }
 
  private:
+  // Another worker's hold.begin after this hold's lease ran out: an overlap
+  // only if this worker later shows it held on.
+  struct Suspect {
+    std::int64_t event_index = 0;
+    std::int64_t time_ns = 0;
+    std::string worker;
+    Token token;
+  };
   struct Hold {
     std::int64_t event_index = 0;
     std::int64_t time_ns = 0;
     Token token;
+    std::optional<std::int64_t> lease_end_ns;  // from the worker's calls; nullopt: unknown
+    std::vector<Suspect> suspects;
   };
-  // A lock's busy period: its open holds, and the incident of the period once
-  // two of them overlapped. A lock with no open hold has no incident, so the
-  // next hold starts a new period (the entry stays: it is not remade per hold).
-  struct BusyLock {
-    std::map<std::string, Hold, std::less<>> holds;  // worker -> its open hold
-    std::optional<std::int64_t> incident;
+  // A worker's calls to the service that tell its lease.
+  struct Calls {
+    std::map<std::string, std::int64_t, std::less<>> acquiring;  // lock -> acquire.invoke time
+    std::string renewing_lock;                                   // of the last renew.invoke
+    std::int64_t renew_invoked_ns = 0;
+    std::map<std::string, std::int64_t, std::less<>> lease_end;  // lock -> invoke + lease_ns
   };
-  std::map<std::string, BusyLock, std::less<>> busy_locks_;
+
+  void begin_hold(const Event& event);
+  // The worker's lease on `lock` now ends at `lease_end_ns`.
+  void extend_lease(const Event& event, std::string_view lock, std::int64_t lease_end_ns);
+  // Ends `worker`'s hold on `lock` at `time_ns`; `held_on`: the worker showed it held it until then.
+  void end_hold(std::map<std::string, Hold, std::less<>>& holds, std::string_view worker, const Event& event,
+                bool held_on);
+  void report(const Hold& held, std::string_view held_by, const Suspect& later, std::string_view lock,
+              std::int64_t detected_at);
+
+  std::map<std::string, std::map<std::string, Hold, std::less<>>, std::less<>> open_holds_;  // lock -> worker ->
+  std::map<std::string, Calls, std::less<>> calls_;                                           // worker ->
+  std::vector<Violation> violations_;
+  // Pairs of hold.begin indices in one busy period: each violation's, and a
+  // hold replaced by the same worker's next one while it was still on.
+  std::vector<std::pair<std::int64_t, std::int64_t>> joined_;
+  std::int64_t hold_ends_from_lease_ = 0;
+  std::int64_t last_time_ns_ = 0;
 };
 
 }  // namespace locksim::checker

@@ -45,8 +45,11 @@ bool checks_read(EventKind kind) {
   switch (kind) {
     case EventKind::kRunBegin:
     case EventKind::kRunEnd:
+    case EventKind::kAcquireInvoke:
     case EventKind::kAcquireOk:
     case EventKind::kAcquireFail:
+    case EventKind::kRenewInvoke:
+    case EventKind::kRenewOk:
     case EventKind::kHoldBegin:
     case EventKind::kHoldEnd:
     case EventKind::kCrash:
@@ -94,15 +97,18 @@ void HistoryChecker::observe(const Event& event) {
     case EventKind::kWriteReject: saw_write_at_storage_ = true; break;
     default: break;
   }
+  saw_write_ = saw_write_ || event.kind == EventKind::kWriteInvoke || event.kind == EventKind::kWriteOk ||
+               event.kind == EventKind::kWriteAccept || event.kind == EventKind::kWriteReject;
   saw_text_token_ = saw_text_token_ || !event.token_text.empty();
   leases_.observe(event, changes_);
   apply_changes();
   foreign_release_.observe(event, leases_.last_matched(), violations_);
-  double_holder_.observe(event, violations_);
+  double_holder_.observe(event);
   stale_write_.observe(event);
   stuck_lock_.observe(event, leases_, violations_);
   lost_update_.observe(event);
   duplicate_effect_.observe(event);
+  token_order_.observe(event, violations_);
   count(event);
 }
 
@@ -126,6 +132,11 @@ void HistoryChecker::observe_run_begin(const Event& event) {
   if (quorum && !saw_lease_grant_) {
     leases_.set_quorum(static_cast<int>(std::min<std::int64_t>(*quorum, 1'000'000)));
   }
+  if (!saw_lease_grant_) {
+    // Redlock's instances each count their own tokens; a primary and its
+    // replica share one counter (it replicates), as one service does.
+    token_order_.set_counter_per_instance(event.service_kind == "redlock" || (quorum && *quorum > 1));
+  }
   if (event.stuck_after_ns && !options_.stuck_after_ns) {
     stuck_lock_.set_stuck_after(event.stuck_after_ns);
   }
@@ -133,6 +144,9 @@ void HistoryChecker::observe_run_begin(const Event& event) {
 
 std::optional<std::string> HistoryChecker::choose_stale_write(HistoryVerdict& verdict) {
   StaleWriteCheck::Findings* found = nullptr;
+  if (!saw_write_) {
+    return "no writes in the history (write.invoke, write.ok, write.accept): nothing to judge";
+  }
   if (saw_lease_grant_) {
     // White-box orders gains by the lease events, not by token values, so
     // opaque string tokens do not stop it.
@@ -176,6 +190,7 @@ HistoryVerdict HistoryChecker::finish(std::string file, const ReadSummary& summa
   HistoryVerdict verdict;
   verdict.file = std::move(file);
   verdict.events = summary.events;
+  verdict.complete = !summary.cut_off_line && summary.has_run_end;
   if (summary.cut_off_line) {
     verdict.notes.push_back(fmt::format("line {} is incomplete (the recorder was cut off mid-write); checked the {} "
                                         "complete events before it",
@@ -198,7 +213,16 @@ HistoryVerdict HistoryChecker::finish(std::string file, const ReadSummary& summa
   };
 
   run(ViolationKind::kDoubleGrant, unless(saw_lease_grant_, "no lock-service events (lease.grant) in the history"));
+  {
+    std::vector<Violation> holders = double_holder_.finish();
+    violations_.insert(violations_.end(), holders.begin(), holders.end());
+  }
   run(ViolationKind::kDoubleHolder, unless(saw_hold_begin_, "no hold.begin events in the history"));
+  if (const std::int64_t from_lease = double_holder_.hold_ends_from_lease(); from_lease > 0 && saw_hold_begin_) {
+    verdict.notes.push_back(fmt::format("{} hold end{} taken from the lease: a hold without hold.end ends at its last "
+                                        "acquire or renew invoke plus that call's lease_ns",
+                                        from_lease, from_lease == 1 ? "" : "s"));
+  }
   run(ViolationKind::kStaleWrite, choose_stale_write(verdict));
   run(ViolationKind::kForeignRelease,
       unless(saw_lease_grant_ || saw_lease_release_, "no lock-service events (lease.grant, lease.release)"));
@@ -210,9 +234,14 @@ HistoryVerdict HistoryChecker::finish(std::string file, const ReadSummary& summa
   auto& duplicates = duplicate_effect_.violations();
   violations_.insert(violations_.end(), duplicates.begin(), duplicates.end());
   run(ViolationKind::kDuplicateEffect, duplicate_effect_.why_skipped());
+  run(ViolationKind::kTokenOrder, unless(saw_lease_grant_ || saw_acquire_token_,
+                                         "no lease.grant events and no acquire.ok with a `token`: no tokens to order"));
 
-  // Detection order, then kind order: the same history always lists the same way.
+  // The order they happened in (a double holder confirmed later still
+  // happened at its hold.begin), then detection order, then kind order: the
+  // same history always lists the same way.
   std::stable_sort(violations_.begin(), violations_.end(), [](const Violation& left, const Violation& right) {
+    if (left.time_ns != right.time_ns) return left.time_ns < right.time_ns;
     return left.detected_at != right.detected_at ? left.detected_at < right.detected_at : left.kind < right.kind;
   });
   verdict.violations = std::move(violations_);

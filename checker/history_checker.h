@@ -31,6 +31,7 @@
 #include "checker/lost_update_check.h"
 #include "checker/stale_write_check.h"
 #include "checker/stuck_lock_check.h"
+#include "checker/token_order_check.h"
 #include "checker/violation.h"
 
 namespace locksim::checker {
@@ -58,8 +59,11 @@ struct Counts {
 struct HistoryVerdict {
   std::string file;
   std::int64_t events = 0;
-  // Set iff the history was cut off (a last line incomplete, or no run.end):
-  // what is missing. The checks ran on what is there.
+  // False when the history was cut off (a last line incomplete, or no run.end).
+  bool complete = true;
+  // What a reader must know to read the verdict: what is missing from a
+  // cut-off history (the checks ran on what is there), how many hold ends
+  // were taken from the lease.
   std::vector<std::string> notes;
   std::string stale_write_mode;  // "white-box" or "black-box" when stale_write ran
   std::vector<ViolationKind> checks_run;
@@ -74,6 +78,8 @@ struct HistoryVerdict {
   // nullopt when the check did not run.
   [[nodiscard]] std::optional<std::int64_t> incident_count(ViolationKind kind) const;
   [[nodiscard]] bool ok() const { return violations.empty(); }
+  // Whether any check ran: a history where every check was skipped judged nothing (no pass).
+  [[nodiscard]] bool judged() const { return !checks_run.empty(); }
 };
 
 class HistoryChecker {
@@ -101,6 +107,7 @@ class HistoryChecker {
   StuckLockCheck stuck_lock_;
   LostUpdateCheck lost_update_;
   DuplicateEffectCheck duplicate_effect_;
+  TokenOrderCheck token_order_;
   std::vector<Violation> violations_;
   Counts counts_;
   bool saw_lease_grant_ = false;
@@ -110,6 +117,7 @@ class HistoryChecker {
   bool saw_text_token_ = false;
   bool saw_read_at_storage_ = false;   // read.accept / read.reject
   bool saw_write_at_storage_ = false;  // write.accept / write.reject
+  bool saw_write_ = false;             // any write event
 };
 
 // The verdict for the file at `path`, or the reason it is bad input.

@@ -533,6 +533,12 @@ ReadOutcome HistoryStream::finish(bool file_was_empty) {
   if (file_was_empty && !outcome_.error) {
     fail(1, "expected a history (one JSON object per line), got an empty file");
   }
+  if (!outcome_.error && outcome_.summary.events == 0 && outcome_.summary.cut_off_line) {
+    // Not a recorder cut off mid-write: one that never wrote a whole event.
+    fail(1, "expected a history (one JSON object per line, each ending in a newline), got no complete line: "
+            "the file has no newline and its text is not a JSON event");
+    outcome_.summary.cut_off_line.reset();
+  }
   return std::move(outcome_);
 }
 

@@ -28,6 +28,7 @@ void LeaseTracker::observe(const Event& event, std::vector<QuorumChange>& change
     case EventKind::kLeaseRenew: renew_promise(event, changes); break;
     case EventKind::kLeaseExpire:
     case EventKind::kLeaseRelease: end_promise(event, changes); break;
+    case EventKind::kCrash: crash_instance(event, changes); break;
     case EventKind::kLeaseLost: lose_promise(event, changes); break;
     case EventKind::kLeaseAdopt: adopt_promise(event, changes); break;
     default: break;
@@ -162,6 +163,9 @@ void LeaseTracker::renew_promise(const Event& event, std::vector<QuorumChange>& 
   std::vector<Promise>* promises = promises_at(event.process, event.lock);
   Promise* promise = promises == nullptr ? nullptr : find_promise(*promises, event);
   if (promise == nullptr) {
+    if (revive_pending_of_crashed(event)) {
+      return;  // restarted with the lease, the instance extended it
+    }
     // The instance extended a lease it has no record of granting (the history
     // began mid-lease, or the instance revived a key): from here it promises it.
     begin_promise(event, changes);
@@ -184,6 +188,7 @@ LeaseTracker::Promise* LeaseTracker::match_ending_promise(const Event& event) {
 void LeaseTracker::end_promise(const Event& event, std::vector<QuorumChange>& changes) {
   Promise* promise = match_ending_promise(event);
   if (promise == nullptr) {
+    end_pending_of_crashed(event, changes);
     return;
   }
   std::vector<Promise>* promises = promises_at(event.process, event.lock);
@@ -194,33 +199,94 @@ void LeaseTracker::end_promise(const Event& event, std::vector<QuorumChange>& ch
 void LeaseTracker::lose_promise(const Event& event, std::vector<QuorumChange>& changes) {
   Promise* promise = match_ending_promise(event);
   if (promise == nullptr) {
-    return;
+    return;  // not running here (a crashed instance's lease waits for its deadline already)
   }
   std::vector<Promise>* promises = promises_at(event.process, event.lock);
+  pend_promise(event.process, event.lock, static_cast<std::size_t>(promise - promises->data()), event,
+               /*while_down=*/false, changes);
+}
+
+void LeaseTracker::crash_instance(const Event& event, std::vector<QuorumChange>& changes) {
+  const auto by_instance = promises_.find(event.process);
+  if (by_instance == promises_.end()) {
+    return;  // a worker, or an instance that never granted
+  }
+  // In lock-name order: the pending ends' order among equal deadlines reaches the verdict.
+  for (const std::string& lock : by_instance->second.sorted_names()) {
+    std::vector<Promise>* promises = promises_at(event.process, lock);
+    while (!promises->empty()) {
+      pend_promise(event.process, lock, 0, event, /*while_down=*/true, changes);
+    }
+  }
+}
+
+void LeaseTracker::pend_promise(std::string_view instance, std::string_view lock, std::size_t position,
+                                const Event& cause, bool while_down, std::vector<QuorumChange>& changes) {
+  const Promise& promise = (*promises_at(instance, lock))[position];
   PendingEnd end;
   // No expiry: promised until the history ends, which no event reaches.
   end.end_ns = std::numeric_limits<std::int64_t>::max();
-  if (promise->lease_ns && __builtin_add_overflow(promise->last_renewal_ns, *promise->lease_ns, &end.end_ns)) {
+  if (promise.lease_ns && __builtin_add_overflow(promise.last_renewal_ns, *promise.lease_ns, &end.end_ns)) {
     end.end_ns = std::numeric_limits<std::int64_t>::max();  // saturate: promised past any event
   }
   end.sequence = next_sequence_++;
-  end.instance = std::string{event.process};
-  end.lock = std::string{event.lock};
-  end.owner = promise->owner;
-  end.token = promise->token;
-  end.lease_ns = promise->lease_ns;
-  end.grant_index = promise->grant_index;
-  end.grant_time_ns = promise->grant_time_ns;
-  // The instance forgot the lease, so later events at it cannot name it: it
-  // leaves the running set, but its promise still counts until end_ns.
-  erase_promise(event.process, event.lock, static_cast<std::size_t>(promise - promises->data()));
-  if (end.end_ns <= event.time_ns) {
-    QuorumChange cause = cause_of(event);
-    count(end.instance, end.lock, end.owner, -1, cause, changes);
+  end.instance = std::string{instance};
+  end.lock = std::string{lock};
+  end.owner = promise.owner;
+  end.token = promise.token;
+  end.lease_ns = promise.lease_ns;
+  end.grant_index = promise.grant_index;
+  end.grant_time_ns = promise.grant_time_ns;
+  end.while_down = while_down;
+  // The instance forgot the lease (or is down), so later events at it name it
+  // no longer as running: it leaves the running set, but its promise still
+  // counts until end_ns.
+  erase_promise(instance, lock, position);
+  if (end.end_ns <= cause.time_ns) {
+    count(end.instance, end.lock, end.owner, -1, cause_of(cause), changes);
     return;
   }
   pending_by_sequence_.emplace(end.sequence, end);
   pending_ends_.push(std::move(end));
+}
+
+std::map<std::uint64_t, LeaseTracker::PendingEnd>::iterator LeaseTracker::find_pending_of_crashed(
+    const Event& event) {
+  return std::find_if(pending_by_sequence_.begin(), pending_by_sequence_.end(), [&event](const auto& pending) {
+    const PendingEnd& end = pending.second;
+    return end.while_down && end.instance == event.process && end.lock == event.lock && end.owner == event.owner &&
+           end.token.matches(event);
+  });
+}
+
+bool LeaseTracker::end_pending_of_crashed(const Event& event, std::vector<QuorumChange>& changes) {
+  const auto pending = find_pending_of_crashed(event);
+  if (pending == pending_by_sequence_.end()) {
+    return false;
+  }
+  last_matched_ = MatchedPromise{pending->second.grant_index, pending->second.grant_time_ns, pending->second.token};
+  const std::string owner = pending->second.owner;
+  pending_by_sequence_.erase(pending);  // its entry in pending_ends_ is skipped
+  count(event.process, event.lock, owner, -1, cause_of(event), changes);
+  return true;
+}
+
+bool LeaseTracker::revive_pending_of_crashed(const Event& event) {
+  const auto pending = find_pending_of_crashed(event);
+  if (pending == pending_by_sequence_.end()) {
+    return false;
+  }
+  // Still counted at its instance: it runs again there, no loss and no gain.
+  Promise promise;
+  promise.owner = pending->second.owner;
+  promise.token = pending->second.token;
+  promise.grant_index = pending->second.grant_index;
+  promise.grant_time_ns = pending->second.grant_time_ns;
+  promise.last_renewal_ns = event.time_ns;
+  promise.lease_ns = expiry_of(event);
+  pending_by_sequence_.erase(pending);  // its entry in pending_ends_ is skipped
+  promises_at_or_new(event.process, event.lock).push_back(std::move(promise));
+  return true;
 }
 
 void LeaseTracker::adopt_promise(const Event& event, std::vector<QuorumChange>& changes) {

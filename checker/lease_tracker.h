@@ -7,7 +7,12 @@
 //   or `lease.release`. A `lease.lost` does not end the promise: it then runs
 //   to the last grant or renewal plus `lease_ns`. A `lease.adopt` moves a
 //   lease to the promoted replica that now promises it: the same lease, not a
-//   new one, with its deadline restarted from the adopt.
+//   new one, with its deadline restarted from the adopt. A `crash` of the
+//   granting instance ends no promise either: each of its running leases is
+//   promised until its last grant or renewal plus `lease_ns` (where it would
+//   have expired), or until the instance, restarted, releases or expires it
+//   earlier. A restart, a promotion elsewhere or nothing at all afterwards
+//   changes nothing.
 //
 // For a service of several instances (Redlock) an owner holds the lock while
 // at least `quorum` distinct instances promise it a lease; a single-instance
@@ -132,6 +137,7 @@ class LeaseTracker {
     std::optional<std::int64_t> lease_ns;  // the lost promise's lease, kept for a lease.adopt
     std::int64_t grant_index = 0;
     std::int64_t grant_time_ns = 0;
+    bool while_down = false;  // its instance crashed (rather than forgot it): it may still end it
     bool operator>(const PendingEnd& other) const {
       return end_ns != other.end_ns ? end_ns > other.end_ns : sequence > other.sequence;
     }
@@ -159,6 +165,20 @@ class LeaseTracker {
   void renew_promise(const Event& event, std::vector<QuorumChange>& changes);
   void end_promise(const Event& event, std::vector<QuorumChange>& changes);
   void lose_promise(const Event& event, std::vector<QuorumChange>& changes);
+  // A crash of `event.process`: its running promises wait for their deadlines.
+  void crash_instance(const Event& event, std::vector<QuorumChange>& changes);
+  // Moves the running promise at `position` of (instance, lock) to the pending
+  // ends (still counted until its deadline); `while_down`: its instance crashed.
+  void pend_promise(std::string_view instance, std::string_view lock, std::size_t position, const Event& cause,
+                    bool while_down, std::vector<QuorumChange>& changes);
+  // Ends now the pending promise of a crashed instance that `event` (a
+  // lease.expire or lease.release at it, restarted) names; false if none.
+  bool end_pending_of_crashed(const Event& event, std::vector<QuorumChange>& changes);
+  // Runs again the pending promise of a crashed instance that `event` (a
+  // lease.renew at it, restarted with the lease) names; false if none.
+  bool revive_pending_of_crashed(const Event& event);
+  // The pending promise of a crashed instance that `event` names, in pending_by_sequence_.
+  std::map<std::uint64_t, PendingEnd>::iterator find_pending_of_crashed(const Event& event);
   void adopt_promise(const Event& event, std::vector<QuorumChange>& changes);
   struct AdoptedPromise {
     std::string instance;  // where it was promised until the adopt

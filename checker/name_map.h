@@ -4,15 +4,18 @@
 // compare instead of a tree walk of string compares — these lookups are
 // most of a check's time per event.
 //
-// It cannot be iterated: its order is the hash's, and no order of it may
-// reach a verdict (determinism). A check that walks its names in order
-// keeps a std::map for that.
+// It cannot be iterated in its own order: that is the hash's, and no order of
+// it may reach a verdict (determinism). sorted_names() walks it in name
+// order, for the rare event that touches every name (a crash); a check that
+// walks its names often keeps a std::map for that.
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 namespace locksim::checker {
 
@@ -34,6 +37,15 @@ class NameMap {
       found = values_.emplace(std::string{name}, Value{}).first;
     }
     return found->second;
+  }
+
+  // Every name, in name order.
+  [[nodiscard]] std::vector<std::string> sorted_names() const {
+    std::vector<std::string> names;
+    names.reserve(values_.size());
+    for (const auto& [name, value] : values_) names.push_back(name);
+    std::sort(names.begin(), names.end());
+    return names;
   }
 
  private:

@@ -15,7 +15,8 @@ Json verdict_json(const HistoryVerdict& verdict) {
   Json history;
   history["file"] = verdict.file;
   history["events"] = verdict.events;
-  history["complete"] = verdict.notes.empty();
+  history["complete"] = verdict.complete;
+  history["judged"] = verdict.judged();
   history["notes"] = verdict.notes;
   Json run = Json::array();
   for (const ViolationKind kind : verdict.checks_run) {
@@ -75,7 +76,7 @@ std::string verdicts_json(const std::vector<HistoryVerdict>& verdicts) {
   bool ok = true;
   for (const HistoryVerdict& verdict : verdicts) {
     histories.push_back(verdict_json(verdict));
-    ok = ok && verdict.ok();
+    ok = ok && verdict.ok() && verdict.judged();
   }
   document["histories"] = std::move(histories);
   document["ok"] = ok;
@@ -87,9 +88,10 @@ std::string verdict_text(const HistoryVerdict& verdict, std::size_t violations_s
   // piece is escaped on its own, so a line break in a name cannot start a line.
   const auto shown = [](std::string_view piece) { return text::terminal_escaped(piece); };
   std::string text = fmt::format("{}: {} events, {}\n", shown(verdict.file), verdict.events,
-                                 verdict.ok() ? "no violation"
-                                              : fmt::format("{} violation{}", verdict.violations.size(),
-                                                            verdict.violations.size() == 1 ? "" : "s"));
+                                 !verdict.judged() ? "nothing judged (every check was skipped)"
+                                 : verdict.ok()    ? "no violation"
+                                                   : fmt::format("{} violation{}", verdict.violations.size(),
+                                                                 verdict.violations.size() == 1 ? "" : "s"));
   for (const std::string& note : verdict.notes) {
     text += fmt::format("  note: {}\n", shown(note));
   }

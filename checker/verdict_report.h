@@ -12,13 +12,14 @@
 namespace locksim::checker {
 
 // The `check --json` document:
-// { "histories": [ { "file", "events", "complete", "notes", "checks_run",
+// { "histories": [ { "file", "events", "complete", "judged", "notes", "checks_run",
 //   "checks_skipped": [{"check","why"}], "stale_write_mode",
 //   "violations": [{"kind","events","t","detail","incident"[,"count"]}],
 //   "violation_counts": {kind: count, or null when the check did not run},
 //   "incident_counts": {kind: incidents, or null when the check did not run},
 //   "counts": {"acquisitions","accepted_writes","rejected_writes"},
 //   "rejected_writes_by_reason": {reason: count} } ], "ok" }
+// `ok` is false when a history has a violation or judged nothing.
 // `t` is true time in nanoseconds, like the history's `t`. Ends with a newline.
 [[nodiscard]] std::string verdicts_json(const std::vector<HistoryVerdict>& verdicts);
 

@@ -16,6 +16,7 @@ std::string_view violation_kind_name(ViolationKind kind) {
     case ViolationKind::kStuckLock: return "stuck_lock";
     case ViolationKind::kLostUpdate: return "lost_update";
     case ViolationKind::kDuplicateEffect: return "duplicate_effect";
+    case ViolationKind::kTokenOrder: return "token_order";
   }
   return "?";
 }

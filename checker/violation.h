@@ -21,13 +21,14 @@ enum class ViolationKind : std::uint8_t {
   kStuckLock,
   kLostUpdate,
   kDuplicateEffect,
+  kTokenOrder,
 };
 
 // Every kind, in the order reports list them.
 inline constexpr std::array kAllViolationKinds = {
     ViolationKind::kDoubleGrant,    ViolationKind::kDoubleHolder, ViolationKind::kStaleWrite,
     ViolationKind::kForeignRelease, ViolationKind::kStuckLock,    ViolationKind::kLostUpdate,
-    ViolationKind::kDuplicateEffect,
+    ViolationKind::kDuplicateEffect, ViolationKind::kTokenOrder,
 };
 
 // "double_grant", "stale_write", ...
@@ -41,7 +42,9 @@ struct Violation {
   // How many violations this entry stands for: 1, except lost_update, whose
   // one entry per history counts the updates lost (spec/cli.md).
   std::int64_t count = 1;
-  // The index of the event at which the checker saw it: orders the report.
+  // The index of the event at which the checker saw it (for a double holder
+  // whose lease had run out, the event that showed it held on): orders the
+  // report among violations at one true time.
   std::int64_t detected_at = 0;
   // Which incident it belongs to: the `detected_at` of the incident's first
   // violation. Violations of one kind with the same `incident` are one thing
@@ -49,6 +52,8 @@ struct Violation {
   // - double_grant, double_holder: one busy period of a lock (a stretch of
   //   true time in which it was never without a promised lease / a holder)
   //   in which two or more held it at once;
+// - token_order: white-box, the grants of one token counter while it runs
+//   below its highest token; black-box, each entry is its own;
   // - stale_write: the stale writes of one holder in one holding (one gain);
   // - duplicate_effect: the extra effects of one job;
   // - foreign_release, stuck_lock, lost_update: each entry is its own.

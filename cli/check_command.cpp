@@ -1,7 +1,8 @@
 // `locksim check HISTORY.jsonl... [--json FILE] [--stuck-after DURATION]`
 // (spec/cli.md): runs the checker on histories from anywhere, prints a short
 // summary per history, optionally writes the JSON document, and exits 0 (no
-// violation), 1 (a violation) or 2 (bad usage or bad input).
+// violation), 1 (a violation) or 2 (bad usage or bad input, or a history in
+// which every check was skipped: nothing judged is no pass).
 
 #include <algorithm>
 #include <cctype>
@@ -70,6 +71,7 @@ ExitCode run_check(const CheckArguments& arguments) {
   std::vector<checker::HistoryVerdict> verdicts;
   bool bad_input = false;
   bool violation = false;
+  bool unjudged = false;  // a history where every check was skipped: no pass, but its verdict is written
   for (const std::string& path : arguments.histories) {
     checker::CheckOutcome outcome = checker::check_history_file(path, options);
     if (outcome.error) {
@@ -80,6 +82,12 @@ ExitCode run_check(const CheckArguments& arguments) {
     }
     fmt::print("{}", checker::verdict_text(outcome.verdict, kViolationsShown));
     violation = violation || !outcome.verdict.ok();
+    if (!outcome.verdict.judged()) {
+      fmt::print(stderr, "locksim: {}: nothing judged: every check was skipped for want of its events (listed "
+                 "above); a history needs lock-service, hold, acquire or storage events (docs/history-format.md)\n",
+                 path);
+      unjudged = true;
+    }
     verdicts.push_back(std::move(outcome.verdict));
   }
   ExitCode code = violation ? ExitCode::kExpectationFailed : ExitCode::kOk;
@@ -95,6 +103,7 @@ ExitCode run_check(const CheckArguments& arguments) {
       code = more_severe(code, ExitCode::kBadInput);
     }
   }
+  if (unjudged) code = more_severe(code, ExitCode::kBadInput);
   std::fflush(stdout);
   return code;
 }

@@ -39,8 +39,8 @@ bool forbids_in_one_run(const Expectation& expectation) {
 // lock's own violations from the most specific cause to the most general
 // consequence: a double holder follows from most of the others.
 constexpr std::array kGoalOrder{ViolationKind::kStaleWrite,     ViolationKind::kLostUpdate, ViolationKind::kDuplicateEffect,
-                                ViolationKind::kForeignRelease, ViolationKind::kStuckLock,  ViolationKind::kDoubleGrant,
-                                ViolationKind::kDoubleHolder};
+                                ViolationKind::kForeignRelease, ViolationKind::kStuckLock,  ViolationKind::kTokenOrder,
+                                ViolationKind::kDoubleGrant,    ViolationKind::kDoubleHolder};
 
 template <typename Rule>
 std::vector<ViolationKind> kinds_where(const scenarios::Scenario& scenario, model::Fencing mode, Rule rule) {

@@ -73,6 +73,11 @@ std::string phrase(const json& event, LastWrites& last_writes) {
   const std::string ev = field(event, "ev");
   const std::string proc = field(event, "proc");
   if (ev == "acquire.ok") {
+    if (event.contains("validity_ns")) {
+      // Redlock: the TTL asked for, and what was left of it when the round ended.
+      return fmt::format("{} acquires {}{}, lease {}, valid {}", proc, field(event, "lock"), token_note(event),
+                         nanos_field(event, "lease_ns"), nanos_field(event, "validity_ns"));
+    }
     return fmt::format("{} acquires {}{}, lease {}", proc, field(event, "lock"), token_note(event), nanos_field(event, "lease_ns"));
   }
   if (ev == "fault.begin") return fault_begins(event);

@@ -65,8 +65,9 @@ nanoseconds RedlockClient::validity_after(nanoseconds elapsed) const {
   return *timing_.ttl - waited - (drift + kDriftAllowanceMinimum);
 }
 
-std::int64_t RedlockClient::valid_until(std::int64_t started_ns, nanoseconds validity) const {
-  return timing_.ttl ? started_ns + validity.count() : INT64_MAX;
+std::int64_t RedlockClient::valid_until(std::int64_t started_ns) const {
+  // start + TTL − drift (redsync, node-redlock): the round's time is taken off once, by counting from its start.
+  return timing_.ttl ? started_ns + validity_after(nanoseconds::zero()).count() : INT64_MAX;
 }
 
 asio::awaitable<std::vector<std::optional<RespValue>>> RedlockClient::on_every_instance(
@@ -97,7 +98,7 @@ asio::awaitable<RedlockOutcome> RedlockClient::acquire(std::vector<std::string> 
   }
   const nanoseconds validity = validity_after(nanoseconds{monotonic_ns() - started});
   if (grants >= quorum() && validity > nanoseconds::zero()) {
-    const RedlockOutcome granted{true, highest_token, valid_until(started, validity), {}};
+    const RedlockOutcome granted{true, highest_token, valid_until(started), {}};
     co_return granted;
   }
   // Unlock everywhere, including instances whose grant was lost on the way
@@ -119,7 +120,7 @@ asio::awaitable<RedlockOutcome> RedlockClient::renew(std::vector<std::string> ex
     outcome.reason = "validity-elapsed";
   } else {
     outcome.ok = true;
-    outcome.valid_until_ns = valid_until(started, validity);
+    outcome.valid_until_ns = valid_until(started);
   }
   co_return outcome;
 }

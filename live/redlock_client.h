@@ -77,7 +77,7 @@ class RedlockClient {
   // The request on every instance at once; each reply by instance (nullopt: none within the timeout).
   asio::awaitable<std::vector<std::optional<RespValue>>> on_every_instance(std::vector<std::string> arguments,
                                                                           std::function<void()> on_all_sent = {});
-  [[nodiscard]] std::int64_t valid_until(std::int64_t started_ns, std::chrono::nanoseconds validity) const;
+  [[nodiscard]] std::int64_t valid_until(std::int64_t started_ns) const;
 
   asio::any_io_executor executor_;
   RedlockTiming timing_;

@@ -39,7 +39,7 @@ sim::Task<AcquireOutcome> ConsensusLockClient::acquire(Context context, std::str
     const ConsensusLockReply& answer = reply->body.get<ConsensusLockReply>();
     switch (answer.status) {
       case ConsensusLockStatus::kGranted:
-        co_return AcquireOutcome{Lease{answer.revision, ttl_, valid_until(sent_at), std::move(value)}, {}};
+        co_return AcquireOutcome{Lease{answer.revision, ttl_, valid_until(sent_at), std::move(value), std::nullopt}, {}};
       case ConsensusLockStatus::kSessionGone:
         co_return AcquireOutcome{std::nullopt, "session-expired"};
       case ConsensusLockStatus::kWaiting:

@@ -18,6 +18,9 @@ struct Lease {
   sim::Duration length;          // as granted; Duration::max() = no expiry
   sim::LocalTime valid_until;    // on the worker's lease clock (workers.clock); LocalTime::max() = no expiry
   std::string value;             // the unique value in the lock key
+  // Redlock: what is left of the TTL when the round ended (TTL − elapsed −
+  // drift), the time the client may count on; nullopt for one-instance clients.
+  std::optional<sim::Duration> validity;
 };
 
 struct AcquireOutcome {

@@ -77,7 +77,7 @@ sim::Task<AcquireOutcome> RedisLockClient::set(Context context, std::string owne
     co_return AcquireOutcome{std::nullopt, "not-replicated"};
   }
   const sim::LocalTime valid_until = lease_ == sim::Duration::max() ? sim::LocalTime::max() : sent_at + lease_;
-  co_return AcquireOutcome{Lease{answer.token, lease_, valid_until, std::move(value)}, {}};
+  co_return AcquireOutcome{Lease{answer.token, lease_, valid_until, std::move(value), std::nullopt}, {}};
 }
 
 sim::Task<bool> RedisLockClient::replicated(Context context) {

@@ -34,6 +34,13 @@ Duration RedlockClient::validity_after(Duration elapsed) const {
   return ttl_ - waited - drift;
 }
 
+LocalTime RedlockClient::believed_until(LocalTime start) const {
+  // The validity is counted from the round's start: start + TTL − drift
+  // (redsync's mutex.go, node-redlock), not from the replies — which would
+  // take the round's time off twice.
+  return ttl_ == Duration::max() ? LocalTime::max() : start + validity_after(Duration::zero());
+}
+
 sim::Task<AcquireOutcome> RedlockClient::acquire(Context context, std::string owner, std::string value) {
   const LocalTime start = context.now(lease_clock());
   AcquireCommand command{lock_, owner, value, ttl_, true};
@@ -49,10 +56,12 @@ sim::Task<AcquireOutcome> RedlockClient::acquire(Context context, std::string ow
   }
   // Step 3: validity is what is left of the TTL once the round is over, on
   // this worker's clock (the only one it has).
-  const Duration validity = validity_after(context.now(lease_clock()) - start);
-  if (grants >= quorum() && validity > Duration::zero()) {
-    const LocalTime valid_until = ttl_ == Duration::max() ? LocalTime::max() : start + validity;
-    co_return AcquireOutcome{Lease{highest_token, ttl_, valid_until, std::move(value)}, {}};
+  const LocalTime round_end = context.now(lease_clock());
+  if (grants >= quorum() && validity_after(round_end - start) > Duration::zero()) {
+    const LocalTime valid_until = believed_until(start);
+    const std::optional<Duration> left =
+        ttl_ == Duration::max() ? std::nullopt : std::optional<Duration>{valid_until - round_end};
+    co_return AcquireOutcome{Lease{highest_token, ttl_, valid_until, std::move(value), left}, {}};
   }
   // Step 5: unlock everywhere, including instances whose grant was lost on
   // the way back; otherwise they would stay locked for the whole TTL.
@@ -75,7 +84,7 @@ sim::Task<RenewOutcome> RedlockClient::renew(Context context, Lease lease) {
   if (validity <= Duration::zero()) {
     co_return RenewOutcome{false, {}, "validity-elapsed"};
   }
-  co_return RenewOutcome{true, ttl_ == Duration::max() ? LocalTime::max() : start + validity, {}};
+  co_return RenewOutcome{true, believed_until(start), {}};
 }
 
 sim::Task<ReleaseOutcome> RedlockClient::release(Context context, std::string owner, Lease lease) {

@@ -78,6 +78,9 @@ class RedlockClient final : public LockClient {
   [[nodiscard]] sim::Duration per_request_timeout() const { return per_request_timeout_; }
   // How much validity is left of a TTL whose round started `elapsed` ago.
   [[nodiscard]] sim::Duration validity_after(sim::Duration elapsed) const;
+  // Until when the client believes a lease whose round started at `start`
+  // (on its lease clock): start + TTL − drift, whatever the round took.
+  [[nodiscard]] sim::LocalTime believed_until(sim::LocalTime start) const;
 
  private:
   // Compare-and-delete (or DEL) on every instance at once; how many deleted.

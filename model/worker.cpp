@@ -95,6 +95,12 @@ sim::Task<std::optional<Lease>> Worker::acquire_until_granted(Context context) {
     if (outcome.lease) {
       if (outcome.lease->length == Duration::max()) {
         context.record("acquire.ok", {{"lock", lock}, {"token", outcome.lease->token}, {"local_t", context.now()}});
+      } else if (outcome.lease->validity) {
+        context.record("acquire.ok", {{"lock", lock},
+                                      {"token", outcome.lease->token},
+                                      {"lease_ns", outcome.lease->length},
+                                      {"validity_ns", *outcome.lease->validity},
+                                      {"local_t", context.now()}});
       } else {
         context.record("acquire.ok", {{"lock", lock},
                                       {"token", outcome.lease->token},

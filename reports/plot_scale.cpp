@@ -42,6 +42,7 @@ std::string_view kind_colour(checker::ViolationKind kind) {
     case checker::ViolationKind::kStuckLock: return "#8c564b";
     case checker::ViolationKind::kLostUpdate: return "#2ca02c";
     case checker::ViolationKind::kDuplicateEffect: return "#e377c2";
+    case checker::ViolationKind::kTokenOrder: return "#7f7f7f";
   }
   return "#000000";
 }

@@ -31,6 +31,7 @@ std::string_view violation_meaning(ViolationKind kind) {
     case ViolationKind::kStuckLock: return "a lease outlived its useful holder by more than stuck_after while others waited";
     case ViolationKind::kLostUpdate: return "accepted counter updates that the final value does not contain";
     case ViolationKind::kDuplicateEffect: return "one job's effect (a charge, a write) was accepted more than once";
+    case ViolationKind::kTokenOrder: return "a fencing token was handed out twice, or lower than one handed out before";
   }
   return "";
 }

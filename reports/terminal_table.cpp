@@ -19,6 +19,7 @@ std::string_view violation_column_head(checker::ViolationKind kind) {
     case checker::ViolationKind::kStuckLock: return "stuck";
     case checker::ViolationKind::kLostUpdate: return "lost";
     case checker::ViolationKind::kDuplicateEffect: return "dup";
+    case checker::ViolationKind::kTokenOrder: return "token";
   }
   return "?";
 }
@@ -82,10 +83,11 @@ constexpr std::string_view kLegend =
     "status: passed = every expectation held; reproduced = they held, one of them saying the hazard happens (\">0\");\n"
     "        not judged = no expectation applies to a mode that ran; failed = an expectation failed, or no fault fired\n"
     "runs: seeds run in the mode; failed: runs with at least one violation\n"
-    "dgrant dholder stale foreign stuck lost dup: incidents of double_grant, double_holder, stale_write, foreign_release,\n"
-    "  stuck_lock, lost_update, duplicate_effect. One incident: one stretch of time in which two held the lock (two\n"
-    "  holds, or two promised leases, overlapping without a break), the stale writes of one superseded holding, the\n"
-    "  extra effects of one job, the lost updates of one run; the lines below give the pairs and writes\n"
+    "dgrant dholder stale foreign stuck lost dup token: incidents of double_grant, double_holder, stale_write,\n"
+    "  foreign_release, stuck_lock, lost_update, duplicate_effect, token_order. One incident: one stretch of time in\n"
+    "  which two held the lock (two holds, or two promised leases, overlapping without a break), the stale writes of\n"
+    "  one superseded holding, the extra effects of one job, the lost updates of one run, the out-of-order tokens of\n"
+    "  one counter running below its highest; the lines below give the pairs and writes\n"
     "late: writes of a superseded holder that still landed in lock order (no violation)\n"
     "short: runs cut short (time or event limit with jobs left); unfin: jobs not done at the end\n"
     "faults F/T: F of the scenario's T fault entries fired in at least one run\n";
@@ -103,6 +105,7 @@ std::string violations_words(checker::ViolationKind kind, std::int64_t count) {
     case checker::ViolationKind::kStuckLock: return plural("lease", "leases");
     case checker::ViolationKind::kLostUpdate: return plural("update", "updates");
     case checker::ViolationKind::kDuplicateEffect: return plural("extra effect", "extra effects");
+    case checker::ViolationKind::kTokenOrder: return plural("token", "tokens");
   }
   return std::to_string(count);
 }

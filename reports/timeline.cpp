@@ -130,6 +130,15 @@ class TimelineBuilder {
       case EventKind::kLeaseExpire:
       case EventKind::kLeaseRelease:
       case EventKind::kLeaseLost: close_lease(entry, entry.event); break;
+      case EventKind::kAcquireOk: {
+        const std::optional<std::int64_t> validity = integer_of(entry, "validity_ns");
+        if (validity) {
+          valid_until_[entry.proc] = entry.time_ns + *validity;
+        } else {
+          valid_until_.erase(entry.proc);
+        }
+        break;
+      }
       case EventKind::kHoldBegin: open_belief(entry); break;
       case EventKind::kHoldEnd: close_belief(entry.proc, entry.time_ns, text_of(entry, "reason")); break;
       case EventKind::kCrash: close_belief(entry.proc, entry.time_ns, "crash"); break;
@@ -224,7 +233,11 @@ class TimelineBuilder {
                                           .token = text_of(entry, "token"),
                                           .begin_ns = entry.time_ns,
                                           .end_ns = entry.time_ns,
-                                          .ended_by = {}});
+                                          .ended_by = {},
+                                          .valid_until_ns = {}});
+    if (const auto valid = valid_until_.find(entry.proc); valid != valid_until_.end()) {
+      timeline_.beliefs.back().valid_until_ns = valid->second;
+    }
     hold_token_[entry.proc] = text_of(entry, "token");
   }
 
@@ -410,6 +423,7 @@ class TimelineBuilder {
   std::set<std::int64_t> duplicate_events_;
   std::map<LeaseKey, std::size_t> open_leases_;
   std::map<std::string, std::size_t> open_beliefs_;
+  std::map<std::string, std::int64_t> valid_until_;  // worker -> its last acquire.ok's validity end
   std::map<std::string, std::string> hold_token_;
   std::map<std::string, std::deque<std::size_t>> pending_writes_;
   std::map<std::string, std::deque<std::int64_t>> pending_reads_;

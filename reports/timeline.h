@@ -50,6 +50,8 @@ struct BeliefBar {
   std::int64_t begin_ns = 0;
   std::int64_t end_ns = 0;
   std::string ended_by;  // hold.end's reason ("released", "expired", "lost", "crash"), "crash" or "end of run"
+  // Redlock: where the validity its acquire.ok reported (validity_ns) ran out, in true time.
+  std::optional<std::int64_t> valid_until_ns;
 };
 
 // A fault that lasts: a pause, a partition, a failover, a delay spike, a

@@ -347,6 +347,14 @@ class TimelinePainter {
       bar.add("title").text(fmt::format("{} believes it holds t{} from {} to {} ({})", timeline_.lanes[belief.lane].name,
                                         belief.token, seconds_label(belief.begin_ns), seconds_label(belief.end_ns),
                                         belief.ended_by));
+      if (belief.valid_until_ns && *belief.valid_until_ns < belief.end_ns && visible(*belief.valid_until_ns)) {
+        // Redlock: past here the client's own validity had run out while it still acted as the holder.
+        SvgElement& tick = svg.add(svg_line(x(*belief.valid_until_ns), middle - 7, x(*belief.valid_until_ns), middle + 7,
+                                            "#222222", 1.5));
+        tick.set("class", "validity-end");
+        tick.add("title").text(fmt::format("{}'s Redlock validity ran out at {}", timeline_.lanes[belief.lane].name,
+                                           seconds_label(*belief.valid_until_ns)));
+      }
       if (belief.ended_by == "crash" && visible(belief.end_ns)) {
         svg.add(svg_text(x(belief.end_ns), middle + 4, "✕", "middle", 12)).set("fill", "#222222");
       }

@@ -35,12 +35,23 @@ Oracle::OwnerState& Oracle::owner(std::string_view name) {
 
 void Oracle::observe(sim::Time now, std::string_view proc, std::string_view event,
                      std::span<const sim::Field> fields) {
+  last_now_ = now;
   forget_due_promises(now);
   if (event == "lease.grant") {
     acquiring(text_field(fields, "owner"));
+    if (const auto token = integer_field(fields, "token")) granted_token(proc, text_field(fields, "owner"), *token);
     grant(now, proc, Promise{std::string{text_field(fields, "owner")}, token_of(fields), now, lease_length(fields)});
+  } else if (event == "acquire.invoke") {
+    invoked_acquire(proc);
+    owner(proc).acquire_invoked_at = now;
   } else if (event == "acquire.ok") {
     acquiring(proc);
+    if (const auto token = integer_field(fields, "token")) acquired_token(proc, *token);
+    leased(proc, owner(proc).acquire_invoked_at, lease_length(fields));
+  } else if (event == "renew.invoke") {
+    owner(proc).renew_invoked_at = now;
+  } else if (event == "renew.ok") {
+    leased(proc, owner(proc).renew_invoked_at, lease_length(fields));
   } else if (event == "lease.renew") {
     renew(now, proc, text_field(fields, "owner"), token_of(fields), lease_length(fields));
   } else if (event == "lease.expire") {
@@ -54,8 +65,10 @@ void Oracle::observe(sim::Time now, std::string_view proc, std::string_view even
     forget(proc, text_field(fields, "owner"), token_of(fields));
   } else if (event == "lease.adopt") {
     adopt(now, proc, Promise{std::string{text_field(fields, "owner")}, token_of(fields), now, lease_length(fields)});
+  } else if (event == "crash" && !is_worker(proc)) {
+    crash_instance(proc);
   } else if (event == "hold.begin") {
-    begin_work(proc);
+    begin_work(now, proc);
   } else if (event == "hold.end" || (event == "crash" && is_worker(proc))) {
     stop_work(now, proc, event == "crash");
   } else if (event == "acquire.fail") {
@@ -132,24 +145,59 @@ void Oracle::renew(sim::Time now, std::string_view instance, std::string_view ow
     live->second.length = length;
     return;
   }
+  const auto crashed_with = crashed_with_lease(instance, owner_name, token);
+  if (crashed_with != forgotten_.end() && live == live_by_instance_.end()) {
+    // Restarted with the lease it crashed with, the instance extends it: live
+    // again, and still counted, so no gain.
+    Promise revived = std::move(crashed_with->promise);
+    revived.renewed_at = now;
+    revived.length = length;
+    forgotten_.erase(crashed_with);
+    live_by_instance_.emplace(std::string{instance}, std::move(revived));
+    return;
+  }
   grant(now, instance, Promise{std::string{owner_name}, token, now, length});  // it does promise it from now on
 }
 
 void Oracle::end(std::string_view instance, std::string_view owner_name, std::int64_t token) {
   const auto live = live_by_instance_.find(instance);
-  if (live == live_by_instance_.end() || live->second.owner != owner_name || live->second.token != token) return;
+  if (live == live_by_instance_.end() || live->second.owner != owner_name || live->second.token != token) {
+    // Restarted with the lease it had when it crashed (persisted), it ends it now.
+    const auto crashed_with = crashed_with_lease(instance, owner_name, token);
+    if (crashed_with == forgotten_.end()) return;
+    const std::string ended_owner = crashed_with->promise.owner;
+    forgotten_.erase(crashed_with);
+    count_promise(instance, ended_owner, -1);
+    return;
+  }
   const std::string ended_owner = std::move(live->second.owner);
   live_by_instance_.erase(live);
   count_promise(instance, ended_owner, -1);
 }
 
-void Oracle::forget(std::string_view instance, std::string_view owner_name, std::int64_t token) {
+void Oracle::forget(std::string_view instance, std::string_view owner_name, std::int64_t token, bool crashed) {
   const auto live = live_by_instance_.find(instance);
   if (live == live_by_instance_.end() || live->second.owner != owner_name || live->second.token != token) return;
-  ForgottenPromise forgotten{std::move(live->second), std::string{instance}, std::nullopt};
+  ForgottenPromise forgotten{std::move(live->second), std::string{instance}, std::nullopt, crashed};
   if (forgotten.promise.length) forgotten.ends_at = forgotten.promise.renewed_at + *forgotten.promise.length;
   live_by_instance_.erase(live);
   forgotten_.push_back(std::move(forgotten));
+}
+
+std::vector<Oracle::ForgottenPromise>::iterator Oracle::crashed_with_lease(std::string_view instance,
+                                                                           std::string_view owner_name,
+                                                                           std::int64_t token) {
+  return std::find_if(forgotten_.begin(), forgotten_.end(), [&](const ForgottenPromise& forgotten) {
+    return forgotten.crashed && forgotten.instance == instance && forgotten.promise.owner == owner_name &&
+           forgotten.promise.token == token;
+  });
+}
+
+void Oracle::crash_instance(std::string_view instance) {
+  const auto live = live_by_instance_.find(instance);
+  if (live == live_by_instance_.end()) return;
+  const std::string owner_name = live->second.owner;
+  forget(instance, owner_name, live->second.token, /*crashed=*/true);
 }
 
 void Oracle::adopt(sim::Time now, std::string_view instance, Promise promise) {
@@ -186,7 +234,7 @@ void Oracle::count_promise(std::string_view instance, const std::string& owner_n
     close_stretch(holding_, state.holding_stretch);
     return;
   }
-  state.holding_stretch = open_stretch(holding_);
+  state.holding_stretch = open_stretch(holding_, last_now_);
   // A gain: the owner now holds the lock. Every other owner holding it too is
   // a double grant; the gain takes the next place in the lock order.
   for (const auto& [other_name, other] : owners_) {
@@ -199,14 +247,17 @@ void Oracle::count_promise(std::string_view instance, const std::string& owner_n
 
 // --- Workers -----------------------------------------------------------------
 
-void Oracle::begin_work(std::string_view worker) {
-  for (const auto& [other_name, other] : owners_) {
-    if (other_name != worker && other.working) {
+void Oracle::begin_work(sim::Time now, std::string_view worker) {
+  for (auto& [other_name, other] : owners_) {
+    if (other_name == worker || !other.working) continue;
+    if (other.lease_end && *other.lease_end <= now) {
+      other.overlaps_if_held_on.push_back(now);  // its lease ran out: only holding on later overlaps
+    } else {
       ++counts_.violations[static_cast<std::size_t>(ViolationKind::kDoubleHolder)];
     }
   }
   OwnerState& state = owner(worker);
-  if (!state.working) state.working_stretch = open_stretch(working_);
+  if (!state.working) state.working_stretch = open_stretch(working_, now);
   state.working = true;
   state.useless_since.reset();
   state.hold_ended = false;
@@ -226,7 +277,24 @@ void Oracle::stop_work(sim::Time now, std::string_view worker, bool crashed) {
   // one began (it never got to hold, say) is useless since its latest crash:
   // a restarted worker that crashes again starts a new useless spell.
   OwnerState& state = owner(worker);
-  if (state.working) close_stretch(working_, state.working_stretch);
+  if (state.working) {
+    if (crashed && state.lease_end && *state.lease_end < now) {
+      working_[state.working_stretch].end = step_before(working_, state.working_stretch, *state.lease_end);
+    } else {
+      close_stretch(working_, state.working_stretch);
+    }
+    // A hold.end shows the worker held on past every hold that began after its lease ran out.
+    if (!crashed) {
+      counts_.violations[static_cast<std::size_t>(ViolationKind::kDoubleHolder)] +=
+          static_cast<std::int64_t>(state.overlaps_if_held_on.size());
+    }
+  }
+  state.overlaps_if_held_on.clear();
+  if (crashed) {
+    state.lease_end.reset();
+    state.acquire_invoked_at.reset();
+    state.renew_invoked_at.reset();
+  }
   state.working = false;
   if (state.hold_ended) return;
   if (!crashed) state.hold_ended = true;
@@ -234,6 +302,19 @@ void Oracle::stop_work(sim::Time now, std::string_view worker, bool crashed) {
     state.useless_since = now;
     state.stuck_reported = false;
   }
+}
+
+void Oracle::leased(std::string_view worker, std::optional<sim::Time> invoked_at,
+                    std::optional<sim::Duration> length) {
+  OwnerState& state = owner(worker);
+  if (!invoked_at || !length) return;
+  state.lease_end = *invoked_at + *length;
+  if (!state.working) return;
+  // Renewed on: it held on past every hold that began before its new end.
+  const auto before_end = [&state](sim::Time begun) { return begun < *state.lease_end; };
+  counts_.violations[static_cast<std::size_t>(ViolationKind::kDoubleHolder)] +=
+      std::count_if(state.overlaps_if_held_on.begin(), state.overlaps_if_held_on.end(), before_end);
+  std::erase_if(state.overlaps_if_held_on, before_end);
 }
 
 void Oracle::failed_acquire(sim::Time now, std::string_view worker) {
@@ -247,6 +328,45 @@ void Oracle::failed_acquire(sim::Time now, std::string_view worker) {
       ++counts_.violations[static_cast<std::size_t>(ViolationKind::kStuckLock)];
       state.stuck_reported = true;
     }
+  }
+}
+
+// --- Tokens ------------------------------------------------------------------
+
+void Oracle::granted_token(std::string_view instance, std::string_view owner_name, std::int64_t token) {
+  // Redlock's instances count apart; one service's instances share the counter that replicates.
+  TokenCounter& counter = token_counters_[setup_.quorum > 1 ? std::string{instance} : std::string{}];
+  if (counter.granted && (token < counter.highest || (token == counter.highest && counter.highest_owner != owner_name))) {
+    ++counts_.violations[static_cast<std::size_t>(ViolationKind::kTokenOrder)];
+    if (!counter.below) ++counts_.incidents[static_cast<std::size_t>(ViolationKind::kTokenOrder)];
+    counter.below = true;
+    out_of_order_grants_.emplace(std::string{owner_name}, token);
+    return;
+  }
+  if (!counter.granted || token > counter.highest) {
+    counter = TokenCounter{token, std::string{owner_name}, true, false};
+  }
+}
+
+void Oracle::invoked_acquire(std::string_view worker) {
+  // The highest token any other owner had acquired when this acquisition began.
+  std::optional<std::int64_t> highest;
+  for (const auto& [owner_name, token] : highest_acquired_by_owner_) {
+    if (owner_name != worker && (!highest || token > *highest)) highest = token;
+  }
+  highest_other_at_invoke_.insert_or_assign(std::string{worker}, highest);
+}
+
+void Oracle::acquired_token(std::string_view worker, std::int64_t token) {
+  const auto [first, inserted] = acquired_tokens_.emplace(token, std::string{worker});
+  const auto snapshot = highest_other_at_invoke_.find(worker);
+  const bool reused = !inserted && first->second != worker;
+  const bool not_higher = snapshot != highest_other_at_invoke_.end() && snapshot->second && token <= *snapshot->second;
+  const auto [highest_of_worker, first_of_worker] = highest_acquired_by_owner_.emplace(std::string{worker}, token);
+  if (!first_of_worker) highest_of_worker->second = std::max(highest_of_worker->second, token);
+  if ((reused || not_higher) && !out_of_order_grants_.contains({std::string{worker}, token})) {
+    ++counts_.violations[static_cast<std::size_t>(ViolationKind::kTokenOrder)];
+    ++counts_.incidents[static_cast<std::size_t>(ViolationKind::kTokenOrder)];
   }
 }
 
@@ -282,9 +402,17 @@ void Oracle::accepted_effect(std::string_view job) {
 
 // --- Incidents -----------------------------------------------------------------
 
-std::size_t Oracle::open_stretch(std::vector<Stretch>& stretches) {
-  stretches.push_back(Stretch{++step_, kOpen});
+std::size_t Oracle::open_stretch(std::vector<Stretch>& stretches, sim::Time now) {
+  stretches.push_back(Stretch{++step_, kOpen, now});
   return stretches.size() - 1;
+}
+
+std::int64_t Oracle::step_before(const std::vector<Stretch>& stretches, std::size_t index, sim::Time time) const {
+  // Stretches begin in time order: the first after `index` to begin at or after `time` does not overlap.
+  for (std::size_t later = index + 1; later < stretches.size(); ++later) {
+    if (stretches[later].begun_at >= time) return stretches[later].begin;
+  }
+  return step_ + 1;
 }
 
 void Oracle::close_stretch(std::vector<Stretch>& stretches, std::size_t index) { stretches[index].end = ++step_; }
@@ -320,7 +448,14 @@ OracleCounts Oracle::finish(const std::map<std::string, std::int64_t>& final_val
     return counts.incidents[static_cast<std::size_t>(kind)];
   };
   incidents(ViolationKind::kDoubleGrant) = overlapping_groups(holding_);
-  incidents(ViolationKind::kDoubleHolder) = overlapping_groups(working_);
+  // A hold still open at the end whose lease ran out ended with the lease.
+  std::vector<Stretch> working = working_;
+  for (const auto& [name, state] : owners_) {
+    if (state.working && state.lease_end && *state.lease_end < last_now_) {
+      working[state.working_stretch].end = step_before(working_, state.working_stretch, *state.lease_end);
+    }
+  }
+  incidents(ViolationKind::kDoubleHolder) = overlapping_groups(std::move(working));
   incidents(ViolationKind::kStaleWrite) = static_cast<std::int64_t>(stale_epochs_.size());
   incidents(ViolationKind::kForeignRelease) = counts.of(ViolationKind::kForeignRelease);
   incidents(ViolationKind::kStuckLock) = counts.of(ViolationKind::kStuckLock);

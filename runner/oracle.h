@@ -15,6 +15,9 @@
 //   replaces it, whatever the history says about the old one;
 // - a lease is identified by (owner, token): adopted by a promoted replica, it
 //   is the same lease, ending once wherever it ends;
+// - an instance that crashes keeps its promises to their deadlines (last
+//   grant or renewal plus the lease): nobody promised more, and a crash takes
+//   nothing back that the owner was told;
 // - the lock order is the order in which gains (an owner reaching its quorum
 //   of promises, or, already holding by an older lease of its own, a quorum
 //   of promises of a new token) happened, and storage's served order is the order of its
@@ -99,6 +102,7 @@ class Oracle {
     Promise promise;
     std::string instance;
     std::optional<sim::Time> ends_at;  // nullopt: never
+    bool crashed = false;  // its instance crashed with it live: restarted, it may still end it
   };
   // When an owner held the lock (double_grant) or a worker worked under it
   // (double_holder), in the oracle's own step order, so that two things
@@ -107,6 +111,7 @@ class Oracle {
   struct Stretch {
     std::int64_t begin = 0;
     std::int64_t end = 0;  // kOpen while it lasts
+    sim::Time begun_at;
   };
   static constexpr std::int64_t kOpen = INT64_MAX;
 
@@ -123,6 +128,15 @@ class Oracle {
     std::optional<sim::Time> useless_since;
     bool hold_ended = false;                  // since its last hold.begin
     bool stuck_reported = false;              // for the current useless_since
+    // Its lease as its own calls tell it: the invoke time of its last
+    // successful acquire or renewal plus that call's lease. A hold with no
+    // hold.end ends there at the latest.
+    std::optional<sim::Time> acquire_invoked_at;
+    std::optional<sim::Time> renew_invoked_at;
+    std::optional<sim::Time> lease_end;
+    // While it works past lease_end: when other workers' holds began. Each is
+    // a double holder once it shows it held on (hold.end, a renewal past it).
+    std::vector<sim::Time> overlaps_if_held_on;
   };
 
   void forget_due_promises(sim::Time now);
@@ -133,15 +147,26 @@ class Oracle {
   void renew(sim::Time now, std::string_view instance, std::string_view owner, std::int64_t token,
              std::optional<sim::Duration> length);
   void end(std::string_view instance, std::string_view owner, std::int64_t token);
-  void forget(std::string_view instance, std::string_view owner, std::int64_t token);
+  // `crashed`: the instance went down with the lease (it may end it once restarted).
+  void forget(std::string_view instance, std::string_view owner, std::int64_t token, bool crashed = false);
+  void crash_instance(std::string_view instance);
+  // The lease `instance` crashed with, if it still waits for its deadline.
+  std::vector<ForgottenPromise>::iterator crashed_with_lease(std::string_view instance, std::string_view owner,
+                                                             std::int64_t token);
   void adopt(sim::Time now, std::string_view instance, Promise promise);
   // One more (+1) or one fewer (-1) promise of `owner` by `instance`.
   void count_promise(std::string_view instance, const std::string& owner, int delta);
 
-  void begin_work(std::string_view worker);
+  void begin_work(sim::Time now, std::string_view worker);
+  // A successful acquire or renewal invoked at `invoked_at` with lease `length`.
+  void leased(std::string_view worker, std::optional<sim::Time> invoked_at, std::optional<sim::Duration> length);
   void acquiring(std::string_view worker);
   void stop_work(sim::Time now, std::string_view worker, bool crashed);
   void failed_acquire(sim::Time now, std::string_view worker);
+  // token_order: a grant by `instance`'s counter, a worker's acquisition invoked or acquired.
+  void granted_token(std::string_view instance, std::string_view owner, std::int64_t token);
+  void invoked_acquire(std::string_view worker);
+  void acquired_token(std::string_view worker, std::int64_t token);
   void served(std::string_view worker);
   void accepted_write(std::string_view writer, std::string_view key, std::string_view job);
   // One accepted effect for `job`: a storage write carrying it, or an external effect.accept.
@@ -149,7 +174,10 @@ class Oracle {
 
   OwnerState& owner(std::string_view name);
   // Starts a stretch in `stretches` and returns where it is; ends one.
-  std::size_t open_stretch(std::vector<Stretch>& stretches);
+  std::size_t open_stretch(std::vector<Stretch>& stretches, sim::Time now);
+  // The step a stretch at `index` that ended at `time` ends at: before every later stretch begun at or after it.
+  [[nodiscard]] std::int64_t step_before(const std::vector<Stretch>& stretches, std::size_t index,
+                                         sim::Time time) const;
   void close_stretch(std::vector<Stretch>& stretches, std::size_t index);
   // The number of groups of two or more stretches linked by overlaps.
   [[nodiscard]] static std::int64_t overlapping_groups(std::vector<Stretch> stretches);
@@ -159,6 +187,7 @@ class Oracle {
   std::vector<ForgottenPromise> forgotten_;
   std::map<std::string, OwnerState, std::less<>> owners_;
   std::int64_t step_ = 0;  // ticks at every stretch opened or closed
+  sim::Time last_now_;     // of the latest record
   std::vector<Stretch> holding_;  // every owner's, in the order they began
   std::vector<Stretch> working_;
   std::set<std::int64_t> stale_epochs_;  // the gains whose holder wrote stale
@@ -167,6 +196,20 @@ class Oracle {
   std::int64_t served_epoch_ = 0;          // the latest epoch storage has served
   std::map<std::string, std::int64_t, std::less<>> accepted_writes_by_key_;
   std::map<std::string, std::int64_t, std::less<>> accepted_effects_by_job_;  // storage and external
+  // token_order. Per token counter (the service's, or each Redlock
+  // instance's): its highest token and who got it, and whether it now runs
+  // below it (one incident until it passes it).
+  struct TokenCounter {
+    std::int64_t highest = 0;
+    std::string highest_owner;
+    bool granted = false;
+    bool below = false;
+  };
+  std::map<std::string, TokenCounter, std::less<>> token_counters_;
+  std::set<std::pair<std::string, std::int64_t>> out_of_order_grants_;  // (owner, token), white-box
+  std::map<std::int64_t, std::string> acquired_tokens_;                 // token -> its first owner
+  std::map<std::string, std::int64_t, std::less<>> highest_acquired_by_owner_;
+  std::map<std::string, std::optional<std::int64_t>, std::less<>> highest_other_at_invoke_;  // worker ->
   OracleCounts counts_;
 };
 

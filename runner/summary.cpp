@@ -58,9 +58,23 @@ bool applies(const scenarios::Expectation& expectation, model::Fencing mode) {
   return !expectation.mode || *expectation.mode == mode;
 }
 
+// Whether `expectation` says a liveness hazard happens (stuck_lock or
+// unfinished_jobs stated so that zero breaks it): such a run usually stops
+// short (its jobs wait for ever), so the file means that too.
+bool expects_liveness_hazard(const scenarios::Expectation& expectation) {
+  const Measure& measure = expectation.measure;
+  const bool liveness = measure == Measure{checker::ViolationKind::kStuckLock} ||
+                        measure == Measure{scenarios::IncidentsOf{checker::ViolationKind::kStuckLock}} ||
+                        measure == Measure{RunOutcomeKind::kUnfinishedJobs};
+  return liveness && !scenarios::bound_holds(expectation.bound, 0, 0, 1);
+}
+
+// Whether the file decides about stopped_short itself in `mode`: it states
+// it, or it expects a liveness hazard; else `stopped_short ==0` is implied.
 bool states_stopped_short(const scenarios::Scenario& scenario, model::Fencing mode) {
   return std::any_of(scenario.expect.begin(), scenario.expect.end(), [mode](const scenarios::Expectation& expectation) {
-    return applies(expectation, mode) && expectation.measure == Measure{RunOutcomeKind::kStoppedShort};
+    return applies(expectation, mode) &&
+           (expectation.measure == Measure{RunOutcomeKind::kStoppedShort} || expects_liveness_hazard(expectation));
   });
 }
 

@@ -205,10 +205,12 @@ constexpr std::array kReference = std::to_array<KeyReference>({
     {"/expect", "object", "", "{}", "", "what must hold; a failed expectation is exit 1"},
     {"/expect/MODE", "object", "", "", "MODE: fencing-off, fencing-on or any",
      "expectations for runs with fencing off, on, or every mode that runs"},
-    {"/expect/MODE/MEASURE", "string", "", "stopped_short: \"==0\"; others: none",
+    {"/expect/MODE/MEASURE", "string", "",
+     "stopped_short: \"==0\" (not implied where stuck_lock or unfinished_jobs is expected to happen, e.g. \">0\"); "
+     "others: none",
      "\"==N\" \">N\" \"<N\" \">=N\" \"<=N\", or a share \"<=P%\" (0 to 100, at most four decimals)",
      "MEASURE is a violation kind (double_grant, double_holder, stale_write, foreign_release, stuck_lock, "
-     "lost_update, duplicate_effect: its violations, e.g. overlapping pairs), incidents.KIND (that kind's "
+     "lost_update, duplicate_effect, token_order: its violations, e.g. overlapping pairs), incidents.KIND (that kind's "
      "incidents: e.g. one stretch of time with two holders, however many pairs) or a run outcome (stopped_short: "
      "runs; unfinished_jobs: jobs); N bounds the total over all seeds, P% the share of runs with at least one"},
     {"DISTRIBUTION", "duration or object", "time", "", "",

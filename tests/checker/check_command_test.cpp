@@ -82,6 +82,23 @@ TEST(CheckCommand, HistoryWithViolationsExitsWithOneAndExplainsThem) {
   std::filesystem::remove(json_path);
 }
 
+TEST(CheckCommand, AHistoryInWhichEveryCheckIsSkippedJudgedNothingAndExitsWithTwo) {
+  const std::string json_path = temporary_path("nothing.json");
+  const std::string history = data("histories/nothing-to-judge.jsonl");
+  const CommandRun run = run_locksim("check " + history + " --json " + json_path);
+  EXPECT_EQ(run.exit_code, 2) << run.output;
+  EXPECT_NE(run.output.find(history + ": 2 events, nothing judged (every check was skipped)"), std::string::npos)
+      << run.output;
+  EXPECT_NE(run.output.find("locksim: " + history + ": nothing judged: every check was skipped"), std::string::npos)
+      << run.output;
+  // The verdict is still written, and reads as no pass.
+  const auto document = nlohmann::json::parse(testing::read_whole_file(json_path));
+  EXPECT_FALSE(document["ok"].get<bool>());
+  EXPECT_FALSE(document["histories"][0]["judged"].get<bool>());
+  EXPECT_TRUE(document["histories"][0]["checks_run"].empty());
+  std::filesystem::remove(json_path);
+}
+
 TEST(CheckCommand, CleanHistoryExitsWithZero) {
   const CommandRun run = run_locksim("check " + data("histories/clean-handover.jsonl"));
   EXPECT_EQ(run.exit_code, 0) << run.output;

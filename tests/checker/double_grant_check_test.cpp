@@ -246,5 +246,56 @@ TEST(DoubleGrant, HistoryWithoutServiceEventsSkipsTheCheck) {
   EXPECT_EQ(verdict.checks_skipped[0].why, "no lock-service events (lease.grant) in the history");
 }
 
+
+// --- A crashed instance's promises end at their deadlines ---------------------------
+
+TEST(DoubleGrant, APromiseOfACrashedPrimaryEndsAtItsDeadlineSoALateFailoversGrantIsNoDoubleGrant) {
+  // The crash-then-late-failover: redis-0 grants a 10 s lease and
+  // crashes at 0.5 s; Sentinel promotes redis-1 at 31.5 s, which grants anew.
+  HistoryBuilder history;
+  history.add(ms(1), "redis-0", "lease.grant", lease("worker-1", 1))
+      .add(ms(500), "redis-0", "crash")
+      .add(ms(31'500), "redis-1", "replica.promote")
+      .add(ms(31'580), "redis-1", "lease.grant", lease("worker-2", 2));
+  const HistoryVerdict verdict = check(history);
+  EXPECT_TRUE(ran(verdict, ViolationKind::kDoubleGrant));
+  EXPECT_TRUE(violations_of(verdict, ViolationKind::kDoubleGrant).empty());
+}
+
+TEST(DoubleGrant, APromiseOfACrashedPrimaryStillRunsUntilItsDeadline) {
+  HistoryBuilder history;
+  history.add(ms(1), "redis-0", "lease.grant", lease("worker-1", 1), "grant")
+      .add(ms(500), "redis-0", "crash")
+      .add(ms(9'000), "redis-1", "replica.promote")
+      .add(ms(9'100), "redis-1", "lease.grant", lease("worker-2", 2), "overlapping");  // before 10.001 s
+  const auto found = violations_of(check(history), ViolationKind::kDoubleGrant);
+  ASSERT_EQ(found.size(), 1U);
+  EXPECT_EQ(found[0].events, (std::vector<std::int64_t>{history.index_of("grant"), history.index_of("overlapping")}));
+}
+
+TEST(DoubleGrant, ARestartedInstanceThatExpiresTheLeaseItCrashedWithEndsItThen) {
+  // Persistence kept the key: the restarted instance expires it at 6 s on its
+  // own clock, earlier than the 10 s deadline the crash left.
+  HistoryBuilder history;
+  history.add(0, "redis-0", "lease.grant", lease("worker-1", 1))
+      .add(seconds(1), "redis-0", "crash")
+      .add(seconds(2), "redis-0", "restart")
+      .add(seconds(6), "redis-0", "lease.expire", Fields{{"lock", "L"}, {"owner", "worker-1"}, {"token", 1}})
+      .add(seconds(7), "redis-0", "lease.grant", lease("worker-2", 2));
+  EXPECT_TRUE(violations_of(check(history), ViolationKind::kDoubleGrant).empty());
+}
+
+TEST(DoubleGrant, ARestartedInstanceThatRenewsTheLeaseItCrashedWithPromisesItAgain) {
+  HistoryBuilder history;
+  history.add(0, "redis-0", "lease.grant", lease("worker-1", 1), "grant")
+      .add(seconds(1), "redis-0", "crash")
+      .add(seconds(2), "redis-0", "restart")
+      .add(seconds(8), "redis-0", "lease.renew", lease("worker-1", 1))  // now to 18 s
+      .add(seconds(12), "redis-1", "lease.grant", lease("worker-2", 2), "overlapping");
+  const auto found = violations_of(check(history), ViolationKind::kDoubleGrant);
+  ASSERT_EQ(found.size(), 1U);
+  EXPECT_EQ(found[0].events, (std::vector<std::int64_t>{history.index_of("grant"), history.index_of("overlapping")}));
+}
+
 }  // namespace
 }  // namespace locksim::checker

@@ -5,6 +5,8 @@
 
 #include "checker/history_checker.h"
 
+#include <algorithm>
+
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
@@ -77,10 +79,15 @@ RC_GTEST_PROP(HistoryChecker, LegalHistoriesHaveNoViolation, ()) {
   const HistoryVerdict verdict = checked(legal.history);
   RC_ASSERT(verdict.violations.empty());
   for (const ViolationKind kind : {ViolationKind::kDoubleGrant, ViolationKind::kDoubleHolder,
-                                   ViolationKind::kStaleWrite, ViolationKind::kForeignRelease,
-                                   ViolationKind::kStuckLock}) {
+                                   ViolationKind::kForeignRelease, ViolationKind::kStuckLock,
+                                   ViolationKind::kTokenOrder}) {
     RC_ASSERT(verdict.violation_count(kind) == std::optional<std::int64_t>{0});
   }
+  // A history without writes has nothing for stale_write to judge: not judged, never a 0.
+  const bool writes = std::any_of(legal.history.events().begin(), legal.history.events().end(),
+                                  [](const EventSpec& event) { return event.event.starts_with("write."); });
+  const std::optional<std::int64_t> no_stale = writes ? std::optional<std::int64_t>{0} : std::nullopt;
+  RC_ASSERT(verdict.violation_count(ViolationKind::kStaleWrite) == no_stale);
   const ViolationKind workload_check =
       plan.workload == Workload::kCounter ? ViolationKind::kLostUpdate : ViolationKind::kDuplicateEffect;
   RC_ASSERT(verdict.violation_count(workload_check) == std::optional<std::int64_t>{0});
@@ -95,7 +102,8 @@ RC_GTEST_PROP(HistoryChecker, InjectedGrantToAnotherOwnerIsFoundAsTheOnlyDoubleG
   LegalHistory legal = legal_from(plan);
   const auto turn = static_cast<std::size_t>(*rc::gen::inRange<std::size_t>(0, legal.turns.size()));
   const std::string intruder = other_worker(legal, legal.turns[turn].owner);
-  const Fields lease{{"lock", "L"}, {"owner", intruder}, {"token", 1000}, {"lease_ns", kLeaseNs}};
+  // No token: any token between the legal ones' would also be a token_order violation.
+  const Fields lease{{"lock", "L"}, {"owner", intruder}, {"lease_ns", kLeaseNs}};
   Fields release = lease;
   release["by"] = intruder;
   insert_before(legal.history, label("hold-end", turn), EventSpec{0, "redis-0", "lease.grant", lease, "intruder"});
@@ -301,13 +309,27 @@ TEST(HistoryChecker, ViolationsAreListedInTheOrderTheyHappened) {
   EXPECT_EQ(verdict.violations[2].kind, ViolationKind::kStaleWrite);
 }
 
+TEST(HistoryChecker, StaleWriteWithNoWritesToJudgeIsSkippedNotZero) {
+  HistoryBuilder history;
+  history.add(0, "redis-0", "lease.grant", Fields{{"lock", "L"}, {"owner", "worker-1"}, {"token", 1}, {"lease_ns", seconds(10)}})
+      .add(seconds(1), "worker-1", "hold.begin", Fields{{"lock", "L"}, {"token", 1}});
+  const HistoryVerdict verdict = check(history);
+  EXPECT_FALSE(verdict.violation_count(ViolationKind::kStaleWrite).has_value());
+  const auto skipped = std::find_if(verdict.checks_skipped.begin(), verdict.checks_skipped.end(),
+                                    [](const CheckSkip& skip) { return skip.check == ViolationKind::kStaleWrite; });
+  ASSERT_NE(skipped, verdict.checks_skipped.end());
+  EXPECT_EQ(skipped->why, "no writes in the history (write.invoke, write.ok, write.accept): nothing to judge");
+  EXPECT_TRUE(verdict.judged());
+}
+
 TEST(HistoryChecker, ChecksThatLackTheirEventsAreSkippedWithTheReasonNeverPassed) {
   HistoryBuilder history;
   history.add(0, "worker-1", "read.invoke", Fields{{"key", "k"}});
   const HistoryVerdict verdict = check(history);
   EXPECT_TRUE(verdict.checks_run.empty());
-  EXPECT_EQ(verdict.checks_skipped.size(), 7U);
+  EXPECT_EQ(verdict.checks_skipped.size(), kAllViolationKinds.size());
   EXPECT_TRUE(verdict.ok());
+  EXPECT_FALSE(verdict.judged());
   for (const ViolationKind kind : kAllViolationKinds) {
     EXPECT_FALSE(verdict.violation_count(kind).has_value()) << violation_kind_name(kind);
   }

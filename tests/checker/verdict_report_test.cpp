@@ -31,7 +31,7 @@ TEST(VerdictReport, JsonFollowsTheCliContract) {
   EXPECT_EQ(history["events"], 6);
   EXPECT_TRUE(history["complete"].get<bool>());
   EXPECT_EQ(history["checks_run"], nlohmann::json::array({"lost_update"}));
-  EXPECT_EQ(history["checks_skipped"].size(), 6U);
+  EXPECT_EQ(history["checks_skipped"].size(), 7U);
   EXPECT_EQ(history["checks_skipped"][0]["check"], "double_grant");
   ASSERT_EQ(history["violations"].size(), 1U);
   const auto& lost = history["violations"][0];
@@ -41,7 +41,7 @@ TEST(VerdictReport, JsonFollowsTheCliContract) {
   EXPECT_EQ(lost["count"], 2);
   EXPECT_EQ(history["violation_counts"]["lost_update"], 2);
   EXPECT_TRUE(history["violation_counts"]["stale_write"].is_null());
-  EXPECT_EQ(history["violation_counts"].size(), 7U);
+  EXPECT_EQ(history["violation_counts"].size(), 8U);
   EXPECT_EQ(history["counts"], (nlohmann::json{{"acquisitions", 0},
                                                {"accepted_writes", 3},
                                                {"rejected_writes", 1},

@@ -34,7 +34,7 @@ TEST(SweepCommand, WritesTheCsvAndTheLinePlotAndPrintsATable) {
   EXPECT_NE(swept.output.find("12.5s          fencing-off      3"), std::string::npos) << swept.output;
   EXPECT_NE(swept.output.find("wrote " + out + "/sweep.csv and " + out + "/sweep.svg"), std::string::npos)
       << swept.output;
-  EXPECT_EQ(line_count(locksim::cli_test::read_text(out + "/sweep.csv")), 1 + 3 * 2 * 7u);
+  EXPECT_EQ(line_count(locksim::cli_test::read_text(out + "/sweep.csv")), 1 + 3 * 2 * 8u);
   pugi::xml_document svg;
   EXPECT_TRUE(svg.load_file((out + "/sweep.svg").c_str()));
 }

@@ -144,15 +144,28 @@ TEST(LiveHistory, ServerEventsLandWithinTheirCallInScriptOrderAndALeaseExpiresBe
   EXPECT_EQ(end["final"]["qty"], 1);
 }
 
-TEST(LiveHistory, IsAHistoryTheCheckerAcceptsAndJudges) {
+checker::HistoryVerdict checked_live(const LiveRecords& records) {
   std::string text;
-  for (const std::string& line : live_history(two_holders())) text += line + "\n";
+  for (const std::string& line : live_history(records)) text += line + "\n";
   const checker::CheckOutcome outcome = checker::check_history_text(text, "live", {});
-  ASSERT_FALSE(outcome.error.has_value()) << outcome.error->message();
-  // worker-1 never ended its hold: it and worker-2 both act as holders.
-  EXPECT_EQ(outcome.verdict.violation_count(checker::ViolationKind::kDoubleHolder).value_or(0), 1);
-  EXPECT_EQ(outcome.verdict.violation_count(checker::ViolationKind::kDoubleGrant).value_or(-1), 0)
-      << "the expiry comes before the next grant";
+  EXPECT_FALSE(outcome.error.has_value()) << outcome.error->message();
+  return outcome.verdict;
+}
+
+TEST(LiveHistory, IsAHistoryTheCheckerAcceptsAndJudges) {
+  // worker-1 never ended its hold and did nothing after: its hold ends with
+  // its lease (invoke + 1 s), before worker-2's began; worker-2's, open at
+  // the end, with its own.
+  const checker::HistoryVerdict quiet = checked_live(two_holders());
+  EXPECT_EQ(quiet.violation_count(checker::ViolationKind::kDoubleHolder), 0);
+  EXPECT_EQ(quiet.violation_count(checker::ViolationKind::kDoubleGrant), 0) << "the expiry comes before the next grant";
+  ASSERT_FALSE(quiet.notes.empty());
+  EXPECT_TRUE(quiet.notes.back().starts_with("2 hold ends taken from the lease")) << quiet.notes.back();
+  // A hold.end after worker-2's hold.begin shows worker-1 held on: both acted as holders.
+  LiveRecords held_on = two_holders();
+  held_on.worker_lines.push_back(worker_line(1'500'000'000, "worker-1", "hold.end",
+                                             {{"lock", "lock"}, {"token", 1}, {"reason", "expired"}}));
+  EXPECT_EQ(checked_live(held_on).violation_count(checker::ViolationKind::kDoubleHolder), 1);
 }
 
 TEST(LiveHistory, AServerEventIsKeptAfterItsCallsSendEvenWhenTheServerClockSaysEarlier) {

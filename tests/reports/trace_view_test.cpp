@@ -85,7 +85,7 @@ TEST(TraceView, AroundSecondsAreSecondsOrADuration) {
 TEST(TraceView, AnUnknownViolationIsAnErrorListingEveryKind) {
   EXPECT_EQ(error_of(around("stale_writes:2")),
             "--around: unknown violation \"stale_writes\"; the violations are double_grant, double_holder, stale_write, "
-            "foreign_release, stuck_lock, lost_update, duplicate_effect");
+            "foreign_release, stuck_lock, lost_update, duplicate_effect, token_order");
 }
 
 TEST(TraceView, AroundSecondsThatAreNotATimeOrNegativeAreErrors) {

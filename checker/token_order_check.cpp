@@ -1,0 +1,127 @@
+#include "checker/token_order_check.h"
+
+#include <fmt/format.h>
+
+namespace locksim::checker {
+namespace {
+
+std::string token_key(const Event& event) {
+  return event.token ? std::to_string(*event.token) : std::string{event.token_text};
+}
+
+}  // namespace
+
+void TokenOrderCheck::observe(const Event& event, std::vector<Violation>& violations) {
+  if (event.kind == EventKind::kAcquireInvoke) {
+    observe_invoke(event);
+    return;
+  }
+  if (!event.token && event.token_text.empty()) {
+    return;  // nothing to order
+  }
+  switch (event.kind) {
+    case EventKind::kLeaseGrant: observe_grant(event, violations); break;
+    case EventKind::kAcquireOk: observe_acquired(event, violations); break;
+    default: break;
+  }
+}
+
+void TokenOrderCheck::observe_grant(const Event& event, std::vector<Violation>& violations) {
+  const std::string counter_name = counter_per_instance_ ? std::string{event.process} : std::string{};
+  Counter& counter = counters_[{counter_name, std::string{event.lock}}];
+  const Grant grant{std::string{event.owner}, event.index, event.time_ns, std::string{event.process}};
+  std::optional<Grant> earlier;  // the grant this one should have come after
+  if (event.token) {
+    const bool lower = counter.highest && *event.token < *counter.highest;
+    const bool repeated = counter.highest && *event.token == *counter.highest && counter.highest_grant.owner != event.owner;
+    if (lower || repeated) {
+      earlier = counter.highest_grant;
+    } else if (!counter.highest || *event.token > *counter.highest) {
+      counter.highest = *event.token;
+      counter.highest_grant = grant;
+      counter.incident.reset();  // running above every earlier token again
+    }
+  } else {
+    const auto [first, inserted] = counter.texts.emplace(std::string{event.token_text}, grant);
+    if (!inserted && first->second.owner != event.owner) {
+      earlier = first->second;
+    }
+  }
+  if (!earlier) {
+    return;
+  }
+  const std::string what =
+      fmt::format("{} granted lock {} to {} with token {}, after {} granted token {} to {} at {}", event.process,
+                  event.lock, event.owner, token_key(event), earlier->by == event.process ? "it" : earlier->by,
+                  event.token ? std::to_string(*counter.highest) : std::string{event.token_text}, earlier->owner,
+                  format_seconds(earlier->time_ns));
+  Violation& violation = violations.emplace_back(make_violation(
+      ViolationKind::kTokenOrder, {earlier->event_index, event.index}, event.time_ns, event.index, what));
+  if (event.token) {
+    violation.incident = counter.incident.value_or(event.index);
+    counter.incident = violation.incident;
+  }
+  found_white_box_.emplace(std::string{event.lock}, std::string{event.owner}, token_key(event));
+}
+
+std::optional<TokenOrderCheck::Completed> TokenOrderCheck::highest_not_of(const LockAcquisitions& lock,
+                                                                          std::string_view owner) {
+  if (lock.highest && lock.highest->grant.owner != owner) {
+    return lock.highest;
+  }
+  return lock.highest_other_owner;
+}
+
+void TokenOrderCheck::observe_invoke(const Event& event) {
+  const auto lock = acquisitions_.find(event.lock);
+  Invocation& invocation = open_[{std::string{event.process}, std::string{event.lock}}];
+  invocation.highest_before =
+      lock == acquisitions_.end() ? std::nullopt : highest_not_of(lock->second, event.process);
+}
+
+void TokenOrderCheck::observe_acquired(const Event& event, std::vector<Violation>& violations) {
+  LockAcquisitions& lock = acquisitions_[std::string{event.lock}];
+  const Grant grant{std::string{event.process}, event.index, event.time_ns, {}};
+  std::optional<Grant> earlier;
+  std::string why;
+  if (event.token) {
+    const auto [first, inserted] = lock.numbers.emplace(*event.token, grant);
+    const auto open = open_.find({std::string{event.process}, std::string{event.lock}});
+    const std::optional<Completed> before =
+        open == open_.end() ? std::nullopt : open->second.highest_before;
+    if (!inserted && first->second.owner != event.process) {
+      earlier = first->second;
+      why = fmt::format("the token {} already went to {} at {}", *event.token, earlier->owner,
+                        format_seconds(earlier->time_ns));
+    } else if (before && *event.token <= before->token) {
+      earlier = before->grant;
+      why = fmt::format("lower than token {}, which {} had acquired at {}, before this acquisition began",
+                        before->token, earlier->owner, format_seconds(earlier->time_ns));
+    }
+    // Keep the two highest by distinct owners.
+    const Completed completed{*event.token, grant};
+    if (!lock.highest || *event.token > lock.highest->token) {
+      if (lock.highest && lock.highest->grant.owner != event.process) lock.highest_other_owner = lock.highest;
+      lock.highest = completed;
+    } else if (lock.highest->grant.owner != event.process &&
+               (!lock.highest_other_owner || *event.token > lock.highest_other_owner->token)) {
+      lock.highest_other_owner = completed;
+    }
+  } else {
+    const auto [first, inserted] = lock.texts.emplace(std::string{event.token_text}, grant);
+    if (!inserted && first->second.owner != event.process) {
+      earlier = first->second;
+      why = fmt::format("the token {} already went to {} at {}", event.token_text, earlier->owner,
+                        format_seconds(earlier->time_ns));
+    }
+  }
+  if (!earlier || found_white_box_.contains({std::string{event.lock}, std::string{event.process}, token_key(event)})) {
+    return;
+  }
+  violations.push_back(make_violation(ViolationKind::kTokenOrder, {earlier->event_index, event.index}, event.time_ns,
+                                      event.index,
+                                      fmt::format("{} acquired lock {} with token {}: {}", event.process, event.lock,
+                                                  token_key(event), why)));
+}
+
+}  // namespace locksim::checker
