@@ -29,8 +29,9 @@ void DoubleHolderCheck::observe(const Event& event) {
     case EventKind::kAcquireOk: {
       auto& calls = calls_[std::string{event.process}];
       const auto invoked = calls.acquiring.find(event.lock);
+      // For the hold it begins next: an acquisition shows nothing about a hold still open.
       if (invoked != calls.acquiring.end() && event.lease_ns.value_or(0) > 0) {
-        extend_lease(event, event.lock, invoked->second + *event.lease_ns);
+        calls.lease_end.insert_or_assign(std::string{event.lock}, invoked->second + *event.lease_ns);
       }
       break;
     }
@@ -44,7 +45,7 @@ void DoubleHolderCheck::observe(const Event& event) {
       const auto calls = calls_.find(event.process);
       if (calls != calls_.end() && !calls->second.renewing_lock.empty() && event.lease_ns.value_or(0) > 0) {
         const std::string lock = calls->second.renewing_lock;
-        extend_lease(event, lock, calls->second.renew_invoked_ns + *event.lease_ns);
+        renewed(event, lock, calls->second.renew_invoked_ns + *event.lease_ns);
       }
       break;
     }
@@ -83,7 +84,7 @@ void DoubleHolderCheck::begin_hold(const Event& event) {
   }
 }
 
-void DoubleHolderCheck::extend_lease(const Event& event, std::string_view lock, std::int64_t lease_end_ns) {
+void DoubleHolderCheck::renewed(const Event& event, std::string_view lock, std::int64_t lease_end_ns) {
   calls_[std::string{event.process}].lease_end.insert_or_assign(std::string{lock}, lease_end_ns);
   const auto holds = open_holds_.find(lock);
   if (holds == open_holds_.end()) return;
@@ -106,7 +107,7 @@ void DoubleHolderCheck::end_hold(std::map<std::string, Hold, std::less<>>& holds
     for (const Suspect& suspect : hold->second.suspects) {
       report(hold->second, worker, suspect, event.lock, event.index);
     }
-  } else if (hold->second.lease_end_ns && *hold->second.lease_end_ns < event.time_ns) {
+  } else if (hold->second.lease_end_ns && *hold->second.lease_end_ns <= event.time_ns) {
     ++hold_ends_from_lease_;
   } else if (event.kind == EventKind::kHoldBegin) {
     joined_.emplace_back(hold->second.event_index, event.index);  // still on when replaced

@@ -7,7 +7,7 @@
 // cut-off end) — and, when the worker's calls tell its lease, no later than
 // the lease: the `*.invoke` time of its last successful acquire or renewal of
 // the lock plus that call's `lease_ns`, the earliest moment the service may
-// have let it go. A history converted from another tool often has no
+// have let it go (an acquisition's lease is for the hold.begin after it). A history converted from another tool often has no
 // hold.end at all; without this rule every hand-over after a lease ran out
 // would read as a double holder. Only a later sign of the worker acting as
 // the holder — its hold.end, or a renewal whose lease reaches past the other
@@ -73,8 +73,8 @@ class DoubleHolderCheck {
   };
 
   void begin_hold(const Event& event);
-  // The worker's lease on `lock` now ends at `lease_end_ns`.
-  void extend_lease(const Event& event, std::string_view lock, std::int64_t lease_end_ns);
+  // The worker renewed its lease on `lock`: it now ends at `lease_end_ns`.
+  void renewed(const Event& event, std::string_view lock, std::int64_t lease_end_ns);
   // Ends `worker`'s hold on `lock` at `time_ns`; `held_on`: the worker showed it held it until then.
   void end_hold(std::map<std::string, Hold, std::less<>>& holds, std::string_view worker, const Event& event,
                 bool held_on);

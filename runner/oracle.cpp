@@ -47,11 +47,15 @@ void Oracle::observe(sim::Time now, std::string_view proc, std::string_view even
   } else if (event == "acquire.ok") {
     acquiring(proc);
     if (const auto token = integer_field(fields, "token")) acquired_token(proc, *token);
-    leased(proc, owner(proc).acquire_invoked_at, lease_length(fields));
+    // For the hold it begins next: an acquisition shows nothing about a hold still open.
+    OwnerState& state = owner(proc);
+    const std::optional<sim::Duration> length = lease_length(fields);
+    state.next_lease_end = state.acquire_invoked_at && length ? std::optional{*state.acquire_invoked_at + *length}
+                                                              : std::nullopt;
   } else if (event == "renew.invoke") {
     owner(proc).renew_invoked_at = now;
   } else if (event == "renew.ok") {
-    leased(proc, owner(proc).renew_invoked_at, lease_length(fields));
+    renewed(proc, owner(proc).renew_invoked_at, lease_length(fields));
   } else if (event == "lease.renew") {
     renew(now, proc, text_field(fields, "owner"), token_of(fields), lease_length(fields));
   } else if (event == "lease.expire") {
@@ -257,7 +261,11 @@ void Oracle::begin_work(sim::Time now, std::string_view worker) {
     }
   }
   OwnerState& state = owner(worker);
-  if (!state.working) state.working_stretch = open_stretch(working_, now);
+  // A second hold.begin replaces the first: one stretch on, unless the first ended with its lease.
+  const bool still_on = state.working && !(state.lease_end && *state.lease_end <= now);
+  if (state.working && !still_on) end_stretch(now, state, /*at_lease=*/true);
+  if (!still_on) state.working_stretch = open_stretch(working_, now);
+  state.lease_end = state.next_lease_end;
   state.working = true;
   state.useless_since.reset();
   state.hold_ended = false;
@@ -277,23 +285,12 @@ void Oracle::stop_work(sim::Time now, std::string_view worker, bool crashed) {
   // one began (it never got to hold, say) is useless since its latest crash:
   // a restarted worker that crashes again starts a new useless spell.
   OwnerState& state = owner(worker);
-  if (state.working) {
-    if (crashed && state.lease_end && *state.lease_end < now) {
-      working_[state.working_stretch].end = step_before(working_, state.working_stretch, *state.lease_end);
-    } else {
-      close_stretch(working_, state.working_stretch);
-    }
-    // A hold.end shows the worker held on past every hold that began after its lease ran out.
-    if (!crashed) {
-      counts_.violations[static_cast<std::size_t>(ViolationKind::kDoubleHolder)] +=
-          static_cast<std::int64_t>(state.overlaps_if_held_on.size());
-    }
-  }
-  state.overlaps_if_held_on.clear();
+  if (state.working) end_stretch(now, state, crashed);
   if (crashed) {
-    state.lease_end.reset();
+    // A restarted worker's calls start afresh.
     state.acquire_invoked_at.reset();
     state.renew_invoked_at.reset();
+    state.next_lease_end.reset();
   }
   state.working = false;
   if (state.hold_ended) return;
@@ -304,17 +301,32 @@ void Oracle::stop_work(sim::Time now, std::string_view worker, bool crashed) {
   }
 }
 
-void Oracle::leased(std::string_view worker, std::optional<sim::Time> invoked_at,
-                    std::optional<sim::Duration> length) {
+void Oracle::renewed(std::string_view worker, std::optional<sim::Time> invoked_at,
+                     std::optional<sim::Duration> length) {
   OwnerState& state = owner(worker);
   if (!invoked_at || !length) return;
   state.lease_end = *invoked_at + *length;
+  state.next_lease_end = state.lease_end;
   if (!state.working) return;
   // Renewed on: it held on past every hold that began before its new end.
   const auto before_end = [&state](sim::Time begun) { return begun < *state.lease_end; };
   counts_.violations[static_cast<std::size_t>(ViolationKind::kDoubleHolder)] +=
       std::count_if(state.overlaps_if_held_on.begin(), state.overlaps_if_held_on.end(), before_end);
   std::erase_if(state.overlaps_if_held_on, before_end);
+}
+
+void Oracle::end_stretch(sim::Time now, OwnerState& state, bool at_lease) {
+  if (at_lease && state.lease_end && *state.lease_end <= now) {
+    working_[state.working_stretch].end = step_before(working_, state.working_stretch, *state.lease_end);
+  } else {
+    close_stretch(working_, state.working_stretch);
+  }
+  // A hold.end shows the worker held on past every hold that began after its lease ran out.
+  if (!at_lease) {
+    counts_.violations[static_cast<std::size_t>(ViolationKind::kDoubleHolder)] +=
+        static_cast<std::int64_t>(state.overlaps_if_held_on.size());
+  }
+  state.overlaps_if_held_on.clear();
 }
 
 void Oracle::failed_acquire(sim::Time now, std::string_view worker) {
@@ -451,7 +463,7 @@ OracleCounts Oracle::finish(const std::map<std::string, std::int64_t>& final_val
   // A hold still open at the end whose lease ran out ended with the lease.
   std::vector<Stretch> working = working_;
   for (const auto& [name, state] : owners_) {
-    if (state.working && state.lease_end && *state.lease_end < last_now_) {
+    if (state.working && state.lease_end) {
       working[state.working_stretch].end = step_before(working_, state.working_stretch, *state.lease_end);
     }
   }

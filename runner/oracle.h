@@ -133,7 +133,8 @@ class Oracle {
     // hold.end ends there at the latest.
     std::optional<sim::Time> acquire_invoked_at;
     std::optional<sim::Time> renew_invoked_at;
-    std::optional<sim::Time> lease_end;
+    std::optional<sim::Time> lease_end;       // of the current hold
+    std::optional<sim::Time> next_lease_end;  // from the last acquire.ok: for the next hold
     // While it works past lease_end: when other workers' holds began. Each is
     // a double holder once it shows it held on (hold.end, a renewal past it).
     std::vector<sim::Time> overlaps_if_held_on;
@@ -158,8 +159,11 @@ class Oracle {
   void count_promise(std::string_view instance, const std::string& owner, int delta);
 
   void begin_work(sim::Time now, std::string_view worker);
-  // A successful acquire or renewal invoked at `invoked_at` with lease `length`.
-  void leased(std::string_view worker, std::optional<sim::Time> invoked_at, std::optional<sim::Duration> length);
+  // A renewal invoked at `invoked_at` with lease `length` succeeded.
+  void renewed(std::string_view worker, std::optional<sim::Time> invoked_at, std::optional<sim::Duration> length);
+  // Ends `state`'s hold now: at its lease if that ran out before (`at_lease`:
+  // a crash or a replacing hold.begin), else now (its hold.end).
+  void end_stretch(sim::Time now, OwnerState& state, bool at_lease);
   void acquiring(std::string_view worker);
   void stop_work(sim::Time now, std::string_view worker, bool crashed);
   void failed_acquire(sim::Time now, std::string_view worker);
