@@ -153,6 +153,26 @@ TEST(RedlockClient, ValiditySubtractsElapsedTimeAndTheDriftAllowanceOnlyWhenAske
   EXPECT_EQ(ignoring.per_request_timeout(), 200_ms);  // a tenth of the TTL
 }
 
+TEST(RedlockClient, ALeaseIsBelievedUntilStartPlusTtlMinusDriftAndAcquireOkSaysWhatWasLeft) {
+  // A 4 s pause inside worker-1's round: the published client counts the
+  // validity from the round's start (redsync's mutex.go, node-redlock), so
+  // it believes the lease until 10 s − 102 ms after it began, not 4 s less.
+  const History history = run_system(five_instances_two_workers(), [](Nemesis& nemesis, System& system) {
+    nemesis.after_event("worker-1", "acquire.invoke", 1, 500_us,
+                        [&nemesis, &system] { nemesis.pause(system.worker_node(1), 4_s); });
+  });
+  const auto acquired = history.first("acquire.ok", "worker-1");
+  ASSERT_TRUE(acquired);
+  EXPECT_EQ((*acquired)["lease_ns"], 10 * kSecondNs) << "the TTL asked for";
+  const std::int64_t validity = (*acquired)["validity_ns"].get<std::int64_t>();
+  EXPECT_GT(validity, 5'800'000'000);
+  EXPECT_LT(validity, 5'898'000'000) << "what was left when the round ended: 10 s − 4 s and a little − 102 ms";
+  // Its 5 s of work end before the believed end (about 9.9 s): it releases.
+  const auto ended = history.first("hold.end", "worker-1");
+  ASSERT_TRUE(ended);
+  EXPECT_EQ(ended->at("reason"), "released");
+}
+
 // --- control: nothing goes wrong -------------------------------------------------------
 
 TEST(RedlockControl, WithoutFaultsThreeWorkersNeverHoldAtOnceAndEveryWriteIsAccepted) {

@@ -66,6 +66,24 @@ TEST(RunOutcomes, StatingThatRunsStopShortMakesItExpected) {
             "expected stopped_short ==100% of runs, got 3 of 3 runs (100%)");
 }
 
+TEST(RunOutcomes, ExpectingALivenessHazardWaivesTheImpliedStoppedShort) {
+  // The runs stop short because their jobs cannot all be done: a file that
+  // expects unfinished jobs (or a stuck lock) expects that too.
+  for (const char* expect : {R"({"any": {"unfinished_jobs": ">0"}})", R"({"fencing-off": {"unfinished_jobs": ">=1"}})"}) {
+    const scenarios::Scenario scenario = scenarios::parse_scenario(
+        std::string{kTooShort} + R"(, "expect": )" + expect + "}", "too-short.json");
+    const ScenarioSummary summary = run_scenario(scenario, seeds(3));
+    EXPECT_TRUE(summary.ok) << expect;
+    EXPECT_EQ(summary.expectations.size(), 1u) << "no implied stopped_short ==0: " << expect;
+  }
+  // Expecting none keeps it: `unfinished_jobs ==0` says nothing about a liveness hazard.
+  const scenarios::Scenario none = scenarios::parse_scenario(
+      std::string{kTooShort} + R"(, "expect": {"any": {"unfinished_jobs": "<1000"}}})", "too-short.json");
+  const ScenarioSummary kept = run_scenario(none, seeds(3));
+  EXPECT_EQ(kept.expectations.size(), 2u);
+  EXPECT_FALSE(kept.ok);
+}
+
 TEST(RunOutcomes, AClientThatGaveUpLeavesUnfinishedJobsWithoutStoppingShortAndAStatementPasses) {
   // worker-1 crashes for good: its jobs are never done, the run ends when
   // nothing is left to run (not at its time limit).

@@ -153,6 +153,26 @@ TEST(ScenarioRun, ReplayingASeedGivesTheVerdictItHadInTheRun) {
                             " --fencing off");
 }
 
+TEST(ScenarioRun, AFailoverLongAfterTheCrashedPrimarysLeaseRanOutGrantsNothingTwice) {
+  // Issue 24: redis-0 grants a 10 s lease and crashes at 0.5 s; Sentinel
+  // promotes redis-1 at about 31.5 s. Nobody promised the old lease past
+  // 10 s, so the new primary's grant is no double grant (before: 40 in 20 seeds).
+  const scenarios::Scenario scenario =
+      scenarios::load_scenario_file(std::string{LOCKSIM_TEST_DATA_DIR} + "/scenarios/crash-then-late-failover.json");
+  const ScenarioSummary summary = run_scenario(scenario, seeds(20));
+  EXPECT_TRUE(summary.ok);
+  ASSERT_EQ(summary.modes.size(), 2u);
+  for (const ModeSummary& mode : summary.modes) {
+    EXPECT_EQ(mode.runs, 20);
+    EXPECT_EQ(mode.runs_with_violation, 0) << scenarios::fencing_mode_name(mode.mode);
+    for (const checker::ViolationKind kind : checker::kAllViolationKinds) {
+      EXPECT_EQ(mode.total(kind), 0) << checker::violation_kind_name(kind);
+    }
+    EXPECT_EQ(mode.stopped_short, 0);
+    EXPECT_EQ(mode.unfinished_jobs, 0);
+  }
+}
+
 TEST(ScenarioRun, BothFencingModesRunTheSamePlan) {
   const scenarios::Scenario scenario = scenarios::load_scenario_file(std::string{LOCKSIM_SCENARIO_DIR} + "/random-gc-pauses.json");
   for (std::uint64_t seed = 1; seed <= 5; ++seed) {
