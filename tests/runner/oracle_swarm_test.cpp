@@ -87,8 +87,10 @@ class ScenarioGenerator {
     if (kind != "consensus") service["persistence"] = pick({"none", "everysec", "always"});
     if (kind == "redis-failover") {
       service["replication_lag"] = milliseconds(1, 500);
-      // Sentinel's timing, short enough that failovers finish within the minute.
-      service["down_after"] = milliseconds(0, 20'000);
+      // Sentinel's timing, short enough that failovers finish within the
+      // minute; a third near Sentinel's default (30 s), so that a crashed
+      // primary's leases run out long before the promotion (issue 24).
+      service["down_after"] = chance(30) ? milliseconds(25'000, 35'000) : milliseconds(0, 20'000);
       service["promotion"] = milliseconds(0, 2'000);
       if (chance(30)) {
         service["min_replicas_to_write"] = 1;
@@ -212,6 +214,7 @@ class ScenarioGenerator {
     }
     fault["target"] = kind == "starve-renewal" ? fmt::format("worker-{}", rng_.between(1, workers)) : node(service, workers);
     if (kind == "pause" || kind == "starve-renewal") fault["for"] = milliseconds(10, 25'000);
+    // A third of the crashes are for good: a service node's promises must end at their deadlines all the same.
     if ((kind == "crash" || kind == "power-loss") && chance(70)) fault["restart_after"] = milliseconds(10, 15'000);
     if (kind == "clock-jump") fault["by"] = fmt::format("{}ms", rng_.between(-20'000, 20'000));
     if (kind == "clock-drift") fault["ppm"] = rng_.between(-200'000, 200'000);
