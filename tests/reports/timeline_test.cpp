@@ -233,6 +233,19 @@ TEST(TimelineSvg, AWriteStorageTurnedAwayIsCrossedOutAndNotRed) {
   EXPECT_EQ(count(document, "//circle[@class='write stale']"), 0U);
 }
 
+TEST(TimelineSvg, ARedlockHoldPastItsValidityShowsWhereTheValidityRanOut) {
+  // h14: the client skips the elapsed check, so it holds a lease whose
+  // validity had run out before its round even ended.
+  const Replayed replayed = replay("h14-redlock-reply-handled-late", 1, model::Fencing::kOff);
+  const Timeline timeline = build_timeline(replayed.entries, replayed.run.verdict);
+  const auto late = std::find_if(timeline.beliefs.begin(), timeline.beliefs.end(), [](const BeliefBar& belief) {
+    return belief.valid_until_ns && *belief.valid_until_ns < belief.end_ns;
+  });
+  ASSERT_NE(late, timeline.beliefs.end());
+  const pugi::xml_document document = parsed(timeline_svg(timeline, {}));
+  EXPECT_FALSE(document.select_nodes("//line[@class='validity-end']").empty());
+}
+
 TEST(TimelineSvg, TheSameRunIsTheSameBytes) {
   const Replayed first = replay_h01(model::Fencing::kOff);
   const Replayed second = replay_h01(model::Fencing::kOff);
