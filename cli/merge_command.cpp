@@ -3,6 +3,7 @@
 // build, scenario files and seeds; runner::shard_set_problems) into the
 // summary of the whole run, and judges it.
 
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -66,11 +67,20 @@ ExitCode merge(const MergeArguments& arguments) {
   } catch (const std::overflow_error& error) {
     throw BadInput(fmt::format("{} when added up ({} files)", error.what(), inputs.size()));
   }
-  fmt::print("{}", reports::summary_to_table(total));
+  // Every shard of a run names the same files it could not load: each once.
+  std::vector<runner::BadScenarioFile> load_errors;
+  for (const runner::SummaryInput& input : inputs) {
+    for (const runner::BadScenarioFile& bad : input.load_errors) {
+      if (std::find(load_errors.begin(), load_errors.end(), bad) == load_errors.end()) load_errors.push_back(bad);
+    }
+  }
+  for (const runner::BadScenarioFile& bad : load_errors) fmt::print(stderr, "locksim: {}\n", bad.message);
+  fmt::print("{}", reports::summary_to_table(total, reports::TableDetail::kFull, load_errors.size()));
   fmt::print(stderr, "{}", reports::internal_failures(total));
   ExitCode code = exit_code_of(total);
-  write_file(arguments.json_file, reports::summary_to_json(total), code);
-  if (!arguments.junit_file.empty()) write_file(arguments.junit_file, reports::summary_to_junit(total), code);
+  if (!load_errors.empty()) code = more_severe(code, ExitCode::kBadInput);  // as the run that could not load them
+  write_file(arguments.json_file, reports::summary_to_json(total, load_errors), code);
+  if (!arguments.junit_file.empty()) write_file(arguments.junit_file, reports::summary_to_junit(total, {load_errors, false}), code);
   return code;
 }
 

@@ -138,7 +138,7 @@ ExitCode run(const RunArguments& arguments) {
   }
   const double wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   const reports::TableDetail detail = arguments.quiet ? reports::TableDetail::kFailuresOnly : reports::TableDetail::kFull;
-  fmt::print("{}", reports::summary_to_table(summaries, detail));
+  fmt::print("{}", reports::summary_to_table(summaries, detail, loaded.bad_files.size()));
   if (!arguments.quiet) fmt::print("{}", reports::speed_line(summaries, wall_seconds, request.threads));
   if (!arguments.quiet) fmt::print("{}", reports::recheck_line(summaries));
   fmt::print(stderr, "{}", reports::internal_failures(summaries));
@@ -156,7 +156,7 @@ ExitCode run(const RunArguments& arguments) {
     code = more_severe(code, ExitCode::kBadInput);
   }
   try {
-    if (!arguments.json_file.empty()) write_output_file(arguments.json_file, reports::summary_to_json(summaries));
+    if (!arguments.json_file.empty()) write_output_file(arguments.json_file, reports::summary_to_json(summaries, loaded.bad_files));
     if (!arguments.junit_file.empty()) {
       write_output_file(arguments.junit_file,
                  reports::summary_to_junit(summaries, {loaded.bad_files, arguments.require_expectations}));

@@ -16,11 +16,7 @@
 
 namespace locksim::reports {
 
-// A scenario file `run` could not load, and why.
-struct BadScenarioFile {
-  std::string file;
-  std::string message;  // "FILE: /JSON/POINTER: message"
-};
+using runner::BadScenarioFile;
 
 struct JunitOptions {
   std::vector<BadScenarioFile> bad_files;

@@ -120,9 +120,11 @@ ordered_json scenario_to_json(const ScenarioSummary& scenario) {
   json["inert"] = scenario.inert;
   json["inert_rules"] = {{"allow_inert", scenario.allow_inert}, {"probes_required", scenario.probes_required}};
   json["recheck"] = {{"seeds", scenario.rechecked}, {"failed", scenario.recheck_failed}};
-  json["ok"] = scenario.ok;
-  json["judged"] = scenario.judged;
-  json["reproduced"] = scenario.reproduced;
+  // A shard has only some seeds: it judges nothing, so it states no verdict.
+  const auto verdict = [&scenario](bool value) { return scenario.partial() ? ordered_json(nullptr) : ordered_json(value); };
+  json["ok"] = verdict(scenario.ok);
+  json["judged"] = verdict(scenario.judged);
+  json["reproduced"] = verdict(scenario.reproduced);
   return json;
 }
 
@@ -294,17 +296,25 @@ std::pair<std::uint64_t, std::uint64_t> shard_from_json(const Reader& reader, co
 
 }  // namespace
 
-std::string summary_to_json(const std::vector<ScenarioSummary>& scenarios) {
+std::string summary_to_json(const std::vector<ScenarioSummary>& scenarios,
+                            const std::vector<runner::BadScenarioFile>& load_errors) {
   ordered_json json;
   json["version"] = kVersion;
   json["build"] = kBuildId;
   json["scenarios"] = ordered_json::array();
-  bool ok = true;
+  bool ok = load_errors.empty();
+  bool all_partial = !scenarios.empty();
   for (const ScenarioSummary& scenario : scenarios) {
     json["scenarios"].push_back(scenario_to_json(scenario));
-    ok = ok && scenario.ok;
+    if (!scenario.partial()) ok = ok && scenario.ok;
+    all_partial = all_partial && scenario.partial();
   }
-  json["ok"] = ok;
+  json["load_errors"] = ordered_json::array();
+  for (const runner::BadScenarioFile& bad : load_errors) {
+    json["load_errors"].push_back({{"file", bad.file}, {"path", bad.json_pointer()}, {"message", bad.message}});
+  }
+  // A shard judges nothing: null, unless a file failed to load (false: the run's exit code was 2).
+  json["ok"] = all_partial && ok ? ordered_json(nullptr) : ordered_json(ok);
   return json.dump(2) + "\n";
 }
 
@@ -355,8 +365,19 @@ runner::SummaryInput summary_input_from_json(std::string_view text, const std::s
       const ordered_json& recheck = reader.at(entry, "recheck", path);
       scenario.rechecked = static_cast<std::uint64_t>(reader.integer(recheck, "seeds", path + "/recheck"));
       for (const ordered_json& seed : reader.at(recheck, "failed", path + "/recheck")) scenario.recheck_failed.push_back(seed.get<std::uint64_t>());
-      scenario.ok = reader.at(entry, "ok", path).get<bool>();
+      const ordered_json& ok = reader.at(entry, "ok", path);
+      if (ok.is_null() && !scenario.partial()) reader.fail(path + "/ok", "expected true or false (null only on a shard)");
+      scenario.ok = ok.is_null() || ok.get<bool>();
       scenarios.push_back(std::move(scenario));
+    }
+    if (json.contains("load_errors")) {
+      const ordered_json& errors = json["load_errors"];
+      if (!errors.is_array()) reader.fail("/load_errors", "expected a list");
+      for (std::size_t index = 0; index < errors.size(); ++index) {
+        const std::string path = fmt::format("/load_errors/{}", index);
+        input.load_errors.push_back({reader.at(errors[index], "file", path).get<std::string>(),
+                                     reader.at(errors[index], "message", path).get<std::string>()});
+      }
     }
     input.version = reader.at(json, "version", "").get<std::string>();
     input.build = reader.at(json, "build", "").get<std::string>();

@@ -25,7 +25,9 @@
 
 namespace locksim::reports {
 
-[[nodiscard]] std::string summary_to_json(const std::vector<runner::ScenarioSummary>& scenarios);
+// `load_errors`: the scenario files the run could not load (then `ok` is false).
+[[nodiscard]] std::string summary_to_json(const std::vector<runner::ScenarioSummary>& scenarios,
+                                          const std::vector<runner::BadScenarioFile>& load_errors = {});
 
 // Bad input in a summary file; what() names the file and JSON path.
 class SummaryError : public std::runtime_error {

@@ -185,7 +185,7 @@ std::string not_judged_lines(const runner::ScenarioSummary& scenario) {
 
 // "26 scenarios: 20 passed, 5 reproduced their hazard, 1 not judged" (parts
 // that are zero left out; "26 scenarios: 26 passed" when all passed).
-std::string count_line(const std::vector<runner::ScenarioSummary>& scenarios) {
+std::string count_line(const std::vector<runner::ScenarioSummary>& scenarios, std::size_t unloaded_files) {
   std::size_t passed = 0;
   std::size_t reproduced = 0;
   std::size_t not_judged = 0;
@@ -206,6 +206,9 @@ std::string count_line(const std::vector<runner::ScenarioSummary>& scenarios) {
   if (reproduced > 0) parts.push_back(fmt::format("{} reproduced their hazard", reproduced));
   if (not_judged > 0) parts.push_back(fmt::format("{} not judged", not_judged));
   if (failed > 0) parts.push_back(fmt::format("{} failed", failed));
+  if (unloaded_files > 0) {
+    parts.push_back(fmt::format("{} scenario file{} not loaded (bad input)", unloaded_files, unloaded_files == 1 ? "" : "s"));
+  }
   return fmt::format("{} scenario{}: {}\n", scenarios.size(), scenarios.size() == 1 ? "" : "s",
                      parts.empty() ? "none run" : fmt::format("{}", fmt::join(parts, ", ")));
 }
@@ -213,12 +216,14 @@ std::string count_line(const std::vector<runner::ScenarioSummary>& scenarios) {
 }  // namespace
 
 std::string scenario_status(const runner::ScenarioSummary& scenario) {
+  if (scenario.partial()) return "not judged";  // a shard: merge the shards to judge
   if (!scenario.ok) return "failed";
   if (!scenario.judged) return "not judged";
   return scenario.reproduced ? "reproduced" : "passed";
 }
 
-std::string summary_to_table(const std::vector<runner::ScenarioSummary>& scenarios, TableDetail detail) {
+std::string summary_to_table(const std::vector<runner::ScenarioSummary>& scenarios, TableDetail detail,
+                             std::size_t unloaded_files) {
   const std::size_t width = name_width(scenarios);
   std::string table;
   if (detail == TableDetail::kFull) {
@@ -246,7 +251,7 @@ std::string summary_to_table(const std::vector<runner::ScenarioSummary>& scenari
       table += not_judged_lines(scenario);
     }
   }
-  table += "\n" + (shard_line.empty() ? count_line(scenarios) : shard_line);
+  table += "\n" + (shard_line.empty() ? count_line(scenarios, unloaded_files) : shard_line);
   // Quiet output starts with its first line of content, not a blank line.
   if (detail == TableDetail::kFailuresOnly) table.erase(0, 1);
   // Scenario names and messages are the user's: escaped for the terminal.

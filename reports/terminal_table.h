@@ -25,8 +25,9 @@ enum class TableDetail {
 // The short column head of a violation kind: "dgrant", "dholder", "stale", … (the sweep table uses them too).
 [[nodiscard]] std::string_view violation_column_head(checker::ViolationKind kind);
 
+// `unloaded_files`: scenario files that could not be loaded, named in the closing line.
 [[nodiscard]] std::string summary_to_table(const std::vector<runner::ScenarioSummary>& scenarios,
-                                           TableDetail detail = TableDetail::kFull);
+                                           TableDetail detail = TableDetail::kFull, std::size_t unloaded_files = 0);
 
 // "speed: 4700 runs (seed × mode) in 0.52 s on 2 threads: 9000 runs/s, 6.1 M events/s, virtual/wall 1.2e6"
 [[nodiscard]] std::string speed_line(const std::vector<runner::ScenarioSummary>& scenarios, double wall_seconds,

@@ -10,6 +10,13 @@
 #include "scenarios/fencing_modes.h"
 
 namespace locksim::runner {
+
+std::string BadScenarioFile::json_pointer() const {
+  const std::string prefix = file + ": /";
+  if (!message.starts_with(prefix)) return "";
+  const std::size_t end = message.find(": ", prefix.size());
+  return message.substr(prefix.size() - 1, end == std::string::npos ? std::string::npos : end - prefix.size() + 1);
+}
 namespace {
 
 using scenarios::Measure;

@@ -140,11 +140,21 @@ void judge(ScenarioSummary& summary);
 void merge_summaries(std::vector<ScenarioSummary>& total, const std::vector<ScenarioSummary>& more);
 
 // One summary file given to `locksim merge`.
+// A scenario file `run` could not load, and why.
+struct BadScenarioFile {
+  std::string file;
+  std::string message;  // "FILE: /JSON/POINTER: message" (or "FILE:LINE:COLUMN: …", "FILE: …")
+  // The JSON pointer the message names, "" when it names none.
+  [[nodiscard]] std::string json_pointer() const;
+  friend bool operator==(const BadScenarioFile&, const BadScenarioFile&) = default;
+};
+
 struct SummaryInput {
   std::string file;     // as named on the command line, for messages
   std::string version;  // the locksim version that wrote it
   std::string build;    // the build id (version, compiler, build type)
   std::vector<ScenarioSummary> scenarios;
+  std::vector<BadScenarioFile> load_errors;  // the files its run could not load
 };
 
 // Why `inputs` are not the N shards of one run, "" if they are: every input

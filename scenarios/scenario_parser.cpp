@@ -769,6 +769,67 @@ void check_nesting(std::string_view text, const std::string& file) {
   }
 }
 
+// JSON keeps the last of two equal keys in one object, so
+// {"lock":{"lease":"1s"},"lock":{"lease":"60s"}} would silently run with
+// 60 s. The parser's callback sees every key as it is read: a repeated one
+// is refused with its JSON pointer.
+class RepeatedKeys {
+ public:
+  explicit RepeatedKeys(const std::string& file) : file_{file} {}
+
+  bool operator()(int /*depth*/, json::parse_event_t event, json& parsed) {
+    switch (event) {
+      case json::parse_event_t::object_start:
+      case json::parse_event_t::array_start:
+        frames_.push_back(Frame{event == json::parse_event_t::array_start, child_pointer(), {}, 0});
+        break;
+      case json::parse_event_t::key: {
+        Frame& object = frames_.back();
+        const std::string key = parsed.get<std::string>();
+        if (!object.keys.insert(key).second) {
+          throw ScenarioError(fmt::format("{}: {}/{}: the key \"{}\" is given twice in one object; JSON would keep "
+                                          "only the last, so give it once",
+                                          file_, object.pointer, escaped(key), key));
+        }
+        key_ = key;
+        break;
+      }
+      case json::parse_event_t::object_end:
+      case json::parse_event_t::array_end:
+        frames_.pop_back();
+        [[fallthrough]];
+      case json::parse_event_t::value:
+        if (!frames_.empty() && frames_.back().is_array) ++frames_.back().next_index;
+        break;
+    }
+    return true;
+  }
+
+ private:
+  struct Frame {
+    bool is_array = false;
+    std::string pointer;
+    std::set<std::string> keys;
+    std::size_t next_index = 0;
+  };
+  // A JSON pointer token: "~" and "/" escaped.
+  static std::string escaped(const std::string& key) {
+    std::string token;
+    for (const char c : key) token += c == '~' ? std::string{"~0"} : c == '/' ? std::string{"~1"} : std::string(1, c);
+    return token;
+  }
+  // The pointer of the container that begins now.
+  [[nodiscard]] std::string child_pointer() const {
+    if (frames_.empty()) return "";
+    const Frame& parent = frames_.back();
+    return parent.pointer + "/" + (parent.is_array ? std::to_string(parent.next_index) : escaped(key_));
+  }
+
+  const std::string& file_;
+  std::vector<Frame> frames_;
+  std::string key_;
+};
+
 }  // namespace
 
 Scenario parse_scenario(std::string_view text, const std::string& file) {
@@ -783,7 +844,7 @@ Scenario parse_scenario(std::string_view text, const std::string& file) {
   check_nesting(text, file);
   json document;
   try {
-    document = json::parse(text);
+    document = json::parse(text, RepeatedKeys{file});
   } catch (const json::parse_error& error) {
     fail_syntax(text, file, error);
   } catch (const json::out_of_range& error) {

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bad_history_corpus.h"
+#include "tests/scratch_directory.h"
 
 namespace locksim::checker {
 namespace {
@@ -42,12 +43,8 @@ CommandRun run_locksim(const std::string& arguments) {
 
 std::string data(const std::string& name) { return std::string{LOCKSIM_TEST_DATA_DIR} + "/" + name; }
 
-std::string temporary_path(const std::string& name) {
-  // The process id keeps two test runs (two build folders) apart.
-  return (std::filesystem::temp_directory_path() /
-          ("locksim-check-test-" + std::to_string(getpid()) + "-" + name))
-      .string();
-}
+// In the process's scratch directory: removed when the test ends, pass or fail.
+std::string temporary_path(const std::string& name) { return (test_support::scratch_directory() / name).string(); }
 
 TEST(CheckCommand, EveryBadHistoryExitsWithTwoAndTheExactMessage) {
   for (const auto& bad : testing::bad_history_corpus()) {

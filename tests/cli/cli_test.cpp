@@ -121,6 +121,25 @@ TEST(ListCommand, ListsEveryBuiltinScenarioWithItsDescription) {
   EXPECT_NE(result.output.find("control-no-faults"), std::string::npos);
 }
 
+TEST(RunCommand, AScenarioFileThatFailsToLoadMakesTheSummaryNotOkAndIsListedInItAndTheClosingLine) {
+  const std::string bad = kBadScenarios + "/repeated-key.json";
+  const std::string summary_file = scratch("with-load-error.json");
+  const Result run = run_locksim("run " + kScenarios + "/control-no-faults.json " + bad + " --seeds 2 --json " +
+                                 summary_file);
+  EXPECT_EQ(run.exit_code, 2) << run.output;
+  EXPECT_NE(run.output.find("1 scenario: 1 passed, 1 scenario file not loaded (bad input)"), std::string::npos)
+      << run.output;
+  const nlohmann::json summary = nlohmann::json::parse(read_text(summary_file));
+  EXPECT_EQ(summary["ok"], false);
+  ASSERT_EQ(summary["load_errors"].size(), 1u);
+  EXPECT_EQ(summary["load_errors"][0]["file"], bad);
+  EXPECT_EQ(summary["load_errors"][0]["path"], "/faults/0/for");
+  // merge keeps them: the merged run is no pass either.
+  const std::string merged = scratch("merged-with-load-error.json");
+  EXPECT_EQ(run_locksim("merge " + summary_file + " --json " + merged).exit_code, 2);
+  EXPECT_EQ(nlohmann::json::parse(read_text(merged))["ok"], false);
+}
+
 TEST(MergeCommand, AddsShardSummariesAndRejectsABadOne) {
   const std::string scenario = kScenarios + "/h26-lease-shorter-than-work.json";
   const std::string shard_0 = scratch("shard-0.json");

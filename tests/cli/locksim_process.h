@@ -10,6 +10,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "tests/scratch_directory.h"
+
 namespace locksim::cli_test {
 
 struct Result {
@@ -32,17 +34,12 @@ inline Result run_shell(const std::string& command_line) {
 
 inline Result run_locksim(const std::string& arguments) { return run_shell(std::string{LOCKSIM_BINARY} + " " + arguments); }
 
-// A path in this test process's own scratch directory.
 // The summary table of `run`'s output: its lines up to the first blank line
 // (the legend, the incident lines and the failures follow it).
 inline std::string table_of(const std::string& output) { return output.substr(0, output.find("\n\n")); }
 
-inline std::string scratch(const std::string& name) {
-  const std::filesystem::path directory =
-      std::filesystem::temp_directory_path() / ("locksim-cli-test-" + std::to_string(getpid()));
-  std::filesystem::create_directories(directory);
-  return (directory / name).string();
-}
+// A path in this test process's scratch directory (removed when the process ends).
+inline std::string scratch(const std::string& name) { return (test_support::scratch_directory() / name).string(); }
 
 inline std::string read_text(const std::string& path) {
   std::ifstream input{path, std::ios::binary};

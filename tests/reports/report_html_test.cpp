@@ -17,6 +17,7 @@
 #include "reports/scenario_parameters.h"
 #include "reports/scenario_report.h"
 #include "scenarios/scenario_parser.h"
+#include "tests/scratch_directory.h"
 
 namespace locksim::reports {
 namespace {
@@ -139,7 +140,7 @@ TEST(ScenarioReport, ASafeScenarioPicturesItsFirstSeedAndSaysNoRunHadAViolation)
 }
 
 TEST(ScenarioPage, MarkupInTheScenarioIsShownAsText) {
-  const std::filesystem::path file = std::filesystem::temp_directory_path() / "locksim-report-hostile.json";
+  const std::filesystem::path file = test_support::scratch_directory() / "hostile.json";
   std::ofstream{file} << R"({"name": "<script>alert(1)</script>", "description": "a & b <b>bold</b> \"quoted\"",
     "duration": "30s", "workload": {"key": "<img src=x>", "jobs": 1},
     "faults": [{"kind": "pause", "target": "worker-1", "at": "1s", "for": "2s"}]})";

@@ -15,6 +15,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "tests/scratch_directory.h"
+
 namespace {
 
 const char* const kChromium = "/usr/bin/chromium";
@@ -40,12 +42,7 @@ int run(const std::string& command) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-std::filesystem::path scratch() {
-  const std::filesystem::path directory =
-      std::filesystem::temp_directory_path() / ("locksim-screenshot-test-" + std::to_string(getpid()));
-  std::filesystem::create_directories(directory);
-  return directory;
-}
+std::filesystem::path scratch() { return locksim::test_support::scratch_directory(); }
 
 // Chromium as the report's readers would run it offline: no network, no
 // scripts, a fresh profile; as root it needs --no-sandbox.

@@ -10,6 +10,7 @@
 
 #include "reports/junit_xml.h"
 #include "reports/summary_json.h"
+#include "reports/terminal_table.h"
 #include "runner/scenario_run.h"
 #include "runner/summary.h"
 #include "scenarios/content_hash.h"
@@ -61,6 +62,12 @@ TEST(Shard, AShardThatMissesAGreaterThanZeroExpectationJudgesNothingAndSaysParti
   EXPECT_EQ(json["scenarios"][0]["shard"], "0/3");
   EXPECT_TRUE(json["scenarios"][0]["expectations"][0]["ok"].is_null());
   EXPECT_EQ(json["scenarios"][0]["expectations"][0]["judged"], false);
+  // The scenario and the document state no verdict either, and the table says so.
+  for (const char* key : {"ok", "judged", "reproduced"}) EXPECT_TRUE(json["scenarios"][0][key].is_null()) << key;
+  EXPECT_TRUE(json["ok"].is_null());
+  EXPECT_EQ(reports::scenario_status(summary), "not judged");
+  // It reads back, and merging still judges the whole.
+  EXPECT_NO_THROW((void)reports::summary_from_json(reports::summary_to_json({summary}), "shard.json"));
   // The same expectations on the whole run are judged (and this one fails there).
   const ScenarioSummary whole = run_scenario(scenario, shard(1, 0, 1));
   EXPECT_FALSE(whole.partial());
