@@ -20,6 +20,14 @@ std::string expectation_words(const runner::ExpectationResult& result) {
                      actual_words(result));
 }
 
+std::string failure_replay_words(const runner::ExpectationResult& result) {
+  if (result.ok) return "";
+  if (!result.replay.empty()) return fmt::format("seed {} shows it: {}", *result.shown_by_seed, result.replay);
+  // An expectation that something happens failed because nothing did.
+  if (scenarios::bound_holds(result.bound, 0, 0, std::max<std::int64_t>(result.runs, 1))) return "";
+  return fmt::format("no seed showed it in {} run{}", result.runs, result.runs == 1 ? "" : "s");
+}
+
 std::string stopped_short_words(const runner::StoppedShortExample& example) {
   std::string words = fmt::format("seed {}: {}", example.seed, example.why);
   if (!example.blocked.empty()) words += fmt::format("; still waiting: {}", fmt::join(example.blocked, ", "));

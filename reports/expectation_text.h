@@ -17,6 +17,11 @@ namespace locksim::reports {
 [[nodiscard]] std::string actual_words(const runner::ExpectationResult& result);
 // "expected MEASURE BOUND, got ACTUAL"
 [[nodiscard]] std::string expectation_words(const runner::ExpectationResult& result);
+
+// For a failed expectation, where to see it: "seed 159 shows it: locksim
+// replay … --around stale_write", or "no seed showed it in 200 runs" for an
+// expectation that something happens; "" otherwise.
+[[nodiscard]] std::string failure_replay_words(const runner::ExpectationResult& result);
 // "seed 4: time limit 5m reached with 7 jobs left; still waiting: a, b"
 [[nodiscard]] std::string stopped_short_words(const runner::StoppedShortExample& example);
 

@@ -20,6 +20,7 @@ std::vector<std::string> failures_of(const runner::ScenarioSummary& scenario, co
   for (const runner::ExpectationResult& result : scenario.expectations) {
     if (result.mode == mode.mode && !result.ok) {
       lines.push_back(expectation_words(result));
+      if (const std::string where = failure_replay_words(result); !where.empty()) lines.push_back(where);
       outcome_failed = outcome_failed || std::holds_alternative<scenarios::RunOutcomeKind>(result.measure);
     }
   }

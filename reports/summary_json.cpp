@@ -47,6 +47,8 @@ ordered_json mode_to_json(const ModeSummary& mode) {
   // Per violation kind and run outcome, the runs with at least one: what
   // share-of-runs expectations ("<=2%") are judged on, also after a merge.
   json["runs_with"] = counts_by_name(mode.runs_with, scenarios::measure_name);
+  // Per measure the lowest seed with one: what a failed expectation's replay shows, also after a merge.
+  json["first_seed_with"] = counts_by_name(mode.first_seed_with, scenarios::measure_name);
   json["counts"] = {{"acquisitions", mode.acquisitions},
                     {"accepted_writes", mode.accepted_writes},
                     {"rejected_writes", mode.rejected_writes},
@@ -99,6 +101,9 @@ ordered_json expectation_to_json(const ExpectationResult& result) {
   json["runs"] = result.runs;
   json["stated"] = result.stated;
   json["text"] = expectation_words(result);
+  // A failed expectation: the seed that shows it and its replay (null: no seed shows it).
+  json["seed"] = result.shown_by_seed ? ordered_json(*result.shown_by_seed) : ordered_json(nullptr);
+  json["replay"] = result.replay.empty() ? ordered_json(nullptr) : ordered_json(result.replay);
   // On a shard nothing is judged: `ok` is null rather than a verdict on part of the seeds.
   json["judged"] = result.judged;
   json["ok"] = result.judged ? ordered_json(result.ok) : ordered_json(nullptr);
@@ -196,6 +201,10 @@ ModeSummary mode_from_json(const Reader& reader, const ordered_json& json, model
   require_every_kind(reader, mode.incidents, path + "/incidents");
   mode.runs_with = counts_from_json<scenarios::Measure>(reader, reader.at(json, "runs_with", path), path + "/runs_with",
                                                         scenarios::measure_from_name);
+  if (json.contains("first_seed_with")) {
+    mode.first_seed_with = counts_from_json<scenarios::Measure>(reader, json["first_seed_with"], path + "/first_seed_with",
+                                                                scenarios::measure_from_name);
+  }
   const ordered_json& counts = reader.at(json, "counts", path);
   mode.acquisitions = reader.integer(counts, "acquisitions", path + "/counts");
   mode.accepted_writes = reader.integer(counts, "accepted_writes", path + "/counts");

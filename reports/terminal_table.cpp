@@ -143,7 +143,9 @@ std::string failure_lines(const runner::ScenarioSummary& scenario) {
   std::string lines =
       fmt::format("\nFAIL {}{}\n", text::terminal_escaped(scenario.name), scenario.file.empty() ? "" : " (" + text::terminal_escaped(scenario.file) + ")");
   for (const runner::ExpectationResult& result : scenario.expectations) {
-    if (!result.ok) lines += fmt::format("  {}: {}\n", scenarios::fencing_mode_name(result.mode), expectation_words(result));
+    if (result.ok) continue;
+    lines += fmt::format("  {}: {}\n", scenarios::fencing_mode_name(result.mode), expectation_words(result));
+    if (const std::string where = failure_replay_words(result); !where.empty()) lines += fmt::format("    {}\n", where);
   }
   for (const std::string& why : scenario.inert) lines += fmt::format("  inert: {}\n", why);
   for (const std::uint64_t seed : scenario.recheck_failed) {

@@ -39,8 +39,11 @@ void set_replay_program(std::string program) {
 }
 
 std::string replay_command(const scenarios::Scenario& scenario, std::uint64_t seed, model::Fencing fencing) {
-  return fmt::format("{} replay {} --seed {} --fencing {}", replay_program_storage(),
-                     scenario.file.empty() ? scenario.name : scenario.file, seed,
+  return replay_command(scenario.file.empty() ? scenario.name : scenario.file, seed, fencing);
+}
+
+std::string replay_command(std::string_view file, std::uint64_t seed, model::Fencing fencing) {
+  return fmt::format("{} replay {} --seed {} --fencing {}", replay_program_storage(), file, seed,
                      scenarios::fencing_switch_name(fencing));
 }
 

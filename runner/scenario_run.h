@@ -44,5 +44,7 @@ void set_replay_program(std::string program);
 
 // The command that replays `seed` of `scenario` in `mode`.
 [[nodiscard]] std::string replay_command(const scenarios::Scenario& scenario, std::uint64_t seed, model::Fencing fencing);
+// The same for the scenario file (or built-in name) `file`.
+[[nodiscard]] std::string replay_command(std::string_view file, std::uint64_t seed, model::Fencing fencing);
 
 }  // namespace locksim::runner

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "runner/scenario_run.h"
 #include "scenarios/fencing_modes.h"
 
 namespace locksim::runner {
@@ -29,6 +30,12 @@ std::string fault_key(std::size_t index) { return fmt::format("faults[{}]", inde
 template <class Integer>
 void add_to(Integer& total, Integer part) {
   if (__builtin_add_overflow(total, part, &total)) throw std::overflow_error("a count in the summaries exceeds 2^63");
+}
+
+// Keeps the lower of the seed already kept for `measure` and `seed`.
+void keep_lower_seed(std::map<Measure, std::int64_t>& seeds, const Measure& measure, std::int64_t seed) {
+  const auto [kept, added] = seeds.try_emplace(measure, seed);
+  if (!added) kept->second = std::min(kept->second, seed);
 }
 
 template <class Key>
@@ -166,7 +173,9 @@ void add_run(ModeSummary& total, const SeedRun& run, const std::string& replay) 
     }
   }
   for (const Measure& measure : scenarios::all_measures()) {
-    if (run_total(run, measure) > 0) add_to(total.runs_with[measure], std::int64_t{1});
+    if (run_total(run, measure) == 0) continue;
+    add_to(total.runs_with[measure], std::int64_t{1});
+    keep_lower_seed(total.first_seed_with, measure, static_cast<std::int64_t>(run.seed));
   }
   add_to(total.events, run.events);
   add_to(total.virtual_ns, run.virtual_ns);
@@ -190,6 +199,7 @@ void add(ModeSummary& total, const ModeSummary& part) {
   add_counts(total.violations, part.violations);
   add_counts(total.incidents, part.incidents);
   add_counts(total.runs_with, part.runs_with);
+  for (const auto& [measure, seed] : part.first_seed_with) keep_lower_seed(total.first_seed_with, measure, seed);
   add_to(total.acquisitions, part.acquisitions);
   add_to(total.accepted_writes, part.accepted_writes);
   add_to(total.rejected_writes, part.rejected_writes);
@@ -234,6 +244,28 @@ std::vector<ExpectationResult> expectations_for(const scenarios::Scenario& scena
   return results;
 }
 
+namespace {
+
+// For a failed expectation, the seed that shows it: for a bound that zero
+// keeps (==0, <=N, a share) the first seed with that measure; an
+// expectation that something happens failed because no seed showed it.
+void show_failure(ExpectationResult& result, const ModeSummary& mode, const std::string& scenario_file) {
+  result.shown_by_seed.reset();
+  result.replay.clear();
+  if (result.ok || !scenarios::bound_holds(result.bound, 0, 0, std::max<std::int64_t>(result.runs, 1))) return;
+  const auto seed = mode.first_seed_with.find(result.measure);
+  if (seed == mode.first_seed_with.end()) return;
+  result.shown_by_seed = static_cast<std::uint64_t>(seed->second);
+  result.replay = replay_command(scenario_file, *result.shown_by_seed, result.mode);
+  if (const auto* kind = std::get_if<checker::ViolationKind>(&result.measure)) {
+    result.replay += fmt::format(" --around {}", checker::violation_kind_name(*kind));
+  } else if (const auto* of = std::get_if<scenarios::IncidentsOf>(&result.measure)) {
+    result.replay += fmt::format(" --around {}", checker::violation_kind_name(of->kind));
+  }
+}
+
+}  // namespace
+
 void judge(ScenarioSummary& summary) {
   for (ExpectationResult& result : summary.expectations) {
     const auto mode = std::find_if(summary.modes.begin(), summary.modes.end(),
@@ -246,6 +278,7 @@ void judge(ScenarioSummary& summary) {
     result.actual = result.bound.scale == scenarios::Scale::kShareOfRuns ? runs_with : total;
     result.judged = !summary.partial();
     result.ok = !result.judged || scenarios::bound_holds(result.bound, total, runs_with, counted.runs);
+    show_failure(result, counted, summary.file.empty() ? summary.name : summary.file);
   }
   summary.inert.clear();
   // A fault that never fired on this shard's seeds may fire on another's.

@@ -32,7 +32,7 @@ struct OracleDisagreement {
   std::string kind;  // a violation kind's name, or "late_writes"
   std::int64_t checker = 0;
   std::int64_t oracle = 0;
-  std::string replay;
+  std::string replay{};
 };
 
 struct ModeSummary {
@@ -50,6 +50,9 @@ struct ModeSummary {
   std::int64_t unfinished_jobs = 0;  // jobs
   std::optional<StoppedShortExample> stopped_short_example;
   std::optional<std::uint64_t> first_failing_seed;
+  // Per measure, the lowest seed with at least one: the seed a failed
+  // expectation's replay command shows (the first failing seed may show another kind).
+  std::map<scenarios::Measure, std::int64_t> first_seed_with;
   std::uint64_t events = 0;
   std::int64_t virtual_ns = 0;  // summed in integers, so shard sums equal whole sums exactly
   double wall_seconds = 0;
@@ -80,6 +83,11 @@ struct ExpectationResult {
   std::int64_t runs = 0;     // the mode's runs (the share's denominator)
   bool judged = true;        // false on a shard: its seeds are only part of the run, so nothing is judged
   bool ok = false;           // true when not judged: a shard fails no expectation
+  // A failed expectation: the seed that shows its failure and the command
+  // that replays it around its kind; none when it failed because the hazard
+  // it expects never happened (no seed shows that).
+  std::optional<std::uint64_t> shown_by_seed{};
+  std::string replay{};
 };
 
 struct ScenarioSummary {
