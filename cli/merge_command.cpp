@@ -79,7 +79,7 @@ ExitCode merge(const MergeArguments& arguments) {
   fmt::print(stderr, "{}", reports::internal_failures(total));
   ExitCode code = exit_code_of(total);
   if (!load_errors.empty()) code = more_severe(code, ExitCode::kBadInput);  // as the run that could not load them
-  write_file(arguments.json_file, reports::summary_to_json(total, load_errors), code);
+  write_file(arguments.json_file, reports::summary_to_json(total, load_errors, inputs.front().run_flags), code);
   if (!arguments.junit_file.empty()) write_file(arguments.junit_file, reports::summary_to_junit(total, {load_errors, false}), code);
   return code;
 }

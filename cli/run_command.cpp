@@ -115,6 +115,16 @@ void check_writable(const std::string& option, const std::string& path) {
   std::filesystem::remove(probe, error);
 }
 
+// The flags that change what is run or judged, as given: shards of one run
+// must agree on them (`merge` refuses a mix). --seeds, --first-seed and
+// --shard are checked from the scenarios' seeds and shards themselves.
+std::map<std::string, std::string> run_flags(const RunArguments& arguments) {
+  return {{"fencing", arguments.fencing.empty() ? "scenario" : arguments.fencing},
+          {"oracle", arguments.oracle},
+          {"recheck", fmt::format("{}", arguments.recheck)},
+          {"require-expectations", arguments.require_expectations ? "yes" : "no"}};
+}
+
 ExitCode run(const RunArguments& arguments) {
   const runner::RunRequest request = request_from(arguments);
   check_writable("--json", arguments.json_file);
@@ -156,7 +166,7 @@ ExitCode run(const RunArguments& arguments) {
     code = more_severe(code, ExitCode::kBadInput);
   }
   try {
-    if (!arguments.json_file.empty()) write_output_file(arguments.json_file, reports::summary_to_json(summaries, loaded.bad_files));
+    if (!arguments.json_file.empty()) write_output_file(arguments.json_file, reports::summary_to_json(summaries, loaded.bad_files, run_flags(arguments)));
     if (!arguments.junit_file.empty()) {
       write_output_file(arguments.junit_file,
                  reports::summary_to_junit(summaries, {loaded.bad_files, arguments.require_expectations}));

@@ -306,10 +306,12 @@ std::pair<std::uint64_t, std::uint64_t> shard_from_json(const Reader& reader, co
 }  // namespace
 
 std::string summary_to_json(const std::vector<ScenarioSummary>& scenarios,
-                            const std::vector<runner::BadScenarioFile>& load_errors) {
+                            const std::vector<runner::BadScenarioFile>& load_errors,
+                            const std::map<std::string, std::string>& run_flags) {
   ordered_json json;
   json["version"] = kVersion;
   json["build"] = kBuildId;
+  json["run_flags"] = run_flags;
   json["scenarios"] = ordered_json::array();
   bool ok = load_errors.empty();
   bool all_partial = !scenarios.empty();
@@ -378,6 +380,14 @@ runner::SummaryInput summary_input_from_json(std::string_view text, const std::s
       if (ok.is_null() && !scenario.partial()) reader.fail(path + "/ok", "expected true or false (null only on a shard)");
       scenario.ok = ok.is_null() || ok.get<bool>();
       scenarios.push_back(std::move(scenario));
+    }
+    if (json.contains("run_flags")) {
+      const ordered_json& flags = json["run_flags"];
+      if (!flags.is_object()) reader.fail("/run_flags", "expected an object");
+      for (const auto& [flag, value] : flags.items()) {
+        if (!value.is_string()) reader.fail("/run_flags/" + flag, "expected a string");
+        input.run_flags.emplace(flag, value.get<std::string>());
+      }
     }
     if (json.contains("load_errors")) {
       const ordered_json& errors = json["load_errors"];

@@ -25,9 +25,12 @@
 
 namespace locksim::reports {
 
-// `load_errors`: the scenario files the run could not load (then `ok` is false).
+// `load_errors`: the scenario files the run could not load (then `ok` is
+// false); `run_flags`: the flags that change what is run or judged, which
+// `merge` requires to be the same in every shard.
 [[nodiscard]] std::string summary_to_json(const std::vector<runner::ScenarioSummary>& scenarios,
-                                          const std::vector<runner::BadScenarioFile>& load_errors = {});
+                                          const std::vector<runner::BadScenarioFile>& load_errors = {},
+                                          const std::map<std::string, std::string>& run_flags = {});
 
 // Bad input in a summary file; what() names the file and JSON path.
 class SummaryError : public std::runtime_error {

@@ -336,6 +336,18 @@ void merge_summaries(std::vector<ScenarioSummary>& total, const std::vector<Scen
   }
 }
 
+namespace {
+
+// "--fencing compare --oracle on" as the flags were given; "(none recorded)".
+std::string flags_words(const std::map<std::string, std::string>& flags) {
+  if (flags.empty()) return "(none recorded)";
+  std::vector<std::string> words;
+  for (const auto& [flag, value] : flags) words.push_back(fmt::format("--{} {}", flag, value));
+  return fmt::format("{}", fmt::join(words, " "));
+}
+
+}  // namespace
+
 std::string shard_set_problems(const std::vector<SummaryInput>& inputs) {
   std::vector<std::string> problems;
   if (inputs.empty()) return "no summaries given";
@@ -366,6 +378,9 @@ std::string shard_set_problems(const std::vector<SummaryInput>& inputs) {
     }
     files_by_shard[index].push_back(input.file);
     if (input.version != first.version) differ(input, "locksim version", first.version, input.version);
+    if (input.run_flags != first.run_flags) {
+      differ(input, "the flags they were run with", flags_words(first.run_flags), flags_words(input.run_flags));
+    }
     if (input.build != first.build) differ(input, "build", first.build, input.build);
     std::vector<std::string> names;
     std::vector<std::string> first_names;

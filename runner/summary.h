@@ -163,6 +163,10 @@ struct SummaryInput {
   std::string build;    // the build id (version, compiler, build type)
   std::vector<ScenarioSummary> scenarios;
   std::vector<BadScenarioFile> load_errors;  // the files its run could not load
+  // The command-line flags that change what is run or judged ("fencing",
+  // "oracle", "recheck", "require-expectations" → their values as given):
+  // shards of one run have the same. Empty in a summary that recorded none.
+  std::map<std::string, std::string> run_flags;
 };
 
 // Why `inputs` are not the N shards of one run, "" if they are: every input

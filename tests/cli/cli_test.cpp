@@ -140,6 +140,19 @@ TEST(RunCommand, AScenarioFileThatFailsToLoadMakesTheSummaryNotOkAndIsListedInIt
   EXPECT_EQ(nlohmann::json::parse(read_text(merged))["ok"], false);
 }
 
+TEST(MergeCommand, RefusesShardsRunWithDifferentFlagsNamingTheDifference) {
+  const std::string scenario = kScenarios + "/h26-lease-shorter-than-work.json";
+  const std::string shard_0 = scratch("flags-shard-0.json");
+  const std::string shard_1 = scratch("flags-shard-1.json");
+  EXPECT_EQ(run_locksim("run " + scenario + " --seeds 4 --shard 0/2 --fencing off --json " + shard_0).exit_code, 0);
+  EXPECT_EQ(run_locksim("run " + scenario + " --seeds 4 --shard 1/2 --fencing compare --json " + shard_1).exit_code, 0);
+  const Result mixed = run_locksim("merge " + shard_0 + " " + shard_1 + " --json " + scratch("flags-merged.json"));
+  EXPECT_EQ(mixed.exit_code, 2);
+  EXPECT_NE(mixed.output.find("differ in the flags they were run with: --fencing off"), std::string::npos)
+      << mixed.output;
+  EXPECT_NE(mixed.output.find("vs --fencing compare"), std::string::npos) << mixed.output;
+}
+
 TEST(MergeCommand, AddsShardSummariesAndRejectsABadOne) {
   const std::string scenario = kScenarios + "/h26-lease-shorter-than-work.json";
   const std::string shard_0 = scratch("shard-0.json");
