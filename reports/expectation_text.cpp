@@ -12,7 +12,11 @@ std::string bound_words(const runner::ExpectationResult& result) {
 std::string actual_words(const runner::ExpectationResult& result) {
   if (result.bound.scale == scenarios::Scale::kTotal) return std::to_string(result.actual);
   const double percent = result.runs == 0 ? 0.0 : 100.0 * static_cast<double>(result.actual) / static_cast<double>(result.runs);
-  return fmt::format("{} of {} runs ({:.3g}%)", result.actual, result.runs, percent);
+  // Fixed notation, at most two decimals: "66.67%", "100%", never "1.73e+03%".
+  std::string shown = fmt::format("{:.2f}", percent);
+  shown.erase(shown.find_last_not_of('0') + 1);
+  if (shown.back() == '.') shown.pop_back();
+  return fmt::format("{} of {} runs ({}%)", result.actual, result.runs, shown);
 }
 
 std::string expectation_words(const runner::ExpectationResult& result) {

@@ -201,6 +201,13 @@ ModeSummary mode_from_json(const Reader& reader, const ordered_json& json, model
   require_every_kind(reader, mode.incidents, path + "/incidents");
   mode.runs_with = counts_from_json<scenarios::Measure>(reader, reader.at(json, "runs_with", path), path + "/runs_with",
                                                         scenarios::measure_from_name);
+  for (const auto& [measure, runs] : mode.runs_with) {
+    // More runs with one than runs: a share above 100 %.
+    if (runs > mode.runs) {
+      reader.fail(fmt::format("{}/runs_with/{}", path, scenarios::measure_name(measure)),
+                  fmt::format("expected at most the mode's {} runs, got {}", mode.runs, runs));
+    }
+  }
   if (json.contains("first_seed_with")) {
     mode.first_seed_with = counts_from_json<scenarios::Measure>(reader, json["first_seed_with"], path + "/first_seed_with",
                                                                 scenarios::measure_from_name);
@@ -270,6 +277,9 @@ ExpectationResult expectation_from_json(const Reader& reader, const ordered_json
   const bool share = reader.at(json, "share_of_runs", path).get<bool>();
   result.bound.scale = share ? scenarios::Scale::kShareOfRuns : scenarios::Scale::kTotal;
   const ordered_json& value = reader.at(json, "value", path);
+  if (share && (!value.is_number() || value.get<double>() < 0 || value.get<double>() > 100)) {
+    reader.fail(path + "/value", "expected a share of runs from 0 to 100 (percent)");
+  }
   result.bound.value = share ? std::llround(value.get<double>() * static_cast<double>(scenarios::kPartsPerMillionPerPercent))
                              : reader.integer(json, "value", path);
   result.stated = reader.at(json, "stated", path).get<bool>();

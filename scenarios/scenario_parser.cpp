@@ -85,6 +85,15 @@ class Reader {
     return text;
   }
 
+  // A string the history records as a name (a lock, a storage key), which
+  // the history format requires to be non-empty: refused here, as bad input,
+  // not later as a history the checker rejects.
+  std::string name(const json& value, const std::string& path) const {
+    std::string text = string(value, path);
+    if (text.empty()) fail(path, "expected a non-empty string (the history names it, and a name may not be empty)");
+    return text;
+  }
+
   bool boolean(const json& value, const std::string& path) const {
     if (!value.is_boolean()) expected(path, "true or false", value);
     return value.get<bool>();
@@ -305,7 +314,7 @@ void read_lock(const Reader& reader, const json& value, Scenario& scenario) {
   const std::string path = "/lock";
   reader.require_object(value, path, {"name", "lease", "stuck_after"});
   model::LockOptions& lock = scenario.system.lock;
-  with_member(value, "name", [&](const json& v) { lock.name = reader.string(v, path + "/name"); });
+  with_member(value, "name", [&](const json& v) { lock.name = reader.name(v, path + "/name"); });
   with_member(value, "lease", [&](const json& v) {
     if (v.is_string() && v.get<std::string>() == "none") {
       lock.lease = std::nullopt;
@@ -408,20 +417,20 @@ void read_workload(const Reader& reader, const json& value, Scenario& scenario) 
   if (kind == "counter") {
     reader.require_object(value, path, {"kind", "key", "jobs"});
     model::CounterWorkload counter;
-    with_member(value, "key", [&](const json& v) { counter.key = reader.string(v, path + "/key"); });
+    with_member(value, "key", [&](const json& v) { counter.key = reader.name(v, path + "/key"); });
     with_member(value, "jobs", [&](const json& v) { counter.jobs = static_cast<int>(reader.integer(v, path + "/jobs", 1, 1'000'000)); });
     scenario.system.workload = counter;
   } else if (kind == "write-only") {
     reader.require_object(value, path, {"kind", "key", "jobs"});
     model::WriteOnlyWorkload write_only;
-    with_member(value, "key", [&](const json& v) { write_only.key = reader.string(v, path + "/key"); });
+    with_member(value, "key", [&](const json& v) { write_only.key = reader.name(v, path + "/key"); });
     with_member(value, "jobs",
                 [&](const json& v) { write_only.jobs = static_cast<int>(reader.integer(v, path + "/jobs", 1, 1'000'000)); });
     scenario.system.workload = write_only;
   } else {
     reader.require_object(value, path, {"kind", "key", "customers", "charge", "idempotency_key"});
     model::BillingWorkload billing;
-    with_member(value, "key", [&](const json& v) { billing.key = reader.string(v, path + "/key"); });
+    with_member(value, "key", [&](const json& v) { billing.key = reader.name(v, path + "/key"); });
     with_member(value, "customers",
                 [&](const json& v) { billing.customers = static_cast<int>(reader.integer(v, path + "/customers", 1, 1'000'000)); });
     with_member(value, "charge", [&](const json& v) {
