@@ -1,5 +1,5 @@
 #pragma once
-// double_grant (spec/history.md): two promised leases on one lock for
+// double_grant (docs/history-format.md): two promised leases on one lock for
 // different owners overlap in true time. For a multi-instance service an
 // owner's lease is the interval in which a quorum of instances each promise
 // it one; LeaseTracker computes those intervals with a sweep line and this

@@ -1,5 +1,5 @@
 #pragma once
-// double_holder (spec/history.md): two workers' hold.begin…hold.end intervals
+// double_holder (docs/history-format.md): two workers' hold.begin…hold.end intervals
 // on one lock overlap in true time.
 //
 // Where a hold has no hold.end, it ends at the worker's crash, at its next

@@ -1,5 +1,5 @@
 #pragma once
-// duplicate_effect (spec/history.md, billing workload): more than one accepted
+// duplicate_effect (docs/history-format.md, billing workload): more than one accepted
 // effect for the same `job` — storage's `write.accept` with that job, or an
 // external service's `effect.accept` (a payments API), counted together. One
 // violation per accept after the first, with the first accept as evidence. An

@@ -1,5 +1,5 @@
 #pragma once
-// Event: one line of a history (spec/history.md), as the checks see it.
+// Event: one line of a history (docs/history-format.md), as the checks see it.
 //
 // An Event is a typed *view*: its strings point into the reader's buffers and
 // are valid only while the visitor that received it runs. A check that needs a
@@ -113,7 +113,7 @@ struct Event {
   std::string_view service_kind;
   std::optional<std::int64_t> service_instances;
   std::optional<std::int64_t> service_quorum;
-  // run.begin extensions (optional; spec/history.md allows added fields):
+  // run.begin extensions (optional; docs/history-format.md allows added fields):
   // `workload` ("counter" / "billing", or an object with `kind`) and
   // `stuck_after_ns` (the scenario's lock.stuck_after).
   std::string_view workload_kind;

@@ -1,5 +1,5 @@
 #pragma once
-// foreign_release (spec/history.md): a lease.release whose `by` is not the
+// foreign_release (docs/history-format.md): a lease.release whose `by` is not the
 // lease's `owner` — the key was deleted at another worker's request (a plain
 // DEL after the lease moved on, hazard H8). One violation per such release,
 // with the grant of the deleted lease as evidence when the history has it.

@@ -1,5 +1,5 @@
 #pragma once
-// HistoryChecker: runs every check of spec/history.md over one history in a
+// HistoryChecker: runs every check of docs/history-format.md over one history in a
 // single streaming pass and returns the verdict — violations with evidence,
 // which checks ran and which could not (and why), and the counts.
 //

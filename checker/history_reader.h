@@ -1,5 +1,5 @@
 #pragma once
-// The history reader: streams a history (spec/history.md, JSON Lines) through
+// The history reader: streams a history (docs/history-format.md, JSON Lines) through
 // simdjson's DOM parser (which validates each whole line: see
 // history_reader.cpp for why not On-Demand) and hands each line to a visitor
 // as a checker::Event. The whole lines of each chunk go through one simdjson

@@ -1,6 +1,6 @@
 #pragma once
 // LeaseTracker: which owners the lock service *promises* each lock to, at the
-// current point of a history, following spec/history.md's definition:
+// current point of a history, following docs/history-format.md's definition:
 //
 //   A lease is promised from its `lease.grant` until the granting instance
 //   ends it (`lease.expire`, by its own clock; extended by each `lease.renew`)

@@ -1,5 +1,5 @@
 #pragma once
-// lost_update (spec/history.md, counter workload: each job reads the key and
+// lost_update (docs/history-format.md, counter workload: each job reads the key and
 // writes read+1): accepted writes − final value > 0; the count is that
 // difference, reported as one entry per history at run.end.
 //

@@ -1,5 +1,5 @@
 #pragma once
-// stale_write (spec/history.md): storage accepts a write *out of lock order* —
+// stale_write (docs/history-format.md): storage accepts a write *out of lock order* —
 // before this write.accept, storage had already served (accepted a read or a
 // write from) a later holder of the writer's lock. A write accepted after the
 // writer's lease was superseded but before any later holder touched storage

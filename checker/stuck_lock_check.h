@@ -1,5 +1,5 @@
 #pragma once
-// stuck_lock (spec/history.md): a lease stays valid for longer than
+// stuck_lock (docs/history-format.md): a lease stays valid for longer than
 // `stuck_after` after its owner stopped being a useful holder — it crashed,
 // or it ended its hold (hold.end) while renewals went on — while another
 // worker's acquires fail.
@@ -16,7 +16,7 @@
 //   the lock (any instance: a minority of stuck promises also blocks a quorum);
 //   once per (owner, lock, moment it became useless).
 // - stuck_after: the --stuck-after option, else run.begin's `stuck_after_ns`,
-//   else the scenario default (spec/scenario.md): 10 × the owner's lease, or
+//   else the scenario default (docs/scenario-format.md): 10 × the owner's lease, or
 //   1 minute for a lease with no expiry.
 //
 // Memory: one entry per worker and per (worker, lock) it held.
@@ -34,7 +34,7 @@
 
 namespace locksim::checker {
 
-// The scenario default when the lease has no expiry (spec/scenario.md).
+// The scenario default when the lease has no expiry (docs/scenario-format.md).
 inline constexpr std::int64_t kStuckAfterWithoutLeaseNs = 60'000'000'000;
 // The scenario default is this many leases.
 inline constexpr std::int64_t kStuckAfterLeases = 10;

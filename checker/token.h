@@ -1,5 +1,5 @@
 #pragma once
-// Token: a lease's token as the checks keep it (spec/history.md). Usually an
+// Token: a lease's token as the checks keep it (docs/history-format.md). Usually an
 // integer fencing token, which grows with each grant and so has an order; a
 // recorded real history may carry an opaque string lock id (a UUID) instead,
 // which supports equality only. Empty when the event carried no token.

@@ -1,5 +1,5 @@
 #pragma once
-// How verdicts are shown: the `check --json` document (spec/cli.md) and the
+// How verdicts are shown: the `check --json` document (docs/cli.md) and the
 // terminal summary. Both are deterministic functions of the verdicts: same
 // verdicts, same bytes.
 

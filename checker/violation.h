@@ -2,7 +2,7 @@
 // Violation: one finding of the checker, with its evidence — the indices of
 // the events that show it, the true time it happened and one line a person can
 // read ("stale_write at 47.210s: storage accepted qty=6 from worker-1 ...").
-// Names are spec/history.md's; they are the contract with CI users.
+// Names are docs/history-format.md's; they are the contract with CI users.
 
 #include <array>
 #include <cstdint>
@@ -40,7 +40,7 @@ struct Violation {
   std::int64_t time_ns = 0;          // true time of the violating event
   std::string detail;                // "<kind> at <t>: <what happened>", one line
   // How many violations this entry stands for: 1, except lost_update, whose
-  // one entry per history counts the updates lost (spec/cli.md).
+  // one entry per history counts the updates lost (docs/cli.md).
   std::int64_t count = 1;
   // The index of the event at which the checker saw it (for a double holder
   // whose lease had run out, the event that showed it held on): orders the

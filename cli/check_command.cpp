@@ -1,5 +1,5 @@
 // `locksim check HISTORY.jsonl... [--json FILE] [--stuck-after DURATION]`
-// (spec/cli.md): runs the checker on histories from anywhere, prints a short
+// (docs/cli.md): runs the checker on histories from anywhere, prints a short
 // summary per history, optionally writes the JSON document, and exits 0 (no
 // violation), 1 (a violation) or 2 (bad usage or bad input, or a history in
 // which every check was skipped: nothing judged is no pass).

@@ -1,5 +1,5 @@
 #pragma once
-// The process exit codes of every `locksim` command (spec/cli.md), and the
+// The process exit codes of every `locksim` command (docs/cli.md), and the
 // one precedence between them: when several apply, the more severe wins —
 // 3 (internal error, determinism self-check, oracle mismatch) over 2 (bad
 // usage or input) over 1 (an expectation failed) over 0.

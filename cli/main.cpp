@@ -1,5 +1,5 @@
 // The `locksim` binary: parses the command line with CLI11 and dispatches to
-// one command file per subcommand (spec/cli.md).
+// one command file per subcommand (docs/cli.md).
 
 #include <cstdio>
 #include <exception>

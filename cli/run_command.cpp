@@ -1,6 +1,6 @@
 // `locksim run SCENARIO|DIR... [--seeds N] [--first-seed S] [--seed S]
 //   [--fencing on|off|compare] [--shard K/N] [--recheck P] [--json FILE]
-//   [--junit FILE] [--quiet] [--threads N] [--require-expectations]` (spec/cli.md;
+//   [--junit FILE] [--quiet] [--threads N] [--require-expectations]` (docs/cli.md;
 //   --threads and --require-expectations are extensions). SCENARIO may also be
 //   a built-in scenario's name from `locksim list`.
 

@@ -1,7 +1,7 @@
 #pragma once
 // What a modelled system is made of: the lock service, the lock, the
 // workers' client strategy, the storage and the workload. The scenario file
-// (spec/scenario.md) maps onto these structs one to one; every field says its
+// (docs/scenario-format.md) maps onto these structs one to one; every field says its
 // unit and default here, the one place defaults are documented.
 
 #include <cstdint>

@@ -1,5 +1,5 @@
 #pragma once
-// The run summary as JSON (spec/cli.md, `--json`), both ways: written by
+// The run summary as JSON (docs/cli.md, `--json`), both ways: written by
 // `run`, read back by `merge`, which adds shard summaries up with
 // runner::merge_summaries.
 //

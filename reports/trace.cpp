@@ -14,7 +14,7 @@ namespace locksim::reports {
 namespace {
 
 constexpr std::string_view kDurationSuffix = "_ns";
-// spec/history.md: a time a node read from its own clock, in nanoseconds.
+// docs/history-format.md: a time a node read from its own clock, in nanoseconds.
 constexpr std::string_view kLocalTimeField = "local_t";
 constexpr std::string_view kMarkPrefix = "   <<< ";
 constexpr std::string_view kColumnGap = "  ";

@@ -47,7 +47,7 @@ struct TraceViewParse {
 };
 
 // The procs a history of a scenario with these nodes can name: the nodes,
-// and spec/history.md's two procs that are not nodes, "nemesis" and "run".
+// and docs/history-format.md's two procs that are not nodes, "nemesis" and "run".
 [[nodiscard]] std::vector<std::string> trace_proc_names(const std::vector<std::string>& node_names);
 
 // Checks the flags: each --procs name must be one of `proc_names`; --around's

@@ -23,7 +23,7 @@
 //   of promises of a new token) happened, and storage's served order is the order of its
 //   accepts.
 //
-// The definitions it computes are spec/history.md's (see docs/checker.md for
+// The definitions it computes are docs/history-format.md's (see docs/checker.md for
 // the counting conventions: double_grant and double_holder once per
 // overlapping pair, duplicate_effect once per extra accepted effect — storage's
 // write.accept with a job or the payments node's effect.accept — lost_update the

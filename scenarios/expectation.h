@@ -1,5 +1,5 @@
 #pragma once
-// An expectation of a scenario's `expect` (spec/scenario.md): in a fencing
+// An expectation of a scenario's `expect` (docs/scenario-format.md): in a fencing
 // mode (or any), a measure — a violation kind or a run outcome — against a
 // bound, either on the total over all seeds ("==0", ">3") or on the share of
 // runs that have at least one ("<=2%", ">50%", "<=2.5%"). The text is parsed

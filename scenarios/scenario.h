@@ -1,6 +1,6 @@
 #pragma once
 // Scenario: one setup to simulate, as a scenario file describes it
-// (spec/scenario.md) after validation and defaults. Every default lives in
+// (docs/scenario-format.md) after validation and defaults. Every default lives in
 // one place: the default member initializers here and in model/options.h.
 
 #include <cstdint>

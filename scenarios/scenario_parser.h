@@ -1,5 +1,5 @@
 #pragma once
-// Reading scenario files (spec/scenario.md): JSON → a validated Scenario with
+// Reading scenario files (docs/scenario-format.md): JSON → a validated Scenario with
 // every default filled in. Unknown keys are errors (usually typos, with a
 // "did you mean" for near misses), and every error names the file, the JSON
 // path and what was expected, e.g.

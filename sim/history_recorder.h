@@ -1,6 +1,6 @@
 #pragma once
 // HistoryRecorder: writes what happened in a run as the JSON Lines of
-// spec/history.md — one object per event with `i`, `t`, `proc`, `ev` first,
+// docs/history-format.md — one object per event with `i`, `t`, `proc`, `ev` first,
 // then the event's fields in the order given.
 //
 // Lines go to a sink as they are made (a file, a vector in tests), so
@@ -88,7 +88,7 @@ class HistoryRecorder {
 };
 
 // Appends record number `index` as its history line (no newline): `i`, `t`,
-// `proc`, `ev`, then the fields in order, as spec/history.md says.
+// `proc`, `ev`, then the fields in order, as docs/history-format.md says.
 void format_history_line(fmt::memory_buffer& out, std::uint64_t index, Time t, std::string_view proc,
                          std::string_view event, std::span<const Field> fields);
 

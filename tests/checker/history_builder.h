@@ -1,5 +1,5 @@
 #pragma once
-// Test helper: writes small histories (spec/history.md) from code, numbering
+// Test helper: writes small histories (docs/history-format.md) from code, numbering
 // `i` itself, so each test states only the events that matter. Events can be
 // labelled and inserted anywhere, and a label's index is looked up after all
 // insertions (the mutators of the property tests rely on that).

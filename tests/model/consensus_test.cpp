@@ -402,7 +402,7 @@ TEST(ConsensusFencingWindow, ALockDelayDoesNotCoverAReleaseWhileTheHoldersWriteI
 // --- the property -----------------------------------------------------------------------------
 //
 // Claim: with `consensus`, fenced reads and writes and `validate: service`, no
-// stale write (spec/history.md's definition, stale_accepts above) is ever
+// stale write (docs/history-format.md's definition, stale_accepts above) is ever
 // accepted under any plan of node pauses (workers, consensus, storage) and
 // network delay spikes — provided that
 //

@@ -61,7 +61,7 @@ struct History {
     return overlaps;
   }
 
-  // The service's promises (spec/history.md), followed across instances: a
+  // The service's promises (docs/history-format.md), followed across instances: a
   // lease.adopt continues the grant it copies, so the lease ends once,
   // whichever instance ends it. These runs have one lock, and tokens that do
   // not repeat (a failover that loses the grant repeats them: H7).

@@ -54,7 +54,7 @@ int grants_over_a_live_key(const History& history) {
 }
 
 // How many instances promise `owner` a lease at true time `at_ns`, in the
-// sense of spec/history.md: a promise runs from lease.grant until the
+// sense of docs/history-format.md: a promise runs from lease.grant until the
 // instance's lease.expire or lease.release of it, else for lease_ns (extended
 // by lease.renew); a lease.lost (restart) does not end it.
 int instances_promising(const History& history, const std::string& owner, std::int64_t at_ns) {

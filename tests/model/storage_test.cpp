@@ -1,4 +1,4 @@
-// Storage records every read that reaches it (spec/history.md): read.accept,
+// Storage records every read that reaches it (docs/history-format.md): read.accept,
 // with a token only when reads are fenced, and read.reject for a refused one.
 #include <gtest/gtest.h>
 
