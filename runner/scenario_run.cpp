@@ -1,8 +1,11 @@
 #include "runner/scenario_run.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <exception>
+#include <functional>
+#include <map>
 #include <mutex>
 #include <thread>
 
@@ -13,11 +16,16 @@
 namespace locksim::runner {
 namespace {
 
+// At most this many seeds are run twice, whatever the share: their hashes
+// are kept until the end, and memory must not grow with the seeds.
+constexpr std::size_t kMostRecheckedSeeds = 10'000;
+
 // Which seeds to run twice: evenly spread, at least one.
 std::vector<std::size_t> recheck_positions(std::size_t seeds, double fraction) {
   std::vector<std::size_t> positions;
   if (fraction <= 0.0 || seeds == 0) return positions;
-  const auto wanted = std::max<std::size_t>(1, static_cast<std::size_t>(std::ceil(fraction * static_cast<double>(seeds))));
+  const auto wanted = std::clamp<std::size_t>(static_cast<std::size_t>(std::ceil(fraction * static_cast<double>(seeds))),
+                                              1, kMostRecheckedSeeds);
   for (std::size_t step = 0; step < std::min(wanted, seeds); ++step) positions.push_back(step * seeds / std::min(wanted, seeds));
   return positions;
 }
@@ -57,65 +65,82 @@ ScenarioSummary run_scenario(const scenarios::Scenario& scenario, const RunReque
   summary.first_seed = request.first_seed;
   summary.seed_count = request.seed_count.value_or(static_cast<std::uint64_t>(scenario.seeds));
 
-  std::vector<std::uint64_t> seeds;
-  for (std::uint64_t offset = 0; offset < summary.seed_count; ++offset) {
-    const std::uint64_t seed = request.first_seed + offset;
-    if (seed % request.shard_count == request.shard_index) seeds.push_back(seed);
-  }
+  // The shard's seeds, by position, without a list of them (10^8 seeds are
+  // allowed): those of first_seed … first_seed + seed_count − 1 with
+  // seed % N == K, every Nth from the first.
+  const std::uint64_t shard_count = request.shard_count;
+  const std::uint64_t first_offset =
+      (request.shard_index + shard_count - request.first_seed % shard_count) % shard_count;
+  const std::uint64_t seed_total =
+      first_offset >= summary.seed_count ? 0 : (summary.seed_count - 1 - first_offset) / shard_count + 1;
+  const auto seed_at = [&](std::uint64_t position) { return request.first_seed + first_offset + position * shard_count; };
   const std::vector<model::Fencing> modes = request.modes.value_or(scenario.fencing_modes);
+  const std::vector<std::size_t> recheck = recheck_positions(static_cast<std::size_t>(seed_total), request.recheck_fraction);
 
-  // runs[seed position][mode position]
-  std::vector<std::vector<SeedRun>> runs(seeds.size(), std::vector<SeedRun>(modes.size()));
-  std::atomic<std::size_t> next{0};
-  std::atomic<std::uint64_t> done{0};
+  // Each thread adds its runs into totals of its own as they finish, so
+  // memory does not grow with the seeds; the totals add up the same in any
+  // order (sums, and the lowest seed's examples).
+  struct ThreadTotals {
+    std::vector<ModeSummary> modes;
+    std::map<std::uint64_t, std::vector<std::uint64_t>> hashes;  // recheck position → history hash per mode
+  };
+  const unsigned thread_count = std::max(1u, request.threads);
+  std::vector<ThreadTotals> totals(thread_count);
+  for (ThreadTotals& thread_totals : totals) {
+    for (const model::Fencing mode : modes) thread_totals.modes.push_back(empty_mode_summary(mode, scenario.faults.size()));
+  }
+  std::atomic<std::uint64_t> next{0};
+  std::uint64_t done = 0;  // under progress_mutex: what progress last said, never less
   std::mutex progress_mutex;
   std::exception_ptr failure;
   std::mutex failure_mutex;
-  auto work = [&] {
-    for (std::size_t position = next++; position < seeds.size(); position = next++) {
+  auto work = [&](ThreadTotals& mine) {
+    for (std::uint64_t position = next++; position < seed_total; position = next++) {
       try {
-        const scenarios::Plan plan = scenarios::make_plan(scenario, seeds[position]);
+        const std::uint64_t seed = seed_at(position);
+        const scenarios::Plan plan = scenarios::make_plan(scenario, seed);
+        const bool rechecked = std::binary_search(recheck.begin(), recheck.end(), static_cast<std::size_t>(position));
         for (std::size_t mode = 0; mode < modes.size(); ++mode) {
-          runs[position][mode] = run_plan(scenario, plan, modes[mode], {}, request.oracle);
+          const SeedRun run = run_plan(scenario, plan, modes[mode], {}, request.oracle);
+          add_run(mine.modes[mode], run, replay_command(scenario, run.seed, run.fencing));
+          if (rechecked) mine.hashes[position].push_back(run.history_hash);
         }
       } catch (...) {
         const std::lock_guard lock{failure_mutex};
         if (!failure) failure = std::current_exception();
-        next = seeds.size();
+        next = seed_total;
       }
-      const std::uint64_t finished = ++done;
       if (progress) {
         const std::lock_guard lock{progress_mutex};
-        progress(finished, seeds.size());
+        progress(++done, seed_total);
       }
     }
   };
   std::vector<std::thread> threads;
-  for (unsigned index = 1; index < std::max(1u, request.threads); ++index) threads.emplace_back(work);
-  work();
+  for (unsigned index = 1; index < thread_count; ++index) threads.emplace_back(work, std::ref(totals[index]));
+  work(totals[0]);
   for (std::thread& thread : threads) thread.join();
   if (failure) std::rethrow_exception(failure);
 
-  for (std::size_t mode = 0; mode < modes.size(); ++mode) {
-    ModeSummary mode_summary = empty_mode_summary(modes[mode], scenario.faults.size());
-    for (std::size_t position = 0; position < seeds.size(); ++position) {
-      const SeedRun& run = runs[position][mode];
-      add_run(mode_summary, run, replay_command(scenario, run.seed, run.fencing));
-    }
-    summary.modes.push_back(std::move(mode_summary));
+  summary.modes = std::move(totals[0].modes);
+  std::map<std::uint64_t, std::vector<std::uint64_t>> hashes = std::move(totals[0].hashes);
+  for (std::size_t index = 1; index < totals.size(); ++index) {
+    for (std::size_t mode = 0; mode < modes.size(); ++mode) add(summary.modes[mode], totals[index].modes[mode]);
+    hashes.merge(totals[index].hashes);
   }
 
   // The determinism self-check: the same seed, plan and mode again must give
   // the same history, byte for byte. Counted in seeds, every mode of each.
-  for (std::size_t position : recheck_positions(seeds.size(), request.recheck_fraction)) {
-    const scenarios::Plan plan = scenarios::make_plan(scenario, seeds[position]);
+  for (const std::size_t position : recheck) {
+    const std::uint64_t seed = seed_at(position);
+    const scenarios::Plan plan = scenarios::make_plan(scenario, seed);
     ++summary.rechecked;
     bool identical = true;
     for (std::size_t mode = 0; mode < modes.size(); ++mode) {
       identical = identical &&
-                  run_plan(scenario, plan, modes[mode], {}, OracleChoice::kOff).history_hash == runs[position][mode].history_hash;
+                  run_plan(scenario, plan, modes[mode], {}, OracleChoice::kOff).history_hash == hashes[position].at(mode);
     }
-    if (!identical) summary.recheck_failed.push_back(seeds[position]);
+    if (!identical) summary.recheck_failed.push_back(seed);
   }
   summary.allow_inert = scenario.allow_inert;
   summary.probes_required = scenario.probes_required;

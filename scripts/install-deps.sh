@@ -18,6 +18,8 @@ packages=(
   clang libclang-rt-14-dev
   # GNU parallel runs the local sharding recipe (scripts/shard-locally.sh, docs/scale-out.md).
   parallel
+  # GNU time measures peak memory in bench/memory_in_seeds.sh.
+  time
 )
 
 missing=()
