@@ -128,7 +128,11 @@ ExitCode explore_scenario(const ExploreArguments& arguments) {
   explore::SearchOptions options;
   options.seed = arguments.seed ? *arguments.seed : std::random_device{}();
   options.tests = arguments.tests;
-  const std::string out = arguments.out.empty() ? file_name_part(scenario.name) + "-minimal.json" : arguments.out;
+  // An explicit --out is replaced as asked; the default name never replaces a file already there.
+  const std::string out =
+      arguments.out.empty() ? unused_file_name(file_name_part(scenario.name) + "-minimal.json") : arguments.out;
+  check_writable("--out", out);
+  check_writable("--json", arguments.json_file);
 
   say("explore {}: seed {}, up to {} tests, {}\n", scenario.name, options.seed, options.tests,
              scenarios::fencing_mode_name(goal.mode));

@@ -1,6 +1,7 @@
 #include "output_files.h"
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 
@@ -45,6 +46,47 @@ void write_output_file(const std::filesystem::path& path, const std::string& con
   output.close();
   if (!output) {
     throw BadInput(fmt::format("{}: cannot write the file: {}", path.string(), std::strerror(errno != 0 ? errno : EIO)));
+  }
+}
+
+// Fails before the run, not after it: opens a scratch file in the output's
+// directory (the output itself is not touched, so a failed run leaves an
+// older report in place) and says why it cannot be written.
+void check_writable(const std::string& option, const std::string& path) {
+  if (path.empty()) return;
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error)) {
+    throw BadInput(fmt::format("{} {}: cannot write the file: {}", option, path, std::strerror(EISDIR)));
+  }
+  if (std::filesystem::exists(path, error)) {
+    // Appending nothing leaves an existing report as it is but fails as writing would.
+    FILE* existing = std::fopen(path.c_str(), "ab");
+    if (existing == nullptr) {
+      throw BadInput(fmt::format("{} {}: cannot write the file: {}", option, path, std::strerror(errno)));
+    }
+    std::fclose(existing);
+    return;
+  }
+  const std::filesystem::path target{path};
+  const std::filesystem::path directory = target.has_parent_path() ? target.parent_path() : ".";
+  const std::filesystem::path probe =
+      directory / fmt::format(".{}.locksim-write-check-{}", target.filename().string(), getpid());
+  FILE* file = std::fopen(probe.c_str(), "wb");
+  if (file == nullptr) {
+    throw BadInput(fmt::format("{} {}: cannot write the file: {}", option, path, std::strerror(errno)));
+  }
+  std::fclose(file);
+  std::filesystem::remove(probe, error);
+}
+
+std::string unused_file_name(const std::string& path) {
+  const std::filesystem::path wanted{path};
+  std::error_code error;
+  if (!std::filesystem::exists(wanted, error)) return path;
+  for (int number = 2;; ++number) {
+    std::filesystem::path candidate = wanted;
+    candidate.replace_filename(fmt::format("{}-{}{}", wanted.stem().string(), number, wanted.extension().string()));
+    if (!std::filesystem::exists(candidate, error)) return candidate.string();
   }
 }
 

@@ -17,6 +17,15 @@ void prepare_output_directory(const std::string& flag, const std::string& direct
 // like "team/h01" or ".." names a file in the directory meant.
 [[nodiscard]] std::string file_name_part(const std::string& name);
 
+// Checks before any work that `path` (given as `option`) can be written —
+// not a directory, and its file or directory writable — so a bad path fails
+// at once, not after a long run; throws BadInput. "" is no file: fine.
+void check_writable(const std::string& option, const std::string& path);
+
+// `path`, or, if a file is there already, the first of PATH-2.EXT,
+// PATH-3.EXT, … that is not: a default output name never replaces a file.
+[[nodiscard]] std::string unused_file_name(const std::string& path);
+
 // Writes `contents` to `path`, replacing it; throws BadInput on failure.
 void write_output_file(const std::filesystem::path& path, const std::string& contents);
 

@@ -85,35 +85,6 @@ runner::RunRequest request_for(const scenarios::Scenario& scenario, const RunArg
   return request;
 }
 
-// Fails before the run, not after it: opens a scratch file in the output's
-// directory (the output itself is not touched, so a failed run leaves an
-// older report in place) and says why it cannot be written.
-void check_writable(const std::string& option, const std::string& path) {
-  if (path.empty()) return;
-  std::error_code error;
-  if (std::filesystem::is_directory(path, error)) {
-    throw BadInput(fmt::format("{} {}: cannot write the file: {}", option, path, std::strerror(EISDIR)));
-  }
-  if (std::filesystem::exists(path, error)) {
-    // Appending nothing leaves an existing report as it is but fails as writing would.
-    FILE* existing = std::fopen(path.c_str(), "ab");
-    if (existing == nullptr) {
-      throw BadInput(fmt::format("{} {}: cannot write the file: {}", option, path, std::strerror(errno)));
-    }
-    std::fclose(existing);
-    return;
-  }
-  const std::filesystem::path target{path};
-  const std::filesystem::path directory = target.has_parent_path() ? target.parent_path() : ".";
-  const std::filesystem::path probe =
-      directory / fmt::format(".{}.locksim-write-check-{}", target.filename().string(), getpid());
-  FILE* file = std::fopen(probe.c_str(), "wb");
-  if (file == nullptr) {
-    throw BadInput(fmt::format("{} {}: cannot write the file: {}", option, path, std::strerror(errno)));
-  }
-  std::fclose(file);
-  std::filesystem::remove(probe, error);
-}
 
 // The flags that change what is run or judged, as given: shards of one run
 // must agree on them (`merge` refuses a mix). --seeds, --first-seed and

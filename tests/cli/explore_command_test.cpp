@@ -63,6 +63,24 @@ TEST(ExploreCommand, TheDefaultOutputIsInTheWorkingDirectoryWhateverTheScenarioI
   EXPECT_FALSE(std::filesystem::exists(directory.parent_path() / "team")) << "nothing outside the working directory";
 }
 
+TEST(ExploreCommand, TheDefaultOutputNeverReplacesAFileAndBadPathsFailBeforeTheSearch) {
+  const std::filesystem::path directory = scratch("explore-numbered-out");
+  std::filesystem::create_directories(directory);
+  const std::string explore = "cd " + directory.string() + " && " + std::string{LOCKSIM_BINARY} +
+                              " explore h01-gc-pause-past-lease --seed 1";
+  ASSERT_EQ(run_shell(explore).exit_code, 0);
+  const Result again = run_shell(explore);
+  ASSERT_EQ(again.exit_code, 0) << again.output;
+  EXPECT_NE(again.output.find("minimal plan written to h01-gc-pause-past-lease-minimal-2.json"), std::string::npos)
+      << again.output;
+  EXPECT_TRUE(std::filesystem::exists(directory / "h01-gc-pause-past-lease-minimal.json"));
+  EXPECT_TRUE(std::filesystem::exists(directory / "h01-gc-pause-past-lease-minimal-2.json"));
+  const Result bad = run_shell(explore + " --json " + (directory / "no-such-dir" / "x.json").string());
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_EQ(bad.output.find("explore h01"), std::string::npos) << "refused before the search: " << bad.output;
+  EXPECT_NE(bad.output.find("--json "), std::string::npos) << bad.output;
+}
+
 TEST(ExploreCommand, ASafeScenarioPassesItsTests) {
   const Result explored = run_locksim("explore h22-fenced-reads --tests 20 --seed 3 --out " + scratch("unused.json"));
   EXPECT_EQ(explored.exit_code, 0) << explored.output;
