@@ -25,7 +25,8 @@ constexpr std::array kReference = std::to_array<KeyReference>({
      "virtual time limit of one run; a run also ends when every job is done"},
     {"/seeds", "integer", "runs", "100", "1 to 100,000,000", "how many seeds `run` uses when --seeds is not given (the same limit as --seeds)"},
     {"/first_seed", "integer", "", "1", "0 to 1,000,000,000,000,000,000",
-     "the first seed `run` and `replay` use when --first-seed/--seed is not given (a saved plan records its seed here)"},
+     "the first seed `run` uses when --first-seed/--seed is not given; `replay` runs it when --seed is not given, "
+     "but only when the file states it (else replay needs --seed; a saved plan records its seed here)"},
     {"/service", "object", "", "{\"kind\": \"redis\"}", "", "the lock service"},
     {"/service/kind", "\"redis\" | \"redis-failover\" | \"redlock\" | \"consensus\"", "", "\"redis\"", "",
      "redis: one instance, SET NX PX, Lua compare-and-delete, token from INCR; redis-failover: primary redis-0 + "
