@@ -112,6 +112,7 @@ struct Scenario {
   std::string description;
   std::string file;                     // where it was read from ("" if built in memory)
   std::uint64_t content_hash = 0;       // of the file's bytes (scenarios/content_hash.h); 0 if built in memory
+  bool lease_given_as_number = false;   // "lease": 45 — a bare number is milliseconds (a warning checks the unit)
   Duration duration = Duration::minutes(10);  // virtual time limit of one run; default 10 min
   // Scheduler events one run may process (not a file key): a run that reaches
   // it is stopped short. Default kMostEventsPerRun; tests and fuzzers lower it.

@@ -320,6 +320,7 @@ void read_lock(const Reader& reader, const json& value, Scenario& scenario) {
       lock.lease = std::nullopt;
     } else {
       lock.lease = reader.duration(v, path + "/lease");
+      scenario.lease_given_as_number = v.is_number();
       if (*lock.lease == Duration::zero()) reader.expected(path + "/lease", "a positive duration or \"none\"", v);
     }
   });

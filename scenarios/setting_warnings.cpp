@@ -68,6 +68,20 @@ void check_lease_against_round_trip(const Scenario& scenario, std::vector<Settin
   }
 }
 
+// "lease": 45 is 45 ms: next to work of seconds that nothing renews it is
+// most likely meant as seconds.
+void check_lease_unit(const Scenario& scenario, std::vector<SettingWarning>& warnings) {
+  const std::optional<Duration> lease = scenario.system.lock.lease;
+  if (!scenario.lease_given_as_number || !lease || scenario.system.workers.renew == model::RenewMethod::kWatchdog) return;
+  const Duration work = percentile_99(scenario.system.workers.work);
+  if (*lease >= work) return;
+  warnings.push_back({"/lock/lease",
+                      fmt::format("is {} (a bare number is milliseconds), shorter than the work ({} at its 99th "
+                                  "percentile) and nothing renews it: holds outlive their lease; if seconds were meant, "
+                                  "write \"{}s\"",
+                                  sim::format_duration(*lease), shown(work), lease->count_ns() / 1'000'000)});
+}
+
 void check_stuck_after(const Scenario& scenario, std::vector<SettingWarning>& warnings) {
   const std::optional<Duration> lease = scenario.system.lock.lease;
   const Duration stuck_after = scenario.system.lock.stuck_after;
@@ -106,6 +120,7 @@ std::vector<SettingWarning> setting_warnings(const Scenario& scenario) {
   check_renewal(scenario, warnings);
   check_lease_against_round_trip(scenario, warnings);
   check_stuck_after(scenario, warnings);
+  check_lease_unit(scenario, warnings);
   return warnings;
 }
 

@@ -83,6 +83,25 @@ TEST(SettingWarnings, ReplayPrintsTheWarningToo) {
       << result.output;
 }
 
+TEST(SettingWarnings, ALeaseGivenAsABareNumberShorterThanTheWorkAsksWhetherSecondsWereMeant) {
+  const std::string path = write_scenario(
+      "bare-lease.json", R"({"name": "bare-lease", "duration": "1m", "lock": {"lease": 45},
+                            "workers": {"work": "2s"}, "workload": {"jobs": 1},
+                            "expect": {"any": {"stopped_short": ">=0"}}})");
+  const Result result = run_locksim("run " + path + " --seeds 1 --quiet");
+  EXPECT_EQ(occurrences(result.output, path + ": warning: /lock/lease: is 45ms (a bare number is milliseconds), "
+                                                 "shorter than the work (2s at its 99th percentile)"),
+            1u)
+      << result.output;
+  EXPECT_NE(result.output.find("write \"45s\""), std::string::npos) << result.output;
+  // The same lease written with its unit is what the file says: no warning.
+  const std::string written = write_scenario(
+      "unit-lease.json", R"({"name": "unit-lease", "duration": "1m", "lock": {"lease": "45ms"},
+                            "workers": {"work": "2s"}, "workload": {"jobs": 1},
+                            "expect": {"any": {"stopped_short": ">=0"}}})");
+  EXPECT_EQ(run_locksim("run " + written + " --seeds 1 --quiet").output.find("bare number"), std::string::npos);
+}
+
 TEST(SettingWarnings, RenewEveryZeroIsExitTwo) {
   const std::string path =
       write_scenario("zero-renewal.json", R"({"name": "z", "workers": {"renew": "watchdog", "renew_every": 0}})");
