@@ -23,29 +23,25 @@ std::int64_t root_of(std::map<std::int64_t, std::int64_t>& parent, std::int64_t 
 void DoubleHolderCheck::observe(const Event& event) {
   last_time_ns_ = event.time_ns;
   switch (event.kind) {
-    case EventKind::kAcquireInvoke:
-      calls_[std::string{event.process}].acquiring.insert_or_assign(std::string{event.lock}, event.time_ns);
-      break;
+    case EventKind::kAcquireInvoke: calls_[event.process].acquiring[event.lock] = event.time_ns; break;
     case EventKind::kAcquireOk: {
-      auto& calls = calls_[std::string{event.process}];
-      const auto invoked = calls.acquiring.find(event.lock);
+      Calls& calls = calls_[event.process];
+      const std::int64_t* invoked = calls.acquiring.find(event.lock);
       // For the hold it begins next: an acquisition shows nothing about a hold still open.
-      if (invoked != calls.acquiring.end() && event.lease_ns.value_or(0) > 0) {
-        calls.lease_end.insert_or_assign(std::string{event.lock}, invoked->second + *event.lease_ns);
-      }
+      if (invoked != nullptr && event.lease_ns.value_or(0) > 0) calls.lease_end[event.lock] = *invoked + *event.lease_ns;
       break;
     }
     case EventKind::kRenewInvoke: {
-      auto& calls = calls_[std::string{event.process}];
+      Calls& calls = calls_[event.process];
       calls.renewing_lock = event.lock;
       calls.renew_invoked_ns = event.time_ns;
       break;
     }
     case EventKind::kRenewOk: {
-      const auto calls = calls_.find(event.process);
-      if (calls != calls_.end() && !calls->second.renewing_lock.empty() && event.lease_ns.value_or(0) > 0) {
-        const std::string lock = calls->second.renewing_lock;
-        renewed(event, lock, calls->second.renew_invoked_ns + *event.lease_ns);
+      const Calls* calls = calls_.find(event.process);
+      if (calls != nullptr && !calls->renewing_lock.empty() && event.lease_ns.value_or(0) > 0) {
+        const std::string lock = calls->renewing_lock;
+        renewed(event, lock, calls->renew_invoked_ns + *event.lease_ns);
       }
       break;
     }
@@ -58,14 +54,16 @@ void DoubleHolderCheck::observe(const Event& event) {
     case EventKind::kCrash:
       // A crash ends every hold of the crashed worker (there are few locks).
       for (auto& [lock, holds] : open_holds_) end_hold(holds, event.process, event, false);
-      if (const auto calls = calls_.find(event.process); calls != calls_.end()) calls_.erase(calls);
+      if (Calls* calls = calls_.find(event.process)) *calls = Calls{};  // restarted, it calls afresh
       break;
     default: break;
   }
 }
 
 void DoubleHolderCheck::begin_hold(const Event& event) {
-  auto& holds = open_holds_[std::string{event.lock}];
+  auto found = open_holds_.find(event.lock);
+  if (found == open_holds_.end()) found = open_holds_.emplace(std::string{event.lock}, Holds{}).first;
+  Holds& holds = found->second;
   end_hold(holds, event.process, event, false);  // a second hold.begin replaces the first
   const Suspect begun{event.index, event.time_ns, std::string{event.process}, Token::of(event)};
   for (auto& [other_worker, other] : holds) {
@@ -77,15 +75,13 @@ void DoubleHolderCheck::begin_hold(const Event& event) {
   }
   Hold& hold = holds[std::string{event.process}];
   hold = Hold{event.index, event.time_ns, Token::of(event), std::nullopt, {}};
-  if (const auto calls = calls_.find(event.process); calls != calls_.end()) {
-    if (const auto lease_end = calls->second.lease_end.find(event.lock); lease_end != calls->second.lease_end.end()) {
-      hold.lease_end_ns = lease_end->second;
-    }
+  if (Calls* calls = calls_.find(event.process)) {
+    if (const std::int64_t* lease_end = calls->lease_end.find(event.lock)) hold.lease_end_ns = *lease_end;
   }
 }
 
 void DoubleHolderCheck::renewed(const Event& event, std::string_view lock, std::int64_t lease_end_ns) {
-  calls_[std::string{event.process}].lease_end.insert_or_assign(std::string{lock}, lease_end_ns);
+  calls_[event.process].lease_end[lock] = lease_end_ns;
   const auto holds = open_holds_.find(lock);
   if (holds == open_holds_.end()) return;
   const auto hold = holds->second.find(event.process);
@@ -99,8 +95,7 @@ void DoubleHolderCheck::renewed(const Event& event, std::string_view lock, std::
   });
 }
 
-void DoubleHolderCheck::end_hold(std::map<std::string, Hold, std::less<>>& holds, std::string_view worker,
-                                 const Event& event, bool held_on) {
+void DoubleHolderCheck::end_hold(Holds& holds, std::string_view worker, const Event& event, bool held_on) {
   const auto hold = holds.find(worker);
   if (hold == holds.end()) return;
   if (held_on) {

@@ -35,6 +35,7 @@
 #include <vector>
 
 #include "checker/event.h"
+#include "checker/name_map.h"
 #include "checker/token.h"
 #include "checker/violation.h"
 
@@ -64,25 +65,26 @@ class DoubleHolderCheck {
     std::optional<std::int64_t> lease_end_ns;  // from the worker's calls; nullopt: unknown
     std::vector<Suspect> suspects;
   };
-  // A worker's calls to the service that tell its lease.
+  using Holds = std::map<std::string, Hold, std::less<>>;  // worker -> its open hold
+  // A worker's calls to the service that tell its lease (looked up on
+  // every acquire and renew event: NameMaps, never iterated).
   struct Calls {
-    std::map<std::string, std::int64_t, std::less<>> acquiring;  // lock -> acquire.invoke time
-    std::string renewing_lock;                                   // of the last renew.invoke
+    NameMap<std::int64_t> acquiring;  // lock -> acquire.invoke time
+    std::string renewing_lock;        // of the last renew.invoke
     std::int64_t renew_invoked_ns = 0;
-    std::map<std::string, std::int64_t, std::less<>> lease_end;  // lock -> invoke + lease_ns
+    NameMap<std::int64_t> lease_end;  // lock -> invoke + lease_ns
   };
 
   void begin_hold(const Event& event);
   // The worker renewed its lease on `lock`: it now ends at `lease_end_ns`.
   void renewed(const Event& event, std::string_view lock, std::int64_t lease_end_ns);
   // Ends `worker`'s hold on `lock` at `time_ns`; `held_on`: the worker showed it held it until then.
-  void end_hold(std::map<std::string, Hold, std::less<>>& holds, std::string_view worker, const Event& event,
-                bool held_on);
+  void end_hold(Holds& holds, std::string_view worker, const Event& event, bool held_on);
   void report(const Hold& held, std::string_view held_by, const Suspect& later, std::string_view lock,
               std::int64_t detected_at);
 
-  std::map<std::string, std::map<std::string, Hold, std::less<>>, std::less<>> open_holds_;  // lock -> worker ->
-  std::map<std::string, Calls, std::less<>> calls_;                                           // worker ->
+  std::map<std::string, Holds, std::less<>> open_holds_;  // lock ->; walked in lock order at a crash
+  NameMap<Calls> calls_;                                                                      // worker ->
   std::vector<Violation> violations_;
   // Pairs of hold.begin indices in one busy period: each violation's, and a
   // hold replaced by the same worker's next one while it was still on.

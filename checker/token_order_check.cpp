@@ -27,8 +27,7 @@ void TokenOrderCheck::observe(const Event& event, std::vector<Violation>& violat
 }
 
 void TokenOrderCheck::observe_grant(const Event& event, std::vector<Violation>& violations) {
-  const std::string counter_name = counter_per_instance_ ? std::string{event.process} : std::string{};
-  Counter& counter = counters_[{counter_name, std::string{event.lock}}];
+  Counter& counter = counters_[counter_per_instance_ ? event.process : std::string_view{}][event.lock];
   const Grant grant{std::string{event.owner}, event.index, event.time_ns, std::string{event.process}};
   std::optional<Grant> earlier;  // the grant this one should have come after
   if (event.token) {
@@ -73,22 +72,21 @@ std::optional<TokenOrderCheck::Completed> TokenOrderCheck::highest_not_of(const 
 }
 
 void TokenOrderCheck::observe_invoke(const Event& event) {
-  const auto lock = acquisitions_.find(event.lock);
-  Invocation& invocation = open_[{std::string{event.process}, std::string{event.lock}}];
-  invocation.highest_before =
-      lock == acquisitions_.end() ? std::nullopt : highest_not_of(lock->second, event.process);
+  const LockAcquisitions* lock = acquisitions_.find(event.lock);
+  open_[event.process][event.lock].highest_before =
+      lock == nullptr ? std::nullopt : highest_not_of(*lock, event.process);
 }
 
 void TokenOrderCheck::observe_acquired(const Event& event, std::vector<Violation>& violations) {
-  LockAcquisitions& lock = acquisitions_[std::string{event.lock}];
+  LockAcquisitions& lock = acquisitions_[event.lock];
   const Grant grant{std::string{event.process}, event.index, event.time_ns, {}};
   std::optional<Grant> earlier;
   std::string why;
   if (event.token) {
     const auto [first, inserted] = lock.numbers.emplace(*event.token, grant);
-    const auto open = open_.find({std::string{event.process}, std::string{event.lock}});
-    const std::optional<Completed> before =
-        open == open_.end() ? std::nullopt : open->second.highest_before;
+    const NameMap<Invocation>* worker = open_.find(event.process);
+    const Invocation* open = worker == nullptr ? nullptr : worker->find(event.lock);
+    const std::optional<Completed> before = open == nullptr ? std::nullopt : open->highest_before;
     if (!inserted && first->second.owner != event.process) {
       earlier = first->second;
       why = fmt::format("the token {} already went to {} at {}", *event.token, earlier->owner,

@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "checker/event.h"
+#include "checker/name_map.h"
 #include "checker/token.h"
 #include "checker/violation.h"
 
@@ -83,9 +84,10 @@ class TokenOrderCheck {
   [[nodiscard]] static std::optional<Completed> highest_not_of(const LockAcquisitions& lock, std::string_view owner);
 
   bool counter_per_instance_ = false;
-  std::map<std::pair<std::string, std::string>, Counter, std::less<>> counters_;  // (counter, lock)
-  std::map<std::string, LockAcquisitions, std::less<>> acquisitions_;            // lock ->
-  std::map<std::pair<std::string, std::string>, Invocation, std::less<>> open_;   // (worker, lock)
+  // Looked up on every grant, acquire.invoke and acquire.ok; never iterated.
+  NameMap<NameMap<Counter>> counters_;        // counter ("" for one per service) -> lock ->
+  NameMap<LockAcquisitions> acquisitions_;    // lock ->
+  NameMap<NameMap<Invocation>> open_;         // worker -> lock ->
   std::set<std::tuple<std::string, std::string, std::string>> found_white_box_;   // (lock, owner, token)
 };
 

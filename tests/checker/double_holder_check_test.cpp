@@ -85,14 +85,19 @@ Fields acquired_with_lease(const char* lock, std::int64_t token, std::int64_t le
   return Fields{{"lock", lock}, {"token", token}, {"lease_ns", lease_ns}};
 }
 
-// worker-1 acquires at 0 (invoke) with a 10 s lease and never records hold.end;
-// worker-2 begins holding at 12 s.
-HistoryBuilder hand_over_after_the_lease() {
+// worker-1 acquires at 0 (invoke) with a 10 s lease and begins holding.
+HistoryBuilder worker_1_holding_with_a_10s_lease() {
   HistoryBuilder history;
   history.add(0, "worker-1", "acquire.invoke", Fields{{"lock", "L"}})
       .add(ms(2), "worker-1", "acquire.ok", acquired_with_lease("L", 1, seconds(10)))
-      .add(ms(2), "worker-1", "hold.begin", on("L", 1), "first")
-      .add(seconds(12), "worker-2", "acquire.invoke", Fields{{"lock", "L"}})
+      .add(ms(2), "worker-1", "hold.begin", on("L", 1), "first");
+  return history;
+}
+
+// ... and never records hold.end; worker-2 begins holding at 12 s.
+HistoryBuilder hand_over_after_the_lease() {
+  HistoryBuilder history = worker_1_holding_with_a_10s_lease();
+  history.add(seconds(12), "worker-2", "acquire.invoke", Fields{{"lock", "L"}})
       .add(seconds(12) + ms(1), "worker-2", "acquire.ok", acquired_with_lease("L", 2, seconds(10)))
       .add(seconds(12) + ms(1), "worker-2", "hold.begin", on("L", 2), "second");
   return history;
@@ -121,11 +126,8 @@ TEST(DoubleHolder, AHoldEndAfterTheOtherHoldBeganShowsTheWorkerHeldOn) {
 }
 
 TEST(DoubleHolder, ARenewalWhoseLeaseReachesPastTheOtherHoldBeginIsAnOverlap) {
-  HistoryBuilder history;
-  history.add(0, "worker-1", "acquire.invoke", Fields{{"lock", "L"}})
-      .add(ms(2), "worker-1", "acquire.ok", acquired_with_lease("L", 1, seconds(10)))
-      .add(ms(2), "worker-1", "hold.begin", on("L", 1))
-      .add(seconds(12), "worker-2", "hold.begin", on("L", 2))
+  HistoryBuilder history = worker_1_holding_with_a_10s_lease();
+  history.add(seconds(12), "worker-2", "hold.begin", on("L", 2))
       // worker-1 renews at 13 s (a late renewal that still succeeded): its lease now runs to 23 s.
       .add(seconds(13), "worker-1", "renew.invoke", on("L", 1))
       .add(seconds(13) + ms(1), "worker-1", "renew.ok", Fields{{"token", 1}, {"lease_ns", seconds(10)}});
@@ -133,11 +135,8 @@ TEST(DoubleHolder, ARenewalWhoseLeaseReachesPastTheOtherHoldBeginIsAnOverlap) {
 }
 
 TEST(DoubleHolder, ARenewalEndsTheHoldAtTheRenewInvokePlusItsLease) {
-  HistoryBuilder history;
-  history.add(0, "worker-1", "acquire.invoke", Fields{{"lock", "L"}})
-      .add(ms(2), "worker-1", "acquire.ok", acquired_with_lease("L", 1, seconds(10)))
-      .add(ms(2), "worker-1", "hold.begin", on("L", 1))
-      .add(seconds(5), "worker-1", "renew.invoke", on("L", 1))
+  HistoryBuilder history = worker_1_holding_with_a_10s_lease();
+  history.add(seconds(5), "worker-1", "renew.invoke", on("L", 1))
       .add(seconds(5) + ms(1), "worker-1", "renew.ok", Fields{{"token", 1}, {"lease_ns", seconds(10)}})
       .add(seconds(14), "worker-2", "hold.begin", on("L", 2))   // before 15 s: overlaps
       .add(seconds(16), "worker-3", "hold.begin", on("L", 3));  // after: overlaps worker-2 only

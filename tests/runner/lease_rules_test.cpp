@@ -72,26 +72,25 @@ nlohmann::ordered_json lease(const std::string& owner, std::int64_t token, std::
   return {{"lock", "lock"}, {"owner", owner}, {"token", token}, {"lease_ns", lease_ns}};
 }
 
-TEST(LeaseRules, ALateFailoverAfterTheCrashedPrimarysLeaseRanOutIsNoDoubleGrant) {
-  const std::vector<Record> records{
+// redis-0 grants a 10 s lease at 1 ms and crashes at 0.5 s; redis-1 is
+// promoted at `promoted_ms` and grants the lock to another owner 80 ms later.
+std::vector<Record> crash_then_failover_at(std::int64_t promoted_ms) {
+  return {
       {1 * kMs, "redis-0", "lease.grant", lease("worker-1", 1, 10'000 * kMs)},
       {500 * kMs, "redis-0", "crash", {}},
-      {31'500 * kMs, "redis-1", "replica.promote", {}},
-      {31'580 * kMs, "redis-1", "lease.grant", lease("worker-2", 2, 10'000 * kMs)},
+      {promoted_ms * kMs, "redis-1", "replica.promote", {}},
+      {(promoted_ms + 80) * kMs, "redis-1", "lease.grant", lease("worker-2", 2, 10'000 * kMs)},
   };
-  const BothCounts counts = count_both(records, ViolationKind::kDoubleGrant);
+}
+
+TEST(LeaseRules, ALateFailoverAfterTheCrashedPrimarysLeaseRanOutIsNoDoubleGrant) {
+  const BothCounts counts = count_both(crash_then_failover_at(31'500), ViolationKind::kDoubleGrant);
   EXPECT_EQ(counts.checker, 0);
   EXPECT_EQ(counts.oracle, 0);
 }
 
 TEST(LeaseRules, AFailoverBeforeTheCrashedPrimarysDeadlineIsADoubleGrant) {
-  const std::vector<Record> records{
-      {1 * kMs, "redis-0", "lease.grant", lease("worker-1", 1, 10'000 * kMs)},
-      {500 * kMs, "redis-0", "crash", {}},
-      {9'000 * kMs, "redis-1", "replica.promote", {}},
-      {9'100 * kMs, "redis-1", "lease.grant", lease("worker-2", 2, 10'000 * kMs)},
-  };
-  const BothCounts counts = count_both(records, ViolationKind::kDoubleGrant);
+  const BothCounts counts = count_both(crash_then_failover_at(9'000), ViolationKind::kDoubleGrant);
   EXPECT_EQ(counts.checker, 1);
   EXPECT_EQ(counts.oracle, 1);
 }
