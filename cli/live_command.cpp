@@ -28,12 +28,14 @@
 #include "output_files.h"
 #include "reports/summary_json.h"
 #include "reports/terminal_table.h"
+#include "runner/cpu_time.h"
 #include "runner/scenario_run.h"
 #include "runner/summary.h"
 #include "scenario_files.h"
 #include "scenarios/fencing_modes.h"
 #include "scenarios/seed_limits.h"
 #include "text/terminal_escape.h"
+#include "stderr_lines.h"
 
 namespace locksim::cli {
 namespace {
@@ -79,19 +81,19 @@ void warn_about_scale(const scenarios::Scenario& scenario, double scale) {
     return static_cast<std::int64_t>(std::llround(static_cast<double>(duration.count_ns()) * scale));
   };
   if (scenario.system.lock.lease && scaled(*scenario.system.lock.lease) < kReliableNs * 4) {
-    fmt::print(stderr, "locksim: live: warning: --time-scale {} makes the lease {}ms; below 20ms this machine's "
+    print_to_stderr("locksim: live: warning: --time-scale {} makes the lease {}ms; below 20ms this machine's "
                        "scheduling can decide the outcome\n",
                scale, scaled(*scenario.system.lock.lease) / 1'000'000.0);
   }
   if (scaled(scenario.system.service.request_timeout) < kReliableNs) {
-    fmt::print(stderr, "locksim: live: warning: --time-scale {} makes the request timeout {}ms; below 5ms replies "
+    print_to_stderr("locksim: live: warning: --time-scale {} makes the request timeout {}ms; below 5ms replies "
                        "may time out for no reason but the machine\n",
                scale, scaled(scenario.system.service.request_timeout) / 1'000'000.0);
   }
 }
 
 // A live run as a seed run, so that it is summed and judged exactly as a simulated one.
-runner::SeedRun as_seed_run(const live::LiveRunResult& live, std::uint64_t seed, model::Fencing mode) {
+runner::SeedRun as_seed_run(const live::LiveRunResult& live, std::uint64_t seed, model::Fencing mode, double cpu_seconds) {
   runner::SeedRun run;
   run.seed = seed;
   run.fencing = mode;
@@ -102,7 +104,7 @@ runner::SeedRun as_seed_run(const live::LiveRunResult& live, std::uint64_t seed,
   run.unfinished_jobs = live.unfinished_jobs;
   run.events = live.history.size();
   run.history_events = live.history.size();
-  run.wall_seconds = live.wall_seconds;
+  run.cpu_seconds = cpu_seconds;
   return run;
 }
 
@@ -134,11 +136,11 @@ ExitCode live(const LiveArguments& arguments) {
   }
   const bool own_lock_servers = arguments.redis.empty();
   for (const std::string& line : live::faults_without_live_form(scenario, own_lock_servers)) {
-    fmt::print(stderr, "locksim: live: {} — skipped, counted as not fired\n", line);
+    print_to_stderr("locksim: live: {} — skipped, counted as not fired\n", line);
   }
   warn_about_scale(scenario, arguments.time_scale);
   if (scenario.network.drop_probability > 0 || scenario.network.duplicate_probability > 0) {
-    fmt::print(stderr, "locksim: live: /network: drop and duplicate probabilities have no live form (TCP neither "
+    print_to_stderr("locksim: live: /network: drop and duplicate probabilities have no live form (TCP neither "
                        "loses nor repeats bytes) — the runs go without them\n");
   }
 
@@ -191,6 +193,8 @@ ExitCode live(const LiveArguments& arguments) {
       settings.prefix = fmt::format("{}locksim:{}:{}:{}:", arguments.prefix, getpid(), settings.seed,
                                     scenarios::fencing_mode_name(mode));
       live::LiveRunResult result;
+      // locksim's own CPU (the coordinator); the workers and servers are processes of their own.
+      const double cpu_started = runner::process_cpu_seconds();
       try {
         result = live::run_live(scenario, mode, settings);
       } catch (const live::WorkerProgramError& error) {
@@ -199,7 +203,8 @@ ExitCode live(const LiveArguments& arguments) {
       if (!arguments.history_directory.empty()) {
         write_history(arguments.history_directory, scenario.name, settings.seed, mode, result.history);
       }
-      runner::add_run(total, as_seed_run(result, settings.seed, mode),
+      summary.wall_seconds += result.wall_seconds;
+      runner::add_run(total, as_seed_run(result, settings.seed, mode, runner::process_cpu_seconds() - cpu_started),
                       fmt::format("locksim live {} --runs 1 --fencing {} (seed {})", scenario.file,
                                   mode == model::Fencing::kOn ? "on" : "off", settings.seed));
     }

@@ -66,7 +66,7 @@ ordered_json mode_to_json(const ModeSummary& mode) {
   // virtual_ns (an extension) keeps the exact sum for merging.
   json["stats"] = {{"events", mode.events},
                    {"virtual_s", static_cast<double>(mode.virtual_ns) / 1e9},
-                   {"wall_s", mode.wall_seconds},
+                   {"cpu_s", mode.cpu_seconds},
                    {"virtual_ns", mode.virtual_ns}};
   json["faults_fired"] = mode.faults_fired;
   json["probes"] = mode.probes;
@@ -125,6 +125,8 @@ ordered_json scenario_to_json(const ScenarioSummary& scenario) {
   json["inert"] = scenario.inert;
   json["inert_rules"] = {{"allow_inert", scenario.allow_inert}, {"probes_required", scenario.probes_required}};
   json["recheck"] = {{"seeds", scenario.rechecked}, {"failed", scenario.recheck_failed}};
+  // Wall time is what the user waited; CPU time is summed over the threads.
+  json["stats"] = {{"wall_s", scenario.wall_seconds}, {"cpu_s", scenario.cpu_seconds()}};
   // A shard has only some seeds: it judges nothing, so it states no verdict.
   const auto verdict = [&scenario](bool value) { return scenario.partial() ? ordered_json(nullptr) : ordered_json(value); };
   json["ok"] = verdict(scenario.ok);
@@ -161,6 +163,13 @@ class Reader {
  private:
   std::string file_;
 };
+
+// A time in seconds: a number, not negative.
+double seconds(const Reader& reader, const ordered_json& object, const std::string& key, const std::string& path) {
+  const ordered_json& value = reader.at(object, key, path);
+  if (!value.is_number() || value.get<double>() < 0) reader.fail(path + "/" + key, "expected seconds (a number, 0 or more)");
+  return value.get<double>();
+}
 
 // Counts keyed by name, every name known to `from_name`.
 template <class Key, class FromName>
@@ -233,7 +242,7 @@ ModeSummary mode_from_json(const Reader& reader, const ordered_json& json, model
   const ordered_json& stats = reader.at(json, "stats", path);
   mode.events = static_cast<std::uint64_t>(reader.integer(stats, "events", path + "/stats"));
   mode.virtual_ns = reader.integer(stats, "virtual_ns", path + "/stats");
-  mode.wall_seconds = reader.at(stats, "wall_s", path + "/stats").get<double>();
+  mode.cpu_seconds = seconds(reader, stats, "cpu_s", path + "/stats");
   for (const auto& [key, value] : reader.at(json, "faults_fired", path).items()) mode.faults_fired[key] = value.get<std::int64_t>();
   for (const auto& [key, value] : reader.at(json, "probes", path).items()) mode.probes[key] = value.get<std::int64_t>();
   const ordered_json& replay = reader.at(json, "replay", path);
@@ -386,6 +395,7 @@ runner::SummaryInput summary_input_from_json(std::string_view text, const std::s
       const ordered_json& recheck = reader.at(entry, "recheck", path);
       scenario.rechecked = static_cast<std::uint64_t>(reader.integer(recheck, "seeds", path + "/recheck"));
       for (const ordered_json& seed : reader.at(recheck, "failed", path + "/recheck")) scenario.recheck_failed.push_back(seed.get<std::uint64_t>());
+      scenario.wall_seconds = seconds(reader, reader.at(entry, "stats", path), "wall_s", path + "/stats");
       const ordered_json& ok = reader.at(entry, "ok", path);
       if (ok.is_null() && !scenario.partial()) reader.fail(path + "/ok", "expected true or false (null only on a shard)");
       scenario.ok = ok.is_null() || ok.get<bool>();

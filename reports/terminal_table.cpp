@@ -264,7 +264,9 @@ std::string speed_line(const std::vector<runner::ScenarioSummary>& scenarios, do
   std::int64_t runs = 0;
   std::uint64_t events = 0;
   std::int64_t virtual_ns = 0;
+  double cpu_seconds = 0;
   for (const runner::ScenarioSummary& scenario : scenarios) {
+    cpu_seconds += scenario.cpu_seconds();
     for (const runner::ModeSummary& mode : scenario.modes) {
       runs += mode.runs;
       events += mode.events;
@@ -272,9 +274,9 @@ std::string speed_line(const std::vector<runner::ScenarioSummary>& scenarios, do
     }
   }
   const double seconds = std::max(wall_seconds, 1e-9);
-  return fmt::format("speed: {} runs (seed x mode) in {:.2f} s on {} thread{}: {:.0f} runs/s, {:.2f} M events/s, "
-                     "virtual/wall {:.3g}\n",
-                     runs, wall_seconds, threads, threads == 1 ? "" : "s", static_cast<double>(runs) / seconds,
+  return fmt::format("speed: {} runs (seed x mode) in {:.2f} s wall ({:.2f} s CPU) on {} thread{}: {:.0f} runs/s, "
+                     "{:.2f} M events/s, virtual/wall {:.3g}\n",
+                     runs, wall_seconds, cpu_seconds, threads, threads == 1 ? "" : "s", static_cast<double>(runs) / seconds,
                      static_cast<double>(events) / seconds / 1e6, static_cast<double>(virtual_ns) / 1e9 / seconds);
 }
 

@@ -29,7 +29,8 @@ enum class TableDetail {
 [[nodiscard]] std::string summary_to_table(const std::vector<runner::ScenarioSummary>& scenarios,
                                            TableDetail detail = TableDetail::kFull, std::size_t unloaded_files = 0);
 
-// "speed: 4700 runs (seed × mode) in 0.52 s on 2 threads: 9000 runs/s, 6.1 M events/s, virtual/wall 1.2e6"
+// "speed: 4700 runs (seed x mode) in 0.52 s wall (1.01 s CPU) on 2 threads: 9000 runs/s, 6.1 M events/s,
+// virtual/wall 1.2e6": wall time is what the user waited, CPU time the threads spent.
 [[nodiscard]] std::string speed_line(const std::vector<runner::ScenarioSummary>& scenarios, double wall_seconds,
                                      unsigned threads);
 

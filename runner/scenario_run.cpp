@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <exception>
 #include <functional>
@@ -56,6 +57,8 @@ std::string replay_command(std::string_view file, std::uint64_t seed, model::Fen
 }
 
 ScenarioSummary run_scenario(const scenarios::Scenario& scenario, const RunRequest& request, const Progress& progress) {
+  // The wall clock is read here, outside every simulation, only for the stats.
+  const auto started = std::chrono::steady_clock::now();
   ScenarioSummary summary;
   summary.name = scenario.name;
   summary.file = scenario.file;
@@ -142,6 +145,7 @@ ScenarioSummary run_scenario(const scenarios::Scenario& scenario, const RunReque
     }
     if (!identical) summary.recheck_failed.push_back(seed);
   }
+  summary.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   summary.allow_inert = scenario.allow_inert;
   summary.probes_required = scenario.probes_required;
   summary.expectations = expectations_for(scenario, summary.modes);

@@ -1,6 +1,5 @@
 #include "runner/seed_run.h"
 
-#include <chrono>
 #include <iterator>
 #include <stdexcept>
 
@@ -10,6 +9,7 @@
 #include "locksim/version.h"
 #include "model/nemesis.h"
 #include "model/system.h"
+#include "runner/cpu_time.h"
 #include "runner/event_adapter.h"
 #include "runner/probes.h"
 #include "scenarios/fencing_modes.h"
@@ -184,8 +184,8 @@ SeedRun run_seed(const scenarios::Scenario& scenario, std::uint64_t seed, model:
 
 SeedRun run_plan(const scenarios::Scenario& scenario, const scenarios::Plan& plan, model::Fencing fencing,
                  const LineWatcher& watch, OracleChoice oracle_choice) {
-  // Wall-clock time is read only here, outside the simulation, for the stats.
-  const auto wall_start = std::chrono::steady_clock::now();
+  // CPU time is read only here, outside the simulation, for the stats.
+  const double cpu_start = thread_cpu_seconds();
   SeedRun result;
   result.seed = plan.seed;
   result.fencing = fencing;
@@ -290,7 +290,7 @@ SeedRun run_plan(const scenarios::Scenario& scenario, const scenarios::Plan& pla
   result.history_hash = simulation.history().hash();
   if (watch) result.text_hash = simulation.history().text_hash();
   result.history_events = simulation.history().events_recorded();
-  result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  result.cpu_seconds = thread_cpu_seconds() - cpu_start;
   return result;
 }
 

@@ -133,6 +133,12 @@ std::int64_t ModeSummary::runs_with_any(const Measure& measure) const {
   return found == runs_with.end() ? 0 : found->second;
 }
 
+double ScenarioSummary::cpu_seconds() const {
+  double seconds = 0;
+  for (const ModeSummary& mode : modes) seconds += mode.cpu_seconds;
+  return seconds;
+}
+
 ModeSummary empty_mode_summary(model::Fencing mode, std::size_t fault_count) {
   ModeSummary summary;
   summary.mode = mode;
@@ -179,7 +185,7 @@ void add_run(ModeSummary& total, const SeedRun& run, const std::string& replay) 
   }
   add_to(total.events, run.events);
   add_to(total.virtual_ns, run.virtual_ns);
-  total.wall_seconds += run.wall_seconds;
+  total.cpu_seconds += run.cpu_seconds;
   for (const std::size_t index : run.faults_fired) add_to(total.faults_fired[fault_key(index)], std::int64_t{1});
   add_counts(total.probes, run.probes);
   if (run.oracle) {
@@ -216,7 +222,7 @@ void add(ModeSummary& total, const ModeSummary& part) {
   }
   add_to(total.events, part.events);
   add_to(total.virtual_ns, part.virtual_ns);
-  total.wall_seconds += part.wall_seconds;
+  total.cpu_seconds += part.cpu_seconds;
   add_counts(total.faults_fired, part.faults_fired);
   add_counts(total.probes, part.probes);
   add_to(total.oracle_runs, part.oracle_runs);
@@ -315,6 +321,7 @@ void merge_summaries(std::vector<ScenarioSummary>& total, const std::vector<Scen
     sum.content_hash = part.content_hash;
     sum.first_seed = std::min(sum.first_seed, part.first_seed);
     sum.rechecked += part.rechecked;
+    sum.wall_seconds += part.wall_seconds;
     sum.recheck_failed.insert(sum.recheck_failed.end(), part.recheck_failed.begin(), part.recheck_failed.end());
     for (const ModeSummary& mode : part.modes) {
       auto into = std::find_if(sum.modes.begin(), sum.modes.end(), [&](const ModeSummary& m) { return m.mode == mode.mode; });

@@ -55,7 +55,9 @@ struct ModeSummary {
   std::map<scenarios::Measure, std::int64_t> first_seed_with;
   std::uint64_t events = 0;
   std::int64_t virtual_ns = 0;  // summed in integers, so shard sums equal whole sums exactly
-  double wall_seconds = 0;
+  // CPU time summed over the runs: more than the wall time when threads
+  // share the seeds (the scenario's wall_seconds is the time waited).
+  double cpu_seconds = 0;
   std::map<std::string, std::int64_t> faults_fired;  // "faults[i]" → runs it fired in
   std::map<std::string, std::int64_t> probes;        // probe → times reached over all runs
   std::string replay;                                // the command for the first failing seed
@@ -105,6 +107,9 @@ struct ScenarioSummary {
   std::vector<std::string> probes_required;  // probes that must be reached in every mode
   std::vector<std::uint64_t> recheck_failed;  // seeds whose two runs differed (once each)
   std::uint64_t rechecked = 0;                // seeds run twice (not seed × mode runs)
+  // The time the user waited for the scenario's runs, the recheck included
+  // (merged shards: the sum of theirs, as if run one after another).
+  double wall_seconds = 0;
   bool ok = true;  // expectations held and the scenario was not inert; on a shard: the recheck held
   // Every mode that ran is judged (set by judge()). A scenario that is ok
   // but not judged proved nothing: it is "not judged", not "passed".
@@ -115,6 +120,8 @@ struct ScenarioSummary {
 
   // A shard's summary covers only some seeds: totals and shares are not judged on it.
   [[nodiscard]] bool partial() const { return shard_count > 1; }
+  // CPU time over the modes' runs (the recheck's second runs are not counted).
+  [[nodiscard]] double cpu_seconds() const;
 };
 
 // A mode with no runs yet: every kind, measure and fault at zero.

@@ -10,6 +10,7 @@
 #include <pugixml.hpp>
 
 #include "locksim_process.h"
+#include "tests/summary_without_times.h"
 
 namespace {
 
@@ -31,14 +32,9 @@ std::string run_shard(const std::string& scenario, int seeds, int index, int cou
   return file;
 }
 
-// The summary without what differs from run to run (wall time) or by where seeds ran (rechecks).
+// The summary without what differs from run to run (times) or by where seeds ran (rechecks).
 nlohmann::json comparable(const std::string& file) {
-  nlohmann::json json = nlohmann::json::parse(read_text(file));
-  for (nlohmann::json& scenario : json["scenarios"]) {
-    scenario.erase("recheck");
-    for (auto& [mode, values] : scenario["modes"].items()) values["stats"].erase("wall_s");
-  }
-  return json;
+  return locksim::test_support::summary_without_times(nlohmann::json::parse(read_text(file)));
 }
 
 TEST(ShardRun, AShardThatMissesAGreaterThanZeroExpectationExitsZeroAndSaysPartial) {

@@ -3,24 +3,21 @@
 // equals a whole run's, count for count and verdict for verdict; and
 // `run --shard auto` takes its shard from the job runner's environment and
 // says which variables it read.
+#include <utility>
+
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 
 #include "locksim_process.h"
+#include "tests/summary_without_times.h"
 
 namespace locksim::cli_test {
 namespace {
 
-// The scenarios of a summary without what differs between a whole run and
-// its shards by design: wall time, and the determinism self-check (each
-// shard rechecks a seed of its own).
+// The scenarios of a summary without what differs between a whole run and its shards by design.
 nlohmann::json without_wall_time(nlohmann::json summary) {
-  for (nlohmann::json& scenario : summary["scenarios"]) {
-    scenario.erase("recheck");
-    for (auto& [name, mode] : scenario["modes"].items()) mode["stats"].erase("wall_s");
-  }
-  return summary["scenarios"];
+  return locksim::test_support::summary_without_times(std::move(summary))["scenarios"];
 }
 
 TEST(ShardRecipe, TheGnuParallelRecipeMergesToTheWholeRun) {

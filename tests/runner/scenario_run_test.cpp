@@ -3,6 +3,7 @@
 // independence from the number of threads.
 #include "runner/scenario_run.h"
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -18,6 +19,7 @@
 #include "scenarios/fencing_modes.h"
 #include "scenarios/saved_plan.h"
 #include "scenarios/scenario_parser.h"
+#include "tests/summary_without_times.h"
 
 namespace locksim::runner {
 namespace {
@@ -38,15 +40,8 @@ std::vector<std::string> builtin_scenario_files() {
   return files;
 }
 
-// The summary JSON without what legitimately differs between runs (wall
-// time) or between sharded and whole runs (how many seeds were re-checked).
 nlohmann::json comparable(const std::vector<ScenarioSummary>& summaries) {
-  nlohmann::json json = nlohmann::json::parse(reports::summary_to_json(summaries));
-  for (nlohmann::json& scenario : json["scenarios"]) {
-    scenario.erase("recheck");
-    for (auto& [mode, values] : scenario["modes"].items()) values["stats"].erase("wall_s");
-  }
-  return json;
+  return locksim::test_support::summary_without_times(nlohmann::json::parse(reports::summary_to_json(summaries)));
 }
 
 RunRequest seeds(std::uint64_t count, unsigned threads = 2) {
@@ -217,6 +212,41 @@ TEST(ScenarioRun, RecheckFindsNoDifferenceInADeterministicRun) {
   const ScenarioSummary summary = run_scenario(scenario, request);
   EXPECT_EQ(summary.rechecked, 3u);  // 3 seeds (each in both modes)
   EXPECT_TRUE(summary.recheck_failed.empty());
+}
+
+// Two threads share the seeds: the time waited is less than the CPU time
+// the runs took together. wall_s is the first; summing the runs' times (as
+// it once was) gives the second, about twice the time the call took.
+TEST(ScenarioRun, WallTimeIsTheTimeWaitedAndCpuTimeIsBesideIt) {
+  const scenarios::Scenario scenario = scenarios::load_scenario_file(std::string{LOCKSIM_SCENARIO_DIR} + "/random-gc-pauses.json");
+  const auto started = std::chrono::steady_clock::now();
+  const ScenarioSummary summary = run_scenario(scenario, seeds(40, 2));
+  const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  EXPECT_GT(summary.wall_seconds, 0.0);
+  EXPECT_LE(summary.wall_seconds, waited);
+  EXPECT_GT(summary.cpu_seconds(), 0.0);
+  const nlohmann::json json = nlohmann::json::parse(reports::summary_to_json({summary}));
+  EXPECT_DOUBLE_EQ(json["scenarios"][0]["stats"]["wall_s"].get<double>(), summary.wall_seconds);
+  double modes_cpu = 0;
+  for (const auto& [name, mode] : json["scenarios"][0]["modes"].items()) modes_cpu += mode["stats"]["cpu_s"].get<double>();
+  EXPECT_DOUBLE_EQ(json["scenarios"][0]["stats"]["cpu_s"].get<double>(), modes_cpu);
+}
+
+// JUnit times are wall time: the suite's is the scenario's, and its cases
+// (the modes, run interleaved) share it by CPU time, adding up to it.
+TEST(JunitXml, TimesAreTheScenariosWallTimeSharedByTheModes) {
+  const scenarios::Scenario scenario = scenarios::load_scenario_file(std::string{LOCKSIM_SCENARIO_DIR} + "/random-gc-pauses.json");
+  ScenarioSummary summary = run_scenario(scenario, seeds(4));
+  summary.wall_seconds = 3.0;
+  summary.modes.at(0).cpu_seconds = 4.0;
+  summary.modes.at(1).cpu_seconds = 2.0;
+  pugi::xml_document document;
+  ASSERT_TRUE(document.load_string(reports::summary_to_junit({summary, summary}).c_str()));
+  const pugi::xml_node suite = document.child("testsuites").child("testsuite");
+  EXPECT_DOUBLE_EQ(document.child("testsuites").attribute("time").as_double(), 6.0);
+  EXPECT_DOUBLE_EQ(suite.attribute("time").as_double(), 3.0);
+  EXPECT_DOUBLE_EQ(suite.find_child_by_attribute("testcase", "name", "fencing-off").attribute("time").as_double(), 2.0);
+  EXPECT_DOUBLE_EQ(suite.find_child_by_attribute("testcase", "name", "fencing-on").attribute("time").as_double(), 1.0);
 }
 
 TEST(JunitXml, IsWellFormedAndNamesTheReplayCommandOfAFailure) {

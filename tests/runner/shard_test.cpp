@@ -16,6 +16,7 @@
 #include "scenarios/content_hash.h"
 #include "scenarios/scenario_parser.h"
 #include "scenarios/seed_limits.h"
+#include "tests/summary_without_times.h"
 
 namespace locksim::runner {
 namespace {
@@ -37,11 +38,8 @@ SummaryInput shard_input(const scenarios::Scenario& scenario, const RunRequest& 
 }
 
 nlohmann::json without_wall_time(const std::vector<ScenarioSummary>& summaries) {
-  nlohmann::json json = nlohmann::json::parse(reports::summary_to_json(summaries));
-  for (nlohmann::json& scenario : json["scenarios"]) {
-    for (auto& [mode, values] : scenario["modes"].items()) values["stats"].erase("wall_s");
-  }
-  return json;
+  return locksim::test_support::summary_without_times(nlohmann::json::parse(reports::summary_to_json(summaries)),
+                                             locksim::test_support::Recheck::kKeep);
 }
 
 TEST(Shard, AShardThatMissesAGreaterThanZeroExpectationJudgesNothingAndSaysPartial) {
@@ -104,6 +102,15 @@ TEST(Merge, TheThreeShardsOfARunAddUpToTheWholeRunAndAreJudged) {
   whole_json["scenarios"][0].erase("recheck");
   EXPECT_EQ(merged_json, whole_json);
   EXPECT_EQ(merged_json["scenarios"][0]["partial"], false);
+  // Times add up, as if the shards had run one after another.
+  double shards_wall = 0;
+  double shards_cpu = 0;
+  for (const SummaryInput& input : inputs) {
+    shards_wall += input.scenarios[0].wall_seconds;
+    shards_cpu += input.scenarios[0].cpu_seconds();
+  }
+  EXPECT_DOUBLE_EQ(merged[0].wall_seconds, shards_wall);
+  EXPECT_DOUBLE_EQ(merged[0].cpu_seconds(), shards_cpu);
 }
 
 TEST(Merge, ItsJunitIsTheJunitOfTheWholeRun) {
