@@ -22,6 +22,7 @@
 #include "checker/verdict_report.h"
 #include "command.h"
 #include "sim/duration_text.h"
+#include "stderr_lines.h"
 
 namespace locksim::cli {
 namespace {
@@ -76,14 +77,14 @@ ExitCode run_check(const CheckArguments& arguments) {
     checker::CheckOutcome outcome = checker::check_history_file(path, options);
     if (outcome.error) {
       // Go on with the other files, so one bad file does not hide the rest.
-      fmt::print(stderr, "locksim: {}\n", outcome.error->message());
+      print_to_stderr("locksim: {}\n", outcome.error->message());
       bad_input = true;
       continue;
     }
     fmt::print("{}", checker::verdict_text(outcome.verdict, kViolationsShown));
     violation = violation || !outcome.verdict.ok();
     if (!outcome.verdict.judged()) {
-      fmt::print(stderr, "locksim: {}: nothing judged: every check was skipped for want of its events (listed "
+      print_to_stderr("locksim: {}: nothing judged: every check was skipped for want of its events (listed "
                  "above); a history needs lock-service, hold, acquire or storage events (docs/history-format.md)\n",
                  path);
       unjudged = true;
@@ -99,7 +100,7 @@ ExitCode run_check(const CheckArguments& arguments) {
     try {
       write_json(arguments.json_path, checker::verdicts_json(verdicts));
     } catch (const BadInput& error) {
-      fmt::print(stderr, "locksim: {}\n", error.what());
+      print_to_stderr("locksim: {}\n", error.what());
       code = more_severe(code, ExitCode::kBadInput);
     }
   }

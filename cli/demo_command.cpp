@@ -8,6 +8,7 @@
 
 #include "command.h"
 #include "sim/simulation.h"
+#include "stderr_lines.h"
 
 namespace locksim::cli {
 namespace {
@@ -61,7 +62,7 @@ ExitCode run_demo() {
   });
   const sim::RunOutcome outcome = simulation.run();
   simulation.record("run", "run.end", {{"final", sim::RawJson{"{}"}}});
-  fmt::print(stderr, "demo: {} events in {:.3f} virtual seconds, history hash {:016x}\n", outcome.events,
+  print_to_stderr("demo: {} events in {:.3f} virtual seconds, history hash {:016x}\n", outcome.events,
              outcome.end.seconds_double(), simulation.history().hash());
   return ExitCode::kOk;
 }

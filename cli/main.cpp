@@ -10,6 +10,7 @@
 #include "command.h"
 #include "locksim/version.h"
 #include "runner/scenario_run.h"
+#include "stderr_lines.h"
 
 int main(int argc, char** argv) {
   using locksim::cli::ExitCode;
@@ -46,10 +47,10 @@ int main(int argc, char** argv) {
     app.exit(error);
     return static_cast<int>(ExitCode::kBadInput);
   } catch (const locksim::cli::BadInput& error) {
-    fmt::print(stderr, "locksim: {}\n", error.what());
+    locksim::cli::print_to_stderr("locksim: {}\n", error.what());
     return static_cast<int>(ExitCode::kBadInput);
   } catch (const std::exception& error) {
-    fmt::print(stderr, "locksim: internal error: {}\n", error.what());
+    locksim::cli::print_to_stderr("locksim: internal error: {}\n", error.what());
     return static_cast<int>(ExitCode::kInternalError);
   }
   return static_cast<int>(exit_code);

@@ -16,6 +16,7 @@
 #include "reports/junit_xml.h"
 #include "reports/summary_json.h"
 #include "reports/terminal_table.h"
+#include "stderr_lines.h"
 
 namespace locksim::cli {
 namespace {
@@ -34,7 +35,7 @@ void write_file(const std::string& path, const std::string& contents, ExitCode& 
   std::ofstream output{path, std::ios::binary};
   output << contents;
   if (!output) {
-    fmt::print(stderr, "locksim: {}: cannot write the file\n", path);
+    print_to_stderr("locksim: {}: cannot write the file\n", path);
     code = more_severe(code, ExitCode::kBadInput);
   }
 }
@@ -74,9 +75,9 @@ ExitCode merge(const MergeArguments& arguments) {
       if (std::find(load_errors.begin(), load_errors.end(), bad) == load_errors.end()) load_errors.push_back(bad);
     }
   }
-  for (const runner::BadScenarioFile& bad : load_errors) fmt::print(stderr, "locksim: {}\n", bad.message);
+  for (const runner::BadScenarioFile& bad : load_errors) print_to_stderr("locksim: {}\n", bad.message);
   fmt::print("{}", reports::summary_to_table(total, reports::TableDetail::kFull, load_errors.size()));
-  fmt::print(stderr, "{}", reports::internal_failures(total));
+  print_to_stderr("{}", reports::internal_failures(total));
   ExitCode code = exit_code_of(total);
   if (!load_errors.empty()) code = more_severe(code, ExitCode::kBadInput);  // as the run that could not load them
   write_file(arguments.json_file, reports::summary_to_json(total, load_errors, inputs.front().run_flags), code);

@@ -21,6 +21,7 @@
 #include "scenario_files.h"
 #include "scenarios/seed_limits.h"
 #include "text/terminal_escape.h"
+#include "stderr_lines.h"
 
 namespace locksim::cli {
 namespace {
@@ -65,7 +66,7 @@ ExitCode report(const ReportArguments& arguments) {
     }
     write_output_file(out / page, reports::scenario_page_html(gathered_report, links));
     if (oracle_disagreed(gathered_report.summary)) {
-      fmt::print(stderr, "locksim: {}: the checker and the in-simulation oracle disagreed on a run (a bug in locksim); "
+      print_to_stderr("locksim: {}: the checker and the in-simulation oracle disagreed on a run (a bug in locksim); "
                          "`locksim run` on the file says where\n", text::terminal_escaped(scenario.file));
       code = ExitCode::kInternalError;
     }

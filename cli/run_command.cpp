@@ -27,6 +27,7 @@
 #include "scenario_files.h"
 #include "scenarios/fencing_modes.h"
 #include "scenarios/seed_limits.h"
+#include "stderr_lines.h"
 
 namespace locksim::cli {
 namespace {
@@ -65,7 +66,7 @@ runner::RunRequest request_from(const RunArguments& arguments) {
       throw BadInput(error.what());
     }
     if (!shard.source.empty()) {
-      fmt::print(stderr, "locksim: --shard {}: shard {}/{} from {}\n", arguments.shard, shard.index, shard.count,
+      print_to_stderr("locksim: --shard {}: shard {}/{} from {}\n", arguments.shard, shard.index, shard.count,
                  shard.source);
     }
     request.shard_index = shard.index;
@@ -101,7 +102,7 @@ ExitCode run(const RunArguments& arguments) {
   check_writable("--json", arguments.json_file);
   check_writable("--junit", arguments.junit_file);
   const LoadedScenarios loaded = load_scenarios_keeping_going(arguments.paths);
-  for (const reports::BadScenarioFile& bad : loaded.bad_files) fmt::print(stderr, "locksim: {}\n", bad.message);
+  for (const reports::BadScenarioFile& bad : loaded.bad_files) print_to_stderr("locksim: {}\n", bad.message);
   const std::vector<scenarios::Scenario>& scenarios = loaded.scenarios;
   const bool show_progress = !arguments.quiet && isatty(STDERR_FILENO) == 1;
   std::vector<runner::ScenarioSummary> summaries;
@@ -111,8 +112,8 @@ ExitCode run(const RunArguments& arguments) {
     runner::Progress progress;
     if (show_progress) {
       progress = [&scenario](std::uint64_t done, std::uint64_t total) {
-        fmt::print(stderr, "\r{} {}/{} seeds", scenario.name, done, total);
-        if (done == total) fmt::print(stderr, "\r\033[K");
+        print_to_stderr("\r{} {}/{} seeds", scenario.name, done, total);
+        if (done == total) print_to_stderr("\r\033[K");
       };
     }
     summaries.push_back(runner::run_scenario(scenario, request_for(scenario, arguments, request), progress));
@@ -122,17 +123,16 @@ ExitCode run(const RunArguments& arguments) {
   fmt::print("{}", reports::summary_to_table(summaries, detail, loaded.bad_files.size()));
   if (!arguments.quiet) fmt::print("{}", reports::speed_line(summaries, wall_seconds, request.threads));
   if (!arguments.quiet) fmt::print("{}", reports::recheck_line(summaries));
-  fmt::print(stderr, "{}", reports::internal_failures(summaries));
+  print_to_stderr("{}", reports::internal_failures(summaries));
 
   ExitCode code = exit_code_of(summaries);
   if (arguments.require_expectations &&
       std::any_of(summaries.begin(), summaries.end(), [](const runner::ScenarioSummary& s) { return !s.judged; })) {
-    fmt::print(stderr,
-               "locksim: --require-expectations: a scenario was not judged (no expectation applies to a mode)\n");
+    print_to_stderr("locksim: --require-expectations: a scenario was not judged (no expectation applies to a mode)\n");
     code = more_severe(code, ExitCode::kExpectationFailed);
   }
   if (!loaded.bad_files.empty()) {
-    fmt::print(stderr, "locksim: {} scenario file{} could not be loaded (see above)\n", loaded.bad_files.size(),
+    print_to_stderr("locksim: {} scenario file{} could not be loaded (see above)\n", loaded.bad_files.size(),
                loaded.bad_files.size() == 1 ? "" : "s");
     code = more_severe(code, ExitCode::kBadInput);
   }
@@ -143,7 +143,7 @@ ExitCode run(const RunArguments& arguments) {
                  reports::summary_to_junit(summaries, {loaded.bad_files, arguments.require_expectations}));
     }
   } catch (const BadInput& error) {
-    fmt::print(stderr, "locksim: {}\n", error.what());
+    print_to_stderr("locksim: {}\n", error.what());
     code = more_severe(code, ExitCode::kBadInput);
   }
   return code;

@@ -9,6 +9,7 @@
 #include "command.h"
 #include "scenarios/did_you_mean.h"
 #include "scenarios/scenario_parser.h"
+#include "stderr_lines.h"
 
 namespace locksim::cli {
 namespace {
@@ -93,7 +94,7 @@ LoadedScenarios load_scenarios_keeping_going(const std::vector<std::string>& pat
 
 void print_setting_warnings(const scenarios::Scenario& scenario) {
   for (const scenarios::SettingWarning& warning : scenario.warnings) {
-    fmt::print(stderr, "{}: warning: {}: {}\n", scenario.file, warning.pointer, warning.message);
+    print_to_stderr("{}: warning: {}: {}\n", scenario.file, warning.pointer, warning.message);
   }
 }
 

@@ -25,6 +25,7 @@
 #include "scenarios/scenario_text.h"
 #include "scenarios/seed_limits.h"
 #include "text/terminal_escape.h"
+#include "stderr_lines.h"
 
 namespace locksim::cli {
 namespace {
@@ -82,8 +83,8 @@ ExitCode sweep(const SweepArguments& arguments) {
   runner::SweepProgress progress;
   if (show_progress) {
     progress = [](std::size_t done, std::size_t total) {
-      fmt::print(stderr, "\rsweep {}/{} points", done, total);
-      if (done == total) fmt::print(stderr, "\r\033[K");
+      print_to_stderr("\rsweep {}/{} points", done, total);
+      if (done == total) print_to_stderr("\r\033[K");
     };
   }
   const runner::SweepResult result = runner::run_sweep(std::move(plan), {arguments.seeds, arguments.threads}, progress);
@@ -101,7 +102,7 @@ ExitCode sweep(const SweepArguments& arguments) {
   fmt::print("wrote {} and {}\n", text::terminal_escaped(csv.string()), text::terminal_escaped(svg.string()));
 
   // As `run`: a disagreement between the checker and the oracle is exit 3.
-  fmt::print(stderr, "{}", reports::internal_failures(result.summaries));
+  print_to_stderr("{}", reports::internal_failures(result.summaries));
   ExitCode code = ExitCode::kOk;
   for (const runner::ScenarioSummary& summary : result.summaries) {
     for (const runner::ModeSummary& mode : summary.modes) {

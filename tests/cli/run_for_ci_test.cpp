@@ -98,6 +98,32 @@ TEST(NotJudged, AScenarioWithoutExpectationsIsNotJudgedAndRequireExpectationsMak
   EXPECT_NE(read_text(junit_skipped).find("<skipped message=\"not judged"), std::string::npos);
 }
 
+// A CI log merges stdout and stderr (2>&1, a pipe): a load error comes
+// before the table, the errors about the run after it, each a whole line.
+// (Piped, as here, stdout is buffered: unflushed, the table once came after them all.)
+TEST(MergedLog, ErrorsAreWholeLinesBeforeOrAfterTheTableNeverInsideIt) {
+  const std::string scenario = scratch("merged-log-no-expect.json");
+  std::ofstream{scenario} << R"({"name": "no-expect", "workers": {"count": 2, "work": "1s"}})";
+  const std::string bad = scratch("merged-log-bad.json");
+  std::ofstream{bad} << R"({"name": "bad", "lock": {"lease": 5)";
+  const Result result = run_locksim("run " + scenario + " " + bad + " --seeds 3 --require-expectations");
+  const std::string& log = result.output;
+  const std::size_t table = log.find("scenario   mode");
+  const std::size_t closing = log.find("1 scenario: 1 not judged");
+  ASSERT_NE(table, std::string::npos) << log;
+  ASSERT_NE(closing, std::string::npos) << log;
+  const std::size_t load_error = log.find("merged-log-bad.json:1:");
+  const std::size_t not_judged = log.find("locksim: --require-expectations: a scenario was not judged");
+  const std::size_t not_loaded = log.find("locksim: 1 scenario file could not be loaded");
+  EXPECT_LT(load_error, table) << log;
+  EXPECT_GT(not_judged, closing) << log;
+  EXPECT_GT(not_loaded, closing) << log;
+  for (const std::size_t at : {not_judged, not_loaded}) {
+    ASSERT_NE(at, std::string::npos) << log;
+    EXPECT_EQ(log[at - 1], '\n') << "not a whole line: " << log;
+  }
+}
+
 TEST(NotJudged, RequireExpectationsKeepsAJudgedSuiteAtExitZero) {
   const Result result = run_locksim("run " + kScenarios + "/control-no-faults.json --seeds 3 --require-expectations");
   EXPECT_EQ(result.exit_code, 0) << result.output;
