@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -106,8 +105,6 @@ ExitCode run(const RunArguments& arguments) {
   const std::vector<scenarios::Scenario>& scenarios = loaded.scenarios;
   const bool show_progress = !arguments.quiet && isatty(STDERR_FILENO) == 1;
   std::vector<runner::ScenarioSummary> summaries;
-  // The wall clock is read here, outside every simulation, only to report speed.
-  const auto started = std::chrono::steady_clock::now();
   for (const scenarios::Scenario& scenario : scenarios) {
     runner::Progress progress;
     if (show_progress) {
@@ -118,10 +115,9 @@ ExitCode run(const RunArguments& arguments) {
     }
     summaries.push_back(runner::run_scenario(scenario, request_for(scenario, arguments, request), progress));
   }
-  const double wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   const reports::TableDetail detail = arguments.quiet ? reports::TableDetail::kFailuresOnly : reports::TableDetail::kFull;
   fmt::print("{}", reports::summary_to_table(summaries, detail, loaded.bad_files.size()));
-  if (!arguments.quiet) fmt::print("{}", reports::speed_line(summaries, wall_seconds, request.threads));
+  if (!arguments.quiet) fmt::print("{}", reports::speed_line(summaries, request.threads));
   if (!arguments.quiet) fmt::print("{}", reports::recheck_line(summaries));
   print_to_stderr("{}", reports::internal_failures(summaries));
 

@@ -260,12 +260,14 @@ std::string summary_to_table(const std::vector<runner::ScenarioSummary>& scenari
   return text::terminal_escaped_lines(table);
 }
 
-std::string speed_line(const std::vector<runner::ScenarioSummary>& scenarios, double wall_seconds, unsigned threads) {
+std::string speed_line(const std::vector<runner::ScenarioSummary>& scenarios, unsigned threads) {
   std::int64_t runs = 0;
+  double wall_seconds = 0;
   std::uint64_t events = 0;
   std::int64_t virtual_ns = 0;
   double cpu_seconds = 0;
   for (const runner::ScenarioSummary& scenario : scenarios) {
+    wall_seconds += scenario.wall_seconds;
     cpu_seconds += scenario.cpu_seconds();
     for (const runner::ModeSummary& mode : scenario.modes) {
       runs += mode.runs;

@@ -31,8 +31,7 @@ enum class TableDetail {
 
 // "speed: 4700 runs (seed x mode) in 0.52 s wall (1.01 s CPU) on 2 threads: 9000 runs/s, 6.1 M events/s,
 // virtual/wall 1.2e6": wall time is what the user waited, CPU time the threads spent.
-[[nodiscard]] std::string speed_line(const std::vector<runner::ScenarioSummary>& scenarios, double wall_seconds,
-                                     unsigned threads);
+[[nodiscard]] std::string speed_line(const std::vector<runner::ScenarioSummary>& scenarios, unsigned threads);
 
 // "recheck: 4 seeds run twice, histories identical" (or which seeds differed).
 [[nodiscard]] std::string recheck_line(const std::vector<runner::ScenarioSummary>& scenarios);
