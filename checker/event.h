@@ -13,55 +13,15 @@
 #include <string>
 #include <string_view>
 
+#include "vocabulary/event_kind.h"
+
 namespace locksim::checker {
 
-// Every `ev` the contract names. The reader rejects any other name.
-enum class EventKind : std::uint8_t {
-  kRunBegin,
-  kRunEnd,
-  kAcquireInvoke,
-  kAcquireOk,
-  kAcquireFail,
-  kRenewInvoke,
-  kRenewOk,
-  kRenewFail,
-  kReleaseInvoke,
-  kReleaseOk,
-  kReleaseFail,
-  kHoldBegin,
-  kHoldEnd,
-  kReadInvoke,
-  kReadOk,
-  kWriteInvoke,
-  kWriteOk,
-  kWriteFail,
-  kCrash,
-  kRestart,
-  kLeaseGrant,
-  kLeaseRenew,
-  kLeaseExpire,
-  kLeaseRelease,
-  kLeaseLost,
-  kLeaseAdopt,
-  kReplicaPromote,
-  kWriteAccept,
-  kWriteReject,
-  kReadAccept,
-  kReadReject,
-  kAcquireGiveUp,  // a worker gave the job up: acquire timeout or tries ran out
-  kEffectInvoke,   // a worker calls an external effect (the payments API)
-  kEffectOk,
-  kEffectFail,
-  kEffectAccept,   // the external service performed the effect (no token is checked)
-  kEffectReject,   // the external service dropped a repeated idempotency key
-  kFaultBegin,
-  kFaultEnd,
-};
-
-// The `ev` text for `kind`, e.g. "lease.grant".
-[[nodiscard]] std::string_view event_kind_name(EventKind kind);
-// The kind whose `ev` text is `name`; nullopt for a name the contract lacks.
-[[nodiscard]] std::optional<EventKind> event_kind_from_name(std::string_view name);
+// Every `ev` the contract names (vocabulary/event_kind.h). The reader
+// rejects any other name.
+using vocabulary::EventKind;
+using vocabulary::event_kind_from_name;
+using vocabulary::event_kind_name;
 
 // The fields of a line that the checks read (`i`, `t`, `proc`, `ev` and the
 // rest of Event's); every other field is kUnknown, which the checks ignore.

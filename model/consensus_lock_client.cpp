@@ -3,8 +3,11 @@
 #include <algorithm>
 
 #include "model/consensus_protocol.h"
+#include "vocabulary/reason.h"
 
 namespace locksim::model {
+
+namespace reason = vocabulary::reason;
 
 using sim::Context;
 using sim::Duration;
@@ -33,7 +36,7 @@ sim::Task<AcquireOutcome> ConsensusLockClient::acquire(Context context, std::str
     const std::optional<sim::Message> reply = co_await context.call(service_, std::move(command), wait + request_timeout_);
     if (!reply) {
       co_await give_up(context, owner, value);
-      co_return AcquireOutcome{std::nullopt, "timeout"};
+      co_return AcquireOutcome{std::nullopt, reason::kTimeout};
     }
     create = false;
     const ConsensusLockReply& answer = reply->body.get<ConsensusLockReply>();
@@ -41,13 +44,13 @@ sim::Task<AcquireOutcome> ConsensusLockClient::acquire(Context context, std::str
       case ConsensusLockStatus::kGranted:
         co_return AcquireOutcome{Lease{answer.revision, ttl_, valid_until(sent_at), std::move(value), std::nullopt}, {}};
       case ConsensusLockStatus::kSessionGone:
-        co_return AcquireOutcome{std::nullopt, "session-expired"};
+        co_return AcquireOutcome{std::nullopt, reason::kSessionExpired};
       case ConsensusLockStatus::kWaiting:
         break;
     }
     if (context.monotonic_now() >= give_up_at) {
       co_await give_up(context, owner, value);
-      co_return AcquireOutcome{std::nullopt, "held"};
+      co_return AcquireOutcome{std::nullopt, reason::kHeld};
     }
   }
 }
@@ -62,10 +65,10 @@ sim::Task<RenewOutcome> ConsensusLockClient::renew(Context context, Lease lease)
   ConsensusKeepAliveCommand command{lease.value};
   const std::optional<sim::Message> reply = co_await context.call(service_, std::move(command), request_timeout_);
   if (!reply) {
-    co_return RenewOutcome{false, {}, "timeout"};
+    co_return RenewOutcome{false, {}, reason::kTimeout};
   }
   if (!reply->body.get<ConsensusKeepAliveReply>().alive) {
-    co_return RenewOutcome{false, {}, "session-expired"};
+    co_return RenewOutcome{false, {}, reason::kSessionExpired};
   }
   co_return RenewOutcome{true, valid_until(sent_at), {}};
 }
@@ -74,10 +77,10 @@ sim::Task<ReleaseOutcome> ConsensusLockClient::release(Context context, std::str
   ConsensusUnlockCommand command{lock_, std::move(lease.value), std::move(owner)};
   const std::optional<sim::Message> reply = co_await context.call(service_, std::move(command), request_timeout_);
   if (!reply) {
-    co_return ReleaseOutcome{false, "timeout"};
+    co_return ReleaseOutcome{false, reason::kTimeout};
   }
   if (!reply->body.get<ConsensusUnlockReply>().released) {
-    co_return ReleaseOutcome{false, "session-expired"};
+    co_return ReleaseOutcome{false, reason::kSessionExpired};
   }
   co_return ReleaseOutcome{true, {}};
 }

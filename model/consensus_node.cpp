@@ -4,8 +4,13 @@
 #include <tuple>
 #include <utility>
 #include <vector>
+#include "vocabulary/event_kind.h"
+#include "vocabulary/field_name.h"
 
 namespace locksim::model {
+
+using vocabulary::EventKind;
+namespace field = vocabulary::field;
 namespace {
 
 using sim::Context;
@@ -197,10 +202,10 @@ ValidateReply ConsensusNode::validate(Context context, const ValidateCommand& co
 void ConsensusNode::refresh(Context context, Session& session) {
   session.deadline = deadline_after(context.monotonic_now(), session.ttl);
   if (holds(session) && session.ttl != Duration::max()) {
-    context.record("lease.renew", {{"lock", session.lock},
-                                   {"owner", session.owner},
-                                   {"token", session.revision},
-                                   {"lease_ns", session.ttl}});
+    context.record(EventKind::kLeaseRenew, {{field::kLock, session.lock},
+                                   {field::kOwner, session.owner},
+                                   {field::kToken, session.revision},
+                                   {field::kLeaseNs, session.ttl}});
   }
 }
 
@@ -232,12 +237,12 @@ void ConsensusNode::end_session(Context context, const std::string& session_name
   LockState& state = locks_[ended.lock];
   if (holds(ended)) {
     if (cause == EndCause::kExpired) {
-      context.record("lease.expire", {{"lock", ended.lock}, {"owner", ended.owner}, {"token", ended.revision}});
+      context.record(EventKind::kLeaseExpire, {{field::kLock, ended.lock}, {field::kOwner, ended.owner}, {field::kToken, ended.revision}});
       // The holder failed: whatever it was doing may still be in flight.
       state.grants_resume_at = context.monotonic_now() + lock_delay_;
     } else {
-      context.record("lease.release",
-                     {{"lock", ended.lock}, {"owner", ended.owner}, {"token", ended.revision}, {"by", by}});
+      context.record(EventKind::kLeaseRelease,
+                     {{field::kLock, ended.lock}, {field::kOwner, ended.owner}, {field::kToken, ended.revision}, {field::kBy, by}});
     }
     state.head_granted = false;
   } else if (cause == EndCause::kExpired && tell_expired_waiters_they_hold_) {
@@ -274,14 +279,14 @@ void ConsensusNode::grant_if_free(Context context, const std::string& lock_name)
   }
   state.head_granted = true;
   if (session.deadline == LocalTime::max()) {
-    context.record("lease.grant", {{"lock", lock_name}, {"owner", session.owner}, {"token", revision}});
+    context.record(EventKind::kLeaseGrant, {{field::kLock, lock_name}, {field::kOwner, session.owner}, {field::kToken, revision}});
   } else {
     // The session's remaining time: all of the TTL for a key granted on
     // arrival, less for a waiter whose session has been ticking.
-    context.record("lease.grant", {{"lock", lock_name},
-                                   {"owner", session.owner},
-                                   {"token", revision},
-                                   {"lease_ns", session.deadline - context.monotonic_now()}});
+    context.record(EventKind::kLeaseGrant, {{field::kLock, lock_name},
+                                   {field::kOwner, session.owner},
+                                   {field::kToken, revision},
+                                   {field::kLeaseNs, session.deadline - context.monotonic_now()}});
   }
   answer_held(context, session_name, ConsensusLockReply{ConsensusLockStatus::kGranted, revision});
 }

@@ -10,8 +10,11 @@
 #include "model/lock_client.h"
 #include "model/options.h"
 #include "sim/simulation.h"
+#include "vocabulary/field_name.h"
 
 namespace locksim::model {
+
+namespace field = vocabulary::field;
 
 class RedisInstance;
 
@@ -28,7 +31,7 @@ class LockService {
   // How many distinct instances must promise an owner a lease for it to hold
   // the lock: 1, or Redlock's majority.
   [[nodiscard]] virtual int quorum() const { return 1; }
-  // For run.begin's `service` field: {"kind", "instances", "quorum"}.
+  // For run.begin's `service` field: {field::kKind, "instances", "quorum"}.
   [[nodiscard]] virtual std::string describe_json() const = 0;
   // The Redis instance on `node`, for the faults that act on its data
   // (power-loss, memory-pressure); nullptr if this service has none there.

@@ -3,8 +3,16 @@
 #include <vector>
 
 #include "model/protocol.h"
+#include "vocabulary/event_kind.h"
+#include "vocabulary/field_name.h"
+#include "vocabulary/reason.h"
 
 namespace locksim::model {
+
+namespace reason = vocabulary::reason;
+
+using vocabulary::EventKind;
+namespace field = vocabulary::field;
 
 using sim::Context;
 
@@ -17,19 +25,19 @@ sim::Task<> Payments::serve(Context context) {
     sim::Message request = co_await context.receive();
     const auto* charge = request.body.get_if<ChargeCommand>();
     if (charge == nullptr) continue;
-    std::vector<sim::Field> fields{{"job", charge->job}, {"writer", charge->writer}};
-    if (charge->request_id) fields.emplace_back("request_id", *charge->request_id);
-    if (charge->token) fields.emplace_back("token", *charge->token);
+    std::vector<sim::Field> fields{{field::kJob, charge->job}, {field::kWriter, charge->writer}};
+    if (charge->request_id) fields.emplace_back(field::kRequestId, *charge->request_id);
+    if (charge->token) fields.emplace_back(field::kToken, *charge->token);
     const bool repeat = idempotency_keys_ && charge->request_id && seen_request_ids_.contains(*charge->request_id);
     if (repeat) {
-      fields.emplace_back("reason", "duplicate-request");
-      context.record_fields("effect.reject", fields);
+      fields.emplace_back(field::kReason, reason::kDuplicateRequest);
+      context.record_fields(EventKind::kEffectReject, fields);
       context.reply(request, ChargeReply{true, true});
       continue;
     }
     if (idempotency_keys_ && charge->request_id) seen_request_ids_.insert(*charge->request_id);
     charged_jobs_.insert(charge->job);
-    context.record_fields("effect.accept", fields);
+    context.record_fields(EventKind::kEffectAccept, fields);
     context.reply(request, ChargeReply{true, false});
   }
 }

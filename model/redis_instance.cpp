@@ -2,8 +2,15 @@
 
 #include <utility>
 #include <vector>
+#include "vocabulary/event_kind.h"
+#include "vocabulary/field_name.h"
+#include "vocabulary/reason.h"
 
 namespace locksim::model {
+
+using vocabulary::EventKind;
+namespace field = vocabulary::field;
+namespace reason = vocabulary::reason;
 namespace {
 
 using sim::Context;
@@ -16,8 +23,8 @@ sim::LocalTime deadline_after(LocalTime now, sim::Duration lease) {
   return lease == sim::Duration::max() ? LocalTime::max() : now + lease;
 }
 
-void record_lease_event(Context context, std::string_view event, const std::string& lock, const RedisKey& key) {
-  context.record(event, {{"lock", lock}, {"owner", key.owner}, {"token", key.token}});
+void record_lease_event(Context context, EventKind event, const std::string& lock, const RedisKey& key) {
+  context.record(event, {{field::kLock, lock}, {field::kOwner, key.owner}, {field::kToken, key.token}});
 }
 
 }  // namespace
@@ -57,8 +64,8 @@ void RedisInstance::on_boot(Context context) {
       const auto kept = restored.keys.find(lock);
       const bool forgotten = kept == restored.keys.end() || kept->second.value != key.value;
       if (forgotten && options_.role == RedisRole::kPrimary) {
-        context.record("lease.lost",
-                       {{"lock", lock}, {"owner", key.owner}, {"token", key.token}, {"reason", "restart"}});
+        context.record(EventKind::kLeaseLost,
+                       {{field::kLock, lock}, {field::kOwner, key.owner}, {field::kToken, key.token}, {field::kReason, reason::kRestart}});
       }
     }
     data_ = std::move(restored);
@@ -207,20 +214,20 @@ AcquireReply RedisInstance::acquire(Context context, const AcquireCommand& comma
   if (const auto replaced = data_.keys.find(command.lock); replaced != data_.keys.end()) {
     // A plain SET over a live key (H9): the lease in it vanishes without
     // expiring, and its owner was never told.
-    context.record("lease.lost", {{"lock", command.lock},
-                                  {"owner", replaced->second.owner},
-                                  {"token", replaced->second.token},
-                                  {"reason", "overwritten"}});
+    context.record(EventKind::kLeaseLost, {{field::kLock, command.lock},
+                                  {field::kOwner, replaced->second.owner},
+                                  {field::kToken, replaced->second.token},
+                                  {field::kReason, reason::kOverwritten}});
   }
   RedisKey key{command.owner, command.value, ++data_.token_counter, command.lease,
                deadline_after(context.now(), command.lease), ++uses_};
   if (command.lease == sim::Duration::max()) {
-    context.record("lease.grant", {{"lock", command.lock}, {"owner", key.owner}, {"token", key.token}});
+    context.record(EventKind::kLeaseGrant, {{field::kLock, command.lock}, {field::kOwner, key.owner}, {field::kToken, key.token}});
   } else {
-    context.record("lease.grant", {{"lock", command.lock},
-                                   {"owner", key.owner},
-                                   {"token", key.token},
-                                   {"lease_ns", command.lease}});
+    context.record(EventKind::kLeaseGrant, {{field::kLock, command.lock},
+                                   {field::kOwner, key.owner},
+                                   {field::kToken, key.token},
+                                   {field::kLeaseNs, command.lease}});
   }
   const std::int64_t token = key.token;
   data_.keys[command.lock] = std::move(key);
@@ -235,10 +242,10 @@ ReleaseReply RedisInstance::release(Context context, const ReleaseCommand& comma
   if (key == data_.keys.end() || (command.compare && key->second.value != command.value)) {
     return ReleaseReply{};
   }
-  context.record("lease.release", {{"lock", command.lock},
-                                   {"owner", key->second.owner},
-                                   {"token", key->second.token},
-                                   {"by", command.requester}});
+  context.record(EventKind::kLeaseRelease, {{field::kLock, command.lock},
+                                   {field::kOwner, key->second.owner},
+                                   {field::kToken, key->second.token},
+                                   {field::kBy, command.requester}});
   data_.keys.erase(key);
   changed(context, command.lock);
   return ReleaseReply{true, false};
@@ -255,10 +262,10 @@ ExtendReply RedisInstance::extend(Context context, const ExtendCommand& command)
   key->second.lease = command.lease;
   key->second.deadline = deadline_after(context.now(), command.lease);
   touch(command.lock);
-  context.record("lease.renew", {{"lock", command.lock},
-                                 {"owner", key->second.owner},
-                                 {"token", key->second.token},
-                                 {"lease_ns", command.lease}});
+  context.record(EventKind::kLeaseRenew, {{field::kLock, command.lock},
+                                 {field::kOwner, key->second.owner},
+                                 {field::kToken, key->second.token},
+                                 {field::kLeaseNs, command.lease}});
   changed(context, command.lock);
   return ExtendReply{true, key->second.token, false};
 }
@@ -271,7 +278,7 @@ void RedisInstance::expire_if_due(Context context, const std::string& lock) {
   if (key == data_.keys.end() || key->second.deadline > context.now()) {
     return;
   }
-  record_lease_event(context, "lease.expire", lock, key->second);
+  record_lease_event(context, EventKind::kLeaseExpire, lock, key->second);
   data_.keys.erase(key);
   changed(context, lock);
 }
@@ -332,10 +339,10 @@ int RedisInstance::evict(Context context, int keys) {
     }
     const auto key = data_.keys.find(*victim.lock);
     // Evicted like any key: the lease vanishes without expiring, and its owner is never told.
-    context.record("lease.lost", {{"lock", key->first},
-                                  {"owner", key->second.owner},
-                                  {"token", key->second.token},
-                                  {"reason", "evicted"}});
+    context.record(EventKind::kLeaseLost, {{field::kLock, key->first},
+                                  {field::kOwner, key->second.owner},
+                                  {field::kToken, key->second.token},
+                                  {field::kReason, reason::kEvicted}});
     data_.keys.erase(key);
     changed(context, *victim.lock);  // a primary's eviction reaches its replica as a DEL
     ++evicted_locks;
@@ -426,7 +433,7 @@ void RedisInstance::promote(sim::Simulation& simulation, const RedisInstance& ol
   shipped_offset_ = applied_offset_;
   acknowledged_offset_ = 0;
   last_acknowledged_at_.reset();
-  simulation.record(name_, "replica.promote", {});
+  simulation.record(name_, EventKind::kReplicaPromote, {});
   const std::optional<sim::NodeId> old_node = simulation.find_node(old_primary.name());
   const LocalTime old_clock = old_node ? simulation.local_time(*old_node) : LocalTime{};
   const sim::Context context = simulation.context_of(*simulation.find_node(name_));
@@ -435,8 +442,8 @@ void RedisInstance::promote(sim::Simulation& simulation, const RedisInstance& ol
     const auto copy = data_.keys.find(lock);
     const bool adopted = copy != data_.keys.end() && copy->second.value == key.value;
     if (!adopted && key.deadline > old_clock && !old_primary_alive) {
-      simulation.record(old_primary.name(), "lease.lost",
-                        {{"lock", lock}, {"owner", key.owner}, {"token", key.token}, {"reason", "failover"}});
+      simulation.record(old_primary.name(), EventKind::kLeaseLost,
+                        {{field::kLock, lock}, {field::kOwner, key.owner}, {field::kToken, key.token}, {field::kReason, reason::kFailover}});
     }
   }
   for (const auto& [lock, key] : data_.keys) {
@@ -461,11 +468,11 @@ void RedisInstance::adopt_live_leases(Context context, const RedisInstance& old_
       copy = data_.keys.erase(copy);
       continue;
     }
-    std::vector<Field> fields{{"lock", copy->first}, {"owner", copy->second.owner}, {"token", copy->second.token}};
+    std::vector<Field> fields{{field::kLock, copy->first}, {field::kOwner, copy->second.owner}, {field::kToken, copy->second.token}};
     if (copy->second.deadline != LocalTime::max()) {
-      fields.emplace_back("lease_ns", copy->second.deadline - context.now());
+      fields.emplace_back(field::kLeaseNs, copy->second.deadline - context.now());
     }
-    context.record_fields("lease.adopt", fields);
+    context.record_fields(EventKind::kLeaseAdopt, fields);
     ++copy;
   }
 }
@@ -479,8 +486,8 @@ void RedisInstance::rejoin(sim::Simulation& simulation, const RedisInstance& new
     const bool adopted = kept != new_primary.data().keys.end() && kept->second.value == key.value &&
                          kept->second.deadline == key.deadline;
     if (!adopted) {
-      simulation.record(name_, "lease.lost",
-                        {{"lock", lock}, {"owner", key.owner}, {"token", key.token}, {"reason", "failover"}});
+      simulation.record(name_, EventKind::kLeaseLost,
+                        {{field::kLock, lock}, {field::kOwner, key.owner}, {field::kToken, key.token}, {field::kReason, reason::kFailover}});
     }
   }
   // Clients blocked in WAIT are unblocked by the role change, with what was acknowledged.

@@ -2,8 +2,11 @@
 
 #include "model/protocol.h"
 #include "sim/assert.h"
+#include "vocabulary/reason.h"
 
 namespace locksim::model {
+
+namespace reason = vocabulary::reason;
 
 using sim::Context;
 
@@ -39,10 +42,10 @@ sim::Task<AcquireOutcome> RedisLockClient::acquire(Context context, std::string 
     GetCommand get{lock_};
     const std::optional<sim::Message> current = co_await ask_primary(context, std::move(get));
     if (!current) {
-      co_return AcquireOutcome{std::nullopt, "timeout"};
+      co_return AcquireOutcome{std::nullopt, reason::kTimeout};
     }
     if (current->body.get<GetReply>().value) {
-      co_return AcquireOutcome{std::nullopt, "held"};
+      co_return AcquireOutcome{std::nullopt, reason::kHeld};
     }
     // The race: between the GET and this SET another client may do the same.
     co_return co_await set(context, std::move(owner), std::move(value), false);
@@ -58,23 +61,23 @@ sim::Task<AcquireOutcome> RedisLockClient::set(Context context, std::string owne
   AcquireCommand command{lock_, owner, value, lease_, only_if_absent};
   const std::optional<sim::Message> reply = co_await ask_primary(context, std::move(command));
   if (!reply) {
-    co_return AcquireOutcome{std::nullopt, "timeout"};
+    co_return AcquireOutcome{std::nullopt, reason::kTimeout};
   }
   const AcquireReply& answer = reply->body.get<AcquireReply>();
   if (answer.read_only) {
-    co_return AcquireOutcome{std::nullopt, "read-only"};
+    co_return AcquireOutcome{std::nullopt, reason::kReadOnly};
   }
   if (answer.no_replicas) {
-    co_return AcquireOutcome{std::nullopt, "no-replicas"};
+    co_return AcquireOutcome{std::nullopt, reason::kNoReplicas};
   }
   if (!answer.granted) {
-    co_return AcquireOutcome{std::nullopt, "held"};
+    co_return AcquireOutcome{std::nullopt, reason::kHeld};
   }
   if (wait_replicas_ && !co_await replicated(context)) {
     // Not used: given back at once (best effort) rather than left to expire.
     ReleaseCommand give_back{lock_, owner, value, true};
     (void)co_await ask_primary(context, std::move(give_back));
-    co_return AcquireOutcome{std::nullopt, "not-replicated"};
+    co_return AcquireOutcome{std::nullopt, reason::kNotReplicated};
   }
   const sim::LocalTime valid_until = lease_ == sim::Duration::max() ? sim::LocalTime::max() : sent_at + lease_;
   co_return AcquireOutcome{Lease{answer.token, lease_, valid_until, std::move(value), std::nullopt}, {}};
@@ -94,11 +97,11 @@ sim::Task<RenewOutcome> RedisLockClient::renew(Context context, Lease lease) {
   ExtendCommand command{lock_, lease.value, lease_, renew_command_ == RenewCommand::kCompareAndExtend};
   const std::optional<sim::Message> reply = co_await ask_primary(context, std::move(command));
   if (!reply) {
-    co_return RenewOutcome{false, {}, "timeout"};
+    co_return RenewOutcome{false, {}, reason::kTimeout};
   }
   const ExtendReply& answer = reply->body.get<ExtendReply>();
   if (!answer.extended) {
-    co_return RenewOutcome{false, {}, answer.read_only ? "read-only" : answer.no_replicas ? "no-replicas" : "not-owner"};
+    co_return RenewOutcome{false, {}, answer.read_only ? reason::kReadOnly : answer.no_replicas ? reason::kNoReplicas : reason::kNotOwner};
   }
   co_return RenewOutcome{true, sent_at + lease_, {}};
 }
@@ -108,11 +111,11 @@ sim::Task<ReleaseOutcome> RedisLockClient::release(Context context, std::string 
   ReleaseCommand command{lock_, std::move(owner), lease.value, compare};
   const std::optional<sim::Message> reply = co_await ask_primary(context, std::move(command));
   if (!reply) {
-    co_return ReleaseOutcome{false, "timeout"};
+    co_return ReleaseOutcome{false, reason::kTimeout};
   }
   const ReleaseReply& answer = reply->body.get<ReleaseReply>();
   if (!answer.deleted) {
-    co_return ReleaseOutcome{false, answer.read_only ? "read-only" : answer.no_replicas ? "no-replicas" : "not-owner"};
+    co_return ReleaseOutcome{false, answer.read_only ? reason::kReadOnly : answer.no_replicas ? reason::kNoReplicas : reason::kNotOwner};
   }
   co_return ReleaseOutcome{true, {}};
 }

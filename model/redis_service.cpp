@@ -3,8 +3,17 @@
 #include <fmt/core.h>
 
 #include "model/redis_lock_client.h"
+#include "vocabulary/event_kind.h"
+#include "vocabulary/fault_kind.h"
+#include "vocabulary/field_name.h"
+#include "vocabulary/proc_name.h"
 
 namespace locksim::model {
+
+using vocabulary::EventKind;
+using vocabulary::FaultKind;
+using vocabulary::fault_kind_name;
+namespace field = vocabulary::field;
 
 RedisService::RedisService(sim::Simulation& simulation, const SystemOptions& options) : options_{options} {
   const bool with_replica = options.service.kind == ServiceKind::kRedisFailover;
@@ -68,7 +77,7 @@ void RedisService::cut_off_old_primary(sim::Simulation& simulation, const Failov
   const std::size_t old_primary = failover_->old_primary;
   if (fault.primary == FailoverPrimary::kCrash) {
     if (simulation.is_up(nodes_[old_primary])) {
-      simulation.record(instances_[old_primary].name(), "crash", {});
+      simulation.record(instances_[old_primary].name(), EventKind::kCrash, {});
       simulation.crash(nodes_[old_primary]);
     }
     return;
@@ -106,7 +115,7 @@ void RedisService::promote(sim::Simulation& simulation) {
   const bool split_brain = failover_->primary == FailoverPrimary::kPartition;
   if (!split_brain) {
     if (simulation.is_up(nodes_[old_primary])) {  // restarted meanwhile by another fault: Sentinel still demotes it
-      simulation.record(instances_[old_primary].name(), "crash", {});
+      simulation.record(instances_[old_primary].name(), EventKind::kCrash, {});
       simulation.crash(nodes_[old_primary]);
     }
     instances_[old_primary].demote();
@@ -127,7 +136,7 @@ void RedisService::heal(sim::Simulation& simulation) {
   if (failover_->cut) {
     simulation.network().heal(*failover_->cut);
     failover_->cut.reset();
-    simulation.record("nemesis", "fault.end", {{"kind", "failover"}, {"target", instances_[failover_->old_primary].name()}});
+    simulation.record(vocabulary::proc::kNemesis, EventKind::kFaultEnd, {{field::kKind, fault_kind_name(FaultKind::kFailover)}, {field::kTarget, instances_[failover_->old_primary].name()}});
   }
   if (!failover_->promoted) {
     return;  // detect() or promote() finishes the failover

@@ -5,8 +5,11 @@
 
 #include "model/protocol.h"
 #include "sim/assert.h"
+#include "vocabulary/reason.h"
 
 namespace locksim::model {
+
+namespace reason = vocabulary::reason;
 
 using sim::Context;
 using sim::Duration;
@@ -66,7 +69,7 @@ sim::Task<AcquireOutcome> RedlockClient::acquire(Context context, std::string ow
   // Step 5: unlock everywhere, including instances whose grant was lost on
   // the way back; otherwise they would stay locked for the whole TTL.
   (void)co_await delete_everywhere(context, std::move(owner), value);
-  co_return AcquireOutcome{std::nullopt, grants >= quorum() ? "validity-elapsed" : "no-quorum"};
+  co_return AcquireOutcome{std::nullopt, grants >= quorum() ? reason::kValidityElapsed : reason::kNoQuorum};
 }
 
 sim::Task<RenewOutcome> RedlockClient::renew(Context context, Lease lease) {
@@ -79,10 +82,10 @@ sim::Task<RenewOutcome> RedlockClient::renew(Context context, Lease lease) {
   });
   const Duration validity = validity_after(context.now(lease_clock()) - start);
   if (extended < quorum()) {
-    co_return RenewOutcome{false, {}, "no-quorum"};
+    co_return RenewOutcome{false, {}, reason::kNoQuorum};
   }
   if (validity <= Duration::zero()) {
-    co_return RenewOutcome{false, {}, "validity-elapsed"};
+    co_return RenewOutcome{false, {}, reason::kValidityElapsed};
   }
   co_return RenewOutcome{true, believed_until(start), {}};
 }
@@ -92,7 +95,7 @@ sim::Task<ReleaseOutcome> RedlockClient::release(Context context, std::string ow
   if (deleted < quorum()) {
     // Some keys had expired or been taken by another client: this worker no
     // longer held the lock in the quorum sense when it let go.
-    co_return ReleaseOutcome{false, "no-quorum"};
+    co_return ReleaseOutcome{false, reason::kNoQuorum};
   }
   co_return ReleaseOutcome{true, {}};
 }

@@ -1,8 +1,16 @@
 #include "model/storage.h"
 
 #include <utility>
+#include "vocabulary/event_kind.h"
+#include "vocabulary/field_name.h"
+#include "vocabulary/reason.h"
 
 namespace locksim::model {
+
+namespace reason = vocabulary::reason;
+
+using vocabulary::EventKind;
+namespace field = vocabulary::field;
 
 using sim::Context;
 
@@ -30,18 +38,18 @@ sim::Task<> Storage::handle_read(Context context, sim::Message request) {
   ReadReply reply{true, value == values_.end() ? 0 : value->second, {}};
   // Every read that reaches storage is recorded: the checker orders holders'
   // reads against writes from storage's side, not from the readers' read.ok.
-  std::vector<sim::Field> fields{{"key", command.key}, {"reader", command.reader}};
+  std::vector<sim::Field> fields{{field::kKey, command.key}, {field::kReader, command.reader}};
   if (options_.fencing == Fencing::kOn && options_.fence_reads) {
     const Verdict verdict = co_await check_token(context, command.key, command.token);
-    fields.emplace_back("token", command.token.value_or(0));
+    fields.emplace_back(field::kToken, command.token.value_or(0));
     if (!verdict.accepted) {
-      fields.emplace_back("reason", verdict.reason);
-      context.record_fields("read.reject", fields);
+      fields.emplace_back(field::kReason, verdict.reason);
+      context.record_fields(EventKind::kReadReject, fields);
       context.reply(request, ReadReply{false, 0, verdict.reason});
       co_return;
     }
   }
-  context.record_fields("read.accept", fields);
+  context.record_fields(EventKind::kReadAccept, fields);
   context.reply(request, std::move(reply));
 }
 
@@ -49,42 +57,42 @@ sim::Task<> Storage::handle_write(Context context, sim::Message request) {
   const WriteCommand& command = request.body.get<WriteCommand>();
   Verdict verdict;
   if (options_.idempotency_keys && command.request_id && seen_request_ids_.contains(*command.request_id)) {
-    verdict = Verdict{false, "duplicate-request"};
+    verdict = Verdict{false, reason::kDuplicateRequest};
   } else if (options_.fencing == Fencing::kOn) {
     verdict = co_await check_token(context, command.key, command.token);
   }
   // The history's write.accept / write.reject carry every identifying field present.
   const std::string& request_id = command.request_id.value_or(std::string{});
-  std::vector<sim::Field> fields{{"key", command.key}, {"value", command.value}, {"writer", command.writer}};
-  if (command.token) fields.emplace_back("token", *command.token);
-  if (command.request_id) fields.emplace_back("request_id", request_id);
-  if (command.job) fields.emplace_back("job", *command.job);
+  std::vector<sim::Field> fields{{field::kKey, command.key}, {field::kValue, command.value}, {field::kWriter, command.writer}};
+  if (command.token) fields.emplace_back(field::kToken, *command.token);
+  if (command.request_id) fields.emplace_back(field::kRequestId, request_id);
+  if (command.job) fields.emplace_back(field::kJob, *command.job);
   if (verdict.accepted) {
     values_[command.key] = command.value;
     if (options_.idempotency_keys && command.request_id) {
       seen_request_ids_.insert(*command.request_id);
     }
-    context.record_fields("write.accept", fields);
+    context.record_fields(EventKind::kWriteAccept, fields);
   } else {
-    fields.emplace_back("reason", verdict.reason);
-    context.record_fields("write.reject", fields);
+    fields.emplace_back(field::kReason, verdict.reason);
+    context.record_fields(EventKind::kWriteReject, fields);
   }
   context.reply(request, WriteReply{verdict.accepted, verdict.reason});
 }
 
 sim::Task<Storage::Verdict> Storage::check_token(Context context, std::string key, std::optional<std::int64_t> token) {
   if (!token) {
-    co_return Verdict{false, "stale-token"};  // fencing is on and the client sent none
+    co_return Verdict{false, reason::kStaleToken};  // fencing is on and the client sent none
   }
   if (options_.validate == Validation::kService) {
     if (!co_await token_is_current(context, *token)) {
-      co_return Verdict{false, "not-current"};
+      co_return Verdict{false, reason::kNotCurrent};
     }
     co_return Verdict{};
   }
   std::int64_t& highest = highest_token_[key];
   if (*token < highest) {
-    co_return Verdict{false, "stale-token"};
+    co_return Verdict{false, reason::kStaleToken};
   }
   highest = *token;
   co_return Verdict{};

@@ -7,8 +7,14 @@
 
 #include "model/redis_instance.h"
 #include "model/redlock_service.h"
+#include "vocabulary/event_kind.h"
+#include "vocabulary/field_name.h"
+#include "vocabulary/proc_name.h"
 
 namespace locksim::model {
+
+using vocabulary::EventKind;
+
 namespace {
 
 std::string worker_name(int number) { return fmt::format("worker-{}", number); }
@@ -25,20 +31,21 @@ System::System(sim::Simulation& simulation, SystemOptions options)
       options_{std::move(options)},
       service_{add_lock_service(simulation, options_)},
       storage_{options_.storage, options_.lock.name, options_.service.request_timeout},
-      storage_node_{simulation.add_node("storage", storage_.boot())} {
+      storage_node_{simulation.add_node(vocabulary::proc::kStorage, storage_.boot())} {
   storage_.set_validators([service = service_.get()] { return service->validators(); });
   if (charges_externally(options_.workload)) {
     payments_ = std::make_unique<Payments>(options_.storage.idempotency_keys);
-    payments_node_ = simulation.add_node("payments", payments_->boot());
+    payments_node_ = simulation.add_node(vocabulary::proc::kPayments, payments_->boot());
   }
   if (std::holds_alternative<BillingWorkload>(options_.workload)) {
     // The accepted charges (storage's, or the payments node's), to know which
     // customers were never charged.
-    simulation.observe([this](std::string_view proc, std::string_view event, std::span<const sim::Field> fields) {
-      const bool charge = (proc == "storage" && event == "write.accept") || (proc == "payments" && event == "effect.accept");
+    simulation.observe([this](std::string_view proc, EventKind event, std::span<const sim::Field> fields) {
+      const bool charge = (proc == vocabulary::proc::kStorage && event == EventKind::kWriteAccept) ||
+                          (proc == vocabulary::proc::kPayments && event == EventKind::kEffectAccept);
       if (!charge) return;
       for (const sim::Field& field : fields) {
-        if (field.key != "job") continue;
+        if (field.key != vocabulary::field::kJob) continue;
         if (const auto* customer = std::get_if<std::int64_t>(&field.value)) charged_customers_.insert(*customer);
       }
     });
@@ -85,7 +92,7 @@ void System::crash(sim::NodeId node) {
   if (!simulation_->is_up(node)) {
     return;
   }
-  simulation_->record(simulation_->node_name(node), "crash", {});
+  simulation_->record(simulation_->node_name(node), EventKind::kCrash, {});
   if (Worker* worker = worker_on(node)) {
     worker->before_crash(*simulation_);
   }
@@ -96,7 +103,7 @@ void System::restart(sim::NodeId node) {
   if (simulation_->is_up(node)) {
     return;
   }
-  simulation_->record(simulation_->node_name(node), "restart", {});
+  simulation_->record(simulation_->node_name(node), EventKind::kRestart, {});
   simulation_->restart(node);
 }
 
@@ -156,8 +163,8 @@ std::vector<std::string> System::node_names(const SystemOptions& options) {
     case ServiceKind::kConsensus: names.emplace_back("consensus"); break;
   }
   for (int index = 0; index < instances; ++index) names.push_back(fmt::format("redis-{}", index));
-  names.emplace_back("storage");
-  if (charges_externally(options.workload)) names.emplace_back("payments");
+  names.emplace_back(vocabulary::proc::kStorage);
+  if (charges_externally(options.workload)) names.emplace_back(vocabulary::proc::kPayments);
   for (int number = 1; number <= options.workers.count; ++number) names.push_back(worker_name(number));
   return names;
 }

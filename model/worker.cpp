@@ -7,8 +7,15 @@
 #include <fmt/core.h>
 
 #include "model/protocol.h"
+#include "vocabulary/event_kind.h"
+#include "vocabulary/field_name.h"
+#include "vocabulary/reason.h"
 
 namespace locksim::model {
+
+using vocabulary::EventKind;
+namespace field = vocabulary::field;
+namespace reason = vocabulary::reason;
 
 using sim::Context;
 using sim::Duration;
@@ -90,42 +97,42 @@ sim::Task<std::optional<Lease>> Worker::acquire_until_granted(Context context) {
   std::int64_t tries = 0;
   while (true) {
     const std::string value = fmt::format("{}#{}", name_, ++acquisitions_);
-    context.record("acquire.invoke", {{"lock", lock}});
+    context.record(EventKind::kAcquireInvoke, {{field::kLock, lock}});
     AcquireOutcome outcome = co_await client_->acquire(context, name_, value);
     if (outcome.lease) {
       if (outcome.lease->length == Duration::max()) {
-        context.record("acquire.ok", {{"lock", lock}, {"token", outcome.lease->token}, {"local_t", context.now()}});
+        context.record(EventKind::kAcquireOk, {{field::kLock, lock}, {field::kToken, outcome.lease->token}, {field::kLocalTime, context.now()}});
       } else if (outcome.lease->validity) {
-        context.record("acquire.ok", {{"lock", lock},
-                                      {"token", outcome.lease->token},
-                                      {"lease_ns", outcome.lease->length},
-                                      {"validity_ns", *outcome.lease->validity},
-                                      {"local_t", context.now()}});
+        context.record(EventKind::kAcquireOk, {{field::kLock, lock},
+                                      {field::kToken, outcome.lease->token},
+                                      {field::kLeaseNs, outcome.lease->length},
+                                      {field::kValidityNs, *outcome.lease->validity},
+                                      {field::kLocalTime, context.now()}});
       } else {
-        context.record("acquire.ok", {{"lock", lock},
-                                      {"token", outcome.lease->token},
-                                      {"lease_ns", outcome.lease->length},
-                                      {"local_t", context.now()}});
+        context.record(EventKind::kAcquireOk, {{field::kLock, lock},
+                                      {field::kToken, outcome.lease->token},
+                                      {field::kLeaseNs, outcome.lease->length},
+                                      {field::kLocalTime, context.now()}});
       }
       co_return std::move(*outcome.lease);
     }
-    context.record("acquire.fail", {{"lock", lock}, {"reason", outcome.reason}});
+    context.record(EventKind::kAcquireFail, {{field::kLock, lock}, {field::kReason, outcome.reason}});
     ++tries;
     Duration wait = options_.workers.retry.sample(context.rng());
     const char* give_up = nullptr;
     if (max_tries && tries >= *max_tries) {
-      give_up = "max-tries";
+      give_up = reason::kMaxTries;
     } else if (timeout) {
       // Like tryLock(wait): never wait past the deadline; at it, one last try.
       const Duration left = (started + *timeout) - context.now();
       if (left <= Duration::zero()) {
-        give_up = "timeout";
+        give_up = reason::kTimeout;
       } else {
         wait = std::min(wait, left);
       }
     }
     if (give_up != nullptr) {
-      context.record("acquire.give_up", {{"lock", lock}, {"reason", give_up}, {"tries", tries}});
+      context.record(EventKind::kAcquireGiveUp, {{field::kLock, lock}, {field::kReason, give_up}, {field::kTries, tries}});
       co_return std::nullopt;
     }
     co_await context.sleep(wait);
@@ -136,21 +143,21 @@ void Worker::begin_hold(Context context, const Lease& lease) {
   held_ = lease;
   ++hold_number_;
   lease_lost_ = false;
-  context.record("hold.begin", {{"lock", options_.lock.name}, {"token", lease.token}});
+  context.record(EventKind::kHoldBegin, {{field::kLock, options_.lock.name}, {field::kToken, lease.token}});
 }
 
 void Worker::end_hold(Context context) {
   // The reason is what this worker can know: a failed renewal, or its own
   // clock saying the lease ran out; otherwise it gives the lock up.
-  const char* reason = lease_lost_ ? "lost" : lease_ran_out(context) ? "expired" : "released";
-  context.record("hold.end", {{"lock", options_.lock.name}, {"token", held_->token}, {"reason", reason}});
+  const char* reason = lease_lost_ ? reason::kLost : lease_ran_out(context) ? reason::kExpired : reason::kReleased;
+  context.record(EventKind::kHoldEnd, {{field::kLock, options_.lock.name}, {field::kToken, held_->token}, {field::kReason, reason}});
   held_.reset();
   ++hold_number_;  // stops this hold's renewal process
 }
 
 void Worker::before_crash(sim::Simulation& simulation) {
   if (held_) {
-    simulation.record(name_, "hold.end", {{"lock", options_.lock.name}, {"token", held_->token}, {"reason", "crash"}});
+    simulation.record(name_, EventKind::kHoldEnd, {{field::kLock, options_.lock.name}, {field::kToken, held_->token}, {field::kReason, reason::kCrash}});
     held_.reset();
     ++hold_number_;
   }
@@ -181,7 +188,7 @@ sim::Task<Worker::JobResult> Worker::do_job_holding(Context context) {
   const auto* billing = std::get_if<BillingWorkload>(&options_.workload);
   const bool external = billing != nullptr && billing->charge == Charge::kExternal;
   if (!std::holds_alternative<WriteOnlyWorkload>(options_.workload)) {
-    context.record("read.invoke", {{"key", key}});
+    context.record(EventKind::kReadInvoke, {{field::kKey, key}});
     const std::optional<std::int64_t> read_token =
         options_.storage.fence_reads ? token_to_send() : std::nullopt;
     ReadCommand read_command{key, name_, read_token};
@@ -193,7 +200,7 @@ sim::Task<Worker::JobResult> Worker::do_job_holding(Context context) {
       co_return JobResult{};
     }
     const std::int64_t observed = read->body.get<ReadReply>().value;
-    context.record("read.ok", {{"key", key}, {"value", observed}});
+    context.record(EventKind::kReadOk, {{field::kKey, key}, {field::kValue, observed}});
     value = observed + 1;
     if (billing != nullptr) {
       if (observed >= billing->customers) {
@@ -225,47 +232,47 @@ sim::Task<Worker::JobResult> Worker::do_job_holding(Context context) {
     job.reset();
   }
   WriteCommand write{key, value, name_, token_to_send(), request_id, job};
-  std::vector<sim::Field> fields{{"key", key}, {"value", write.value}};
-  if (write.token) fields.emplace_back("token", *write.token);
-  if (write.request_id) fields.emplace_back("request_id", *write.request_id);
-  if (write.job) fields.emplace_back("job", *write.job);
-  context.record_fields("write.invoke", fields);
+  std::vector<sim::Field> fields{{field::kKey, key}, {field::kValue, write.value}};
+  if (write.token) fields.emplace_back(field::kToken, *write.token);
+  if (write.request_id) fields.emplace_back(field::kRequestId, *write.request_id);
+  if (write.job) fields.emplace_back(field::kJob, *write.job);
+  context.record_fields(EventKind::kWriteInvoke, fields);
   // A fault point: a pause "before write" freezes the worker with the write in hand.
   co_await context.sleep(Duration::zero());
   const std::optional<sim::Message> reply = co_await context.call(storage_, std::move(write), timeout);
   if (!reply) {
-    context.record("write.fail", {{"reason", "timeout"}});
+    context.record(EventKind::kWriteFail, {{field::kReason, reason::kTimeout}});
     co_return JobResult{};
   }
   const WriteReply& answer = reply->body.get<WriteReply>();
   if (!answer.accepted) {
-    context.record("write.fail", {{"reason", answer.reason}});
+    context.record(EventKind::kWriteFail, {{field::kReason, answer.reason}});
     co_return JobResult{};
   }
-  context.record("write.ok");
+  context.record(EventKind::kWriteOk);
   co_return JobResult{true, false};
 }
 
 sim::Task<bool> Worker::charge_externally(Context context, std::int64_t customer,
                                           std::optional<std::string> request_id) {
   ChargeCommand charge{customer, name_, std::move(request_id), token_to_send()};
-  std::vector<sim::Field> fields{{"job", customer}};
-  if (charge.request_id) fields.emplace_back("request_id", *charge.request_id);
-  if (charge.token) fields.emplace_back("token", *charge.token);
-  context.record_fields("effect.invoke", fields);
+  std::vector<sim::Field> fields{{field::kJob, customer}};
+  if (charge.request_id) fields.emplace_back(field::kRequestId, *charge.request_id);
+  if (charge.token) fields.emplace_back(field::kToken, *charge.token);
+  context.record_fields(EventKind::kEffectInvoke, fields);
   // A fault point: a pause "before write" freezes the worker with the charge in hand.
   co_await context.sleep(Duration::zero());
   const std::optional<sim::Message> reply =
       co_await context.call(*payments_, std::move(charge), options_.service.request_timeout);
   if (!reply) {
     // The charge may still land: the worker cannot know, so the job is redone.
-    context.record("effect.fail", {{"reason", "timeout"}});
+    context.record(EventKind::kEffectFail, {{field::kReason, reason::kTimeout}});
     co_return false;
   }
   if (reply->body.get<ChargeReply>().replayed) {
-    context.record("effect.ok", {{"replayed", true}});
+    context.record(EventKind::kEffectOk, {{field::kReplayed, true}});
   } else {
-    context.record("effect.ok");
+    context.record(EventKind::kEffectOk);
   }
   co_return true;
 }
@@ -278,28 +285,28 @@ sim::Task<> Worker::renew_while_holding(Context context, std::uint64_t hold_numb
     if (hold_number != hold_number_) {
       co_return;  // the hold ended
     }
-    context.record("renew.invoke", {{"lock", options_.lock.name}, {"token", held_->token}});
+    context.record(EventKind::kRenewInvoke, {{field::kLock, options_.lock.name}, {field::kToken, held_->token}});
     const RenewOutcome outcome = co_await client_->renew(context, *held_);
     if (hold_number != hold_number_) {
       co_return;
     }
     if (!outcome.renewed) {
-      context.record("renew.fail", {{"reason", outcome.reason}});
+      context.record(EventKind::kRenewFail, {{field::kReason, outcome.reason}});
       lease_lost_ = true;
       co_return;
     }
     held_->valid_until = outcome.valid_until;
-    context.record("renew.ok", {{"token", held_->token}, {"lease_ns", lease}});
+    context.record(EventKind::kRenewOk, {{field::kToken, held_->token}, {field::kLeaseNs, lease}});
   }
 }
 
 sim::Task<> Worker::release_lock(Context context, Lease lease) {
-  context.record("release.invoke", {{"lock", options_.lock.name}, {"token", lease.token}});
+  context.record(EventKind::kReleaseInvoke, {{field::kLock, options_.lock.name}, {field::kToken, lease.token}});
   const ReleaseOutcome outcome = co_await client_->release(context, name_, std::move(lease));
   if (outcome.released) {
-    context.record("release.ok");
+    context.record(EventKind::kReleaseOk);
   } else {
-    context.record("release.fail", {{"reason", outcome.reason}});
+    context.record(EventKind::kReleaseFail, {{field::kReason, outcome.reason}});
   }
 }
 

@@ -52,25 +52,24 @@ bool adapt_text(const sim::Field& field, std::string_view& out) {
 }  // namespace
 
 std::optional<std::string> EventAdapter::adapt(std::uint64_t index, sim::Time time, std::string_view proc,
-                                               std::string_view event, std::span<const sim::Field> fields) {
+                                               sim::EventKind event, std::span<const sim::Field> fields) {
   event_ = checker::Event{};
   current_ = &event_;
   event_.index = static_cast<std::int64_t>(index);
   event_.time_ns = time.ns();
   event_.process = proc;
-  const std::optional<checker::EventKind> kind = checker::event_kind_from_name(event);
   const FieldsAdapted fields_adapted = adapt_fields(fields);
   if (fields_adapted == FieldsAdapted::kOwnFieldGiven) {
     // The key would be on the line twice, and the reader would take the
     // second: the recorder's contract is that it writes those four itself.
     return fmt::format("a record may not carry field `{}`: the recorder writes it for every line", own_field_);
   }
-  const bool mapped = kind && !proc.empty() && time.ns() <= checker::kLongestTimeNs &&
+  const bool mapped = !proc.empty() && time.ns() <= checker::kLongestTimeNs &&
                       fields_adapted == FieldsAdapted::kMapped;
   if (!mapped) {
     if (auto problem = adapt_through_text(index, time, proc, event, fields)) return problem;
   } else {
-    event_.kind = *kind;
+    event_.kind = event;
     if (auto problem = checker::missing_required_field(event_)) return problem;
   }
   ++summary_.events;
@@ -134,7 +133,7 @@ EventAdapter::FieldsAdapted EventAdapter::adapt_fields(std::span<const sim::Fiel
 }
 
 std::optional<std::string> EventAdapter::adapt_through_text(std::uint64_t index, sim::Time time,
-                                                            std::string_view proc, std::string_view event,
+                                                            std::string_view proc, sim::EventKind event,
                                                             std::span<const sim::Field> fields) {
   line_.clear();
   sim::format_history_line(line_, index, time, proc, event, fields);

@@ -44,7 +44,7 @@ class EventAdapter {
   // Returns what the reader would say is wrong with its line, or nullopt and
   // then event() holds it.
   [[nodiscard]] std::optional<std::string> adapt(std::uint64_t index, sim::Time time, std::string_view proc,
-                                                 std::string_view event, std::span<const sim::Field> fields);
+                                                 sim::EventKind event, std::span<const sim::Field> fields);
 
   [[nodiscard]] const checker::Event& event() const { return *current_; }
   // What a reader of the whole history would report: events adapted so far,
@@ -59,7 +59,7 @@ class EventAdapter {
   };
   FieldsAdapted adapt_fields(std::span<const sim::Field> fields);
   std::optional<std::string> adapt_through_text(std::uint64_t index, sim::Time time, std::string_view proc,
-                                                std::string_view event, std::span<const sim::Field> fields);
+                                                sim::EventKind event, std::span<const sim::Field> fields);
 
   checker::Event event_;
   const checker::Event* current_ = &event_;

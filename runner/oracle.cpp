@@ -5,8 +5,13 @@
 #include <utility>
 
 #include "runner/record_fields.h"
+#include "vocabulary/event_kind.h"
+#include "vocabulary/field_name.h"
 
 namespace locksim::runner {
+
+using vocabulary::EventKind;
+namespace field = vocabulary::field;
 namespace {
 
 using checker::ViolationKind;
@@ -14,12 +19,12 @@ using checker::ViolationKind;
 bool is_worker(std::string_view proc) { return proc.starts_with("worker-"); }
 
 std::optional<sim::Duration> lease_length(std::span<const sim::Field> fields) {
-  const std::optional<std::int64_t> lease_ns = integer_field(fields, "lease_ns");
+  const std::optional<std::int64_t> lease_ns = integer_field(fields, field::kLeaseNs);
   if (!lease_ns || *lease_ns == 0) return std::nullopt;  // no expiry
   return sim::Duration::nanoseconds(*lease_ns);
 }
 
-std::int64_t token_of(std::span<const sim::Field> fields) { return integer_field(fields, "token").value_or(0); }
+std::int64_t token_of(std::span<const sim::Field> fields) { return integer_field(fields, field::kToken).value_or(0); }
 
 }  // namespace
 
@@ -33,61 +38,61 @@ Oracle::OwnerState& Oracle::owner(std::string_view name) {
   return found->second;
 }
 
-void Oracle::observe(sim::Time now, std::string_view proc, std::string_view event,
+void Oracle::observe(sim::Time now, std::string_view proc, EventKind event,
                      std::span<const sim::Field> fields) {
   last_now_ = now;
   forget_due_promises(now);
-  if (event == "lease.grant") {
-    acquiring(text_field(fields, "owner"));
-    if (const auto token = integer_field(fields, "token")) granted_token(proc, text_field(fields, "owner"), *token);
-    grant(now, proc, Promise{std::string{text_field(fields, "owner")}, token_of(fields), now, lease_length(fields)});
-  } else if (event == "acquire.invoke") {
+  if (event == EventKind::kLeaseGrant) {
+    acquiring(text_field(fields, field::kOwner));
+    if (const auto token = integer_field(fields, field::kToken)) granted_token(proc, text_field(fields, field::kOwner), *token);
+    grant(now, proc, Promise{std::string{text_field(fields, field::kOwner)}, token_of(fields), now, lease_length(fields)});
+  } else if (event == EventKind::kAcquireInvoke) {
     invoked_acquire(proc);
     owner(proc).acquire_invoked_at = now;
-  } else if (event == "acquire.ok") {
+  } else if (event == EventKind::kAcquireOk) {
     acquiring(proc);
-    if (const auto token = integer_field(fields, "token")) acquired_token(proc, *token);
+    if (const auto token = integer_field(fields, field::kToken)) acquired_token(proc, *token);
     // For the hold it begins next: an acquisition shows nothing about a hold still open.
     OwnerState& state = owner(proc);
     const std::optional<sim::Duration> length = lease_length(fields);
     state.next_lease_end = state.acquire_invoked_at && length ? std::optional{*state.acquire_invoked_at + *length}
                                                               : std::nullopt;
-  } else if (event == "renew.invoke") {
+  } else if (event == EventKind::kRenewInvoke) {
     owner(proc).renew_invoked_at = now;
-  } else if (event == "renew.ok") {
+  } else if (event == EventKind::kRenewOk) {
     renewed(proc, owner(proc).renew_invoked_at, lease_length(fields));
-  } else if (event == "lease.renew") {
-    renew(now, proc, text_field(fields, "owner"), token_of(fields), lease_length(fields));
-  } else if (event == "lease.expire") {
-    end(proc, text_field(fields, "owner"), token_of(fields));
-  } else if (event == "lease.release") {
-    if (text_field(fields, "by") != text_field(fields, "owner")) {
+  } else if (event == EventKind::kLeaseRenew) {
+    renew(now, proc, text_field(fields, field::kOwner), token_of(fields), lease_length(fields));
+  } else if (event == EventKind::kLeaseExpire) {
+    end(proc, text_field(fields, field::kOwner), token_of(fields));
+  } else if (event == EventKind::kLeaseRelease) {
+    if (text_field(fields, field::kBy) != text_field(fields, field::kOwner)) {
       ++counts_.violations[static_cast<std::size_t>(ViolationKind::kForeignRelease)];
     }
-    end(proc, text_field(fields, "owner"), token_of(fields));
-  } else if (event == "lease.lost") {
-    forget(proc, text_field(fields, "owner"), token_of(fields));
-  } else if (event == "lease.adopt") {
-    adopt(now, proc, Promise{std::string{text_field(fields, "owner")}, token_of(fields), now, lease_length(fields)});
-  } else if (event == "crash" && !is_worker(proc)) {
+    end(proc, text_field(fields, field::kOwner), token_of(fields));
+  } else if (event == EventKind::kLeaseLost) {
+    forget(proc, text_field(fields, field::kOwner), token_of(fields));
+  } else if (event == EventKind::kLeaseAdopt) {
+    adopt(now, proc, Promise{std::string{text_field(fields, field::kOwner)}, token_of(fields), now, lease_length(fields)});
+  } else if (event == EventKind::kCrash && !is_worker(proc)) {
     crash_instance(proc);
-  } else if (event == "hold.begin") {
+  } else if (event == EventKind::kHoldBegin) {
     begin_work(now, proc);
-  } else if (event == "hold.end" || (event == "crash" && is_worker(proc))) {
-    stop_work(now, proc, event == "crash");
-  } else if (event == "acquire.fail") {
+  } else if (event == EventKind::kHoldEnd || (event == EventKind::kCrash && is_worker(proc))) {
+    stop_work(now, proc, event == EventKind::kCrash);
+  } else if (event == EventKind::kAcquireFail) {
     failed_acquire(now, proc);
-  } else if (event == "read.accept") {
-    served(text_field(fields, "reader"));
-  } else if (event == "write.accept") {
-    const std::optional<std::int64_t> job = integer_field(fields, "job");
-    accepted_write(text_field(fields, "writer"), text_field(fields, "key"),
-                   job ? std::to_string(*job) : std::string_view{text_field(fields, "job")});
-  } else if (event == "effect.accept") {
+  } else if (event == EventKind::kReadAccept) {
+    served(text_field(fields, field::kReader));
+  } else if (event == EventKind::kWriteAccept) {
+    const std::optional<std::int64_t> job = integer_field(fields, field::kJob);
+    accepted_write(text_field(fields, field::kWriter), text_field(fields, field::kKey),
+                   job ? std::to_string(*job) : std::string_view{text_field(fields, field::kJob)});
+  } else if (event == EventKind::kEffectAccept) {
     // An external effect (the payments node): no storage write, so no lock order
     // and no counter; it is one more effect for its job.
-    const std::optional<std::int64_t> job = integer_field(fields, "job");
-    accepted_effect(job ? std::to_string(*job) : std::string{text_field(fields, "job")});
+    const std::optional<std::int64_t> job = integer_field(fields, field::kJob);
+    accepted_effect(job ? std::to_string(*job) : std::string{text_field(fields, field::kJob)});
   }
 }
 

@@ -83,7 +83,7 @@ class Oracle {
   explicit Oracle(OracleSetup setup);
 
   // One record, at true time `now`, in the order they are made.
-  void observe(sim::Time now, std::string_view proc, std::string_view event, std::span<const sim::Field> fields);
+  void observe(sim::Time now, std::string_view proc, vocabulary::EventKind event, std::span<const sim::Field> fields);
 
   // The counts, given storage's final values (from the storage model).
   [[nodiscard]] OracleCounts finish(const std::map<std::string, std::int64_t>& final_values) const;

@@ -37,7 +37,7 @@ class ProbeCounter {
   // `drift_allowance`: the clock-jump size a lease tolerates.
   explicit ProbeCounter(sim::Duration drift_allowance) : drift_allowance_{drift_allowance} {}
 
-  void observe(std::string_view proc, std::string_view event, std::span<const sim::Field> fields);
+  void observe(std::string_view proc, vocabulary::EventKind event, std::span<const sim::Field> fields);
   // Every probe, reached or not (0).
   [[nodiscard]] std::map<std::string, std::int64_t> counts() const;
 

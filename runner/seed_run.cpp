@@ -15,8 +15,14 @@
 #include "scenarios/fencing_modes.h"
 #include "sim/duration_text.h"
 #include "text/json_string.h"
+#include "vocabulary/event_kind.h"
+#include "vocabulary/field_name.h"
+#include "vocabulary/proc_name.h"
 
 namespace locksim::runner {
+
+using vocabulary::EventKind;
+namespace field = vocabulary::field;
 namespace {
 
 using scenarios::FaultKind;
@@ -66,15 +72,15 @@ bool apply(const PlannedFault& fault, model::Nemesis& nemesis, const sim::Simula
 }
 
 // The history event (of the fault's target) that an event trigger waits for.
-const char* trigger_event_name(TriggerEvent when) {
+EventKind trigger_event(TriggerEvent when) {
   switch (when) {
-    case TriggerEvent::kAfterAcquire: return "acquire.ok";
-    case TriggerEvent::kBeforeWrite: return "write.invoke";
-    case TriggerEvent::kAfterGrant: return "lease.grant";
-    case TriggerEvent::kBeforeReply: return "acquire.invoke";
-    case TriggerEvent::kBeforeCharge: return "effect.invoke";
+    case TriggerEvent::kAfterAcquire: return EventKind::kAcquireOk;
+    case TriggerEvent::kBeforeWrite: return EventKind::kWriteInvoke;
+    case TriggerEvent::kAfterGrant: return EventKind::kLeaseGrant;
+    case TriggerEvent::kBeforeReply: return EventKind::kAcquireInvoke;
+    case TriggerEvent::kBeforeCharge: return EventKind::kEffectInvoke;
   }
-  return "";
+  return EventKind::kAcquireOk;  // not reached: every trigger is listed
 }
 
 sim::Duration drift_allowance(const scenarios::Scenario& scenario) {
@@ -212,7 +218,7 @@ SeedRun run_plan(const scenarios::Scenario& scenario, const scenarios::Plan& pla
   check_options.stuck_after_ns = scenario.system.lock.stuck_after.count_ns();
   checker::HistoryChecker checker{check_options};
   EventAdapter adapter;
-  simulation.observe([&adapter, &checker, &simulation](std::string_view proc, std::string_view event,
+  simulation.observe([&adapter, &checker, &simulation](std::string_view proc, EventKind event,
                                                        std::span<const sim::Field> fields) {
     const std::uint64_t index = simulation.history().events_recorded() - 1;
     if (auto problem = adapter.adapt(index, simulation.now(), proc, event, fields)) {
@@ -222,7 +228,7 @@ SeedRun run_plan(const scenarios::Scenario& scenario, const scenarios::Plan& pla
     checker.observe(adapter.event());
   });
   ProbeCounter probes{drift_allowance(scenario)};
-  simulation.observe([&probes](std::string_view proc, std::string_view event, std::span<const sim::Field> fields) {
+  simulation.observe([&probes](std::string_view proc, EventKind event, std::span<const sim::Field> fields) {
     probes.observe(proc, event, fields);
   });
 
@@ -230,7 +236,7 @@ SeedRun run_plan(const scenarios::Scenario& scenario, const scenarios::Plan& pla
   std::optional<Oracle> oracle;
   if (oracle_choice == OracleChoice::kOn) {
     oracle.emplace(oracle_setup(scenario, system));
-    simulation.observe([&oracle, &simulation](std::string_view proc, std::string_view event,
+    simulation.observe([&oracle, &simulation](std::string_view proc, EventKind event,
                                               std::span<const sim::Field> fields) {
       oracle->observe(simulation.now(), proc, event, fields);
     });
@@ -238,13 +244,13 @@ SeedRun run_plan(const scenarios::Scenario& scenario, const scenarios::Plan& pla
   // run.begin and run.end are both recorded here: the run's frame is the runner's.
   const std::string service = system.service().describe_json();
   const std::string workload = workload_json(scenario.system.workload);
-  simulation.record("run", "run.begin", {{"scenario", scenario.name},
-                                         {"seed", static_cast<std::int64_t>(plan.seed)},
-                                         {"fencing", fencing == model::Fencing::kOn},
-                                         {"version", kVersion},
-                                         {"service", sim::RawJson{service}},
-                                         {"workload", sim::RawJson{workload}},
-                                         {"stuck_after_ns", scenario.system.lock.stuck_after}});
+  simulation.record(vocabulary::proc::kRun, EventKind::kRunBegin, {{field::kScenario, scenario.name},
+                                         {field::kSeed, static_cast<std::int64_t>(plan.seed)},
+                                         {field::kFencing, fencing == model::Fencing::kOn},
+                                         {field::kVersion, kVersion},
+                                         {field::kService, sim::RawJson{service}},
+                                         {field::kWorkload, sim::RawJson{workload}},
+                                         {field::kStuckAfterNs, scenario.system.lock.stuck_after}});
   for (const auto& [node, drift_ppb] : plan.drift_ppb) {
     simulation.set_clock_drift(node_named(simulation, node), drift_ppb);
   }
@@ -259,13 +265,13 @@ SeedRun run_plan(const scenarios::Scenario& scenario, const scenarios::Plan& pla
       nemesis.at(sim::Time{} + at->at, act);
     } else {
       const auto& on_event = std::get<scenarios::OnEvent>(fault.trigger);
-      nemesis.after_event(fault.target, trigger_event_name(on_event.when), on_event.nth, on_event.delay, act);
+      nemesis.after_event(fault.target, trigger_event(on_event.when), on_event.nth, on_event.delay, act);
     }
   }
 
   const sim::RunOutcome outcome = simulation.run();
   const std::string final_values = system.final_values_json();
-  simulation.record("run", "run.end", {{"final", sim::RawJson{final_values}}});
+  simulation.record(vocabulary::proc::kRun, EventKind::kRunEnd, {{field::kFinal, sim::RawJson{final_values}}});
   result.stop_reason = outcome.reason;
   result.unfinished_jobs = system.unfinished_jobs();
   result.stopped_short = outcome.reason == sim::StopReason::kEventLimit ||

@@ -20,7 +20,7 @@ namespace locksim::sim {
 struct Event {
   Time at;
   std::uint64_t sequence = 0;
-  std::uint32_t kind = 0;    // what to do (the Simulation's EventKind)
+  std::uint32_t kind = 0;    // what to do (the Simulation's QueuedKind)
   std::uint32_t target = 0;  // whom it concerns, e.g. a node index
   std::uint64_t ticket = 0;  // which timer, message or action
 };

@@ -83,11 +83,11 @@ std::uint64_t hash_record_text(std::uint64_t hash, std::string_view text) {
 // each part of the line in the line's order, each string with its length and
 // each field value with its type, so no two different records fold alike.
 std::uint64_t hash_record(std::uint64_t hash, std::uint64_t index, Time t, std::string_view proc,
-                          std::string_view event, std::span<const Field> fields) {
+                          EventKind event, std::span<const Field> fields) {
   hash = mix(hash, index);
   hash = mix(hash, static_cast<std::uint64_t>(t.ns()));
   hash = hash_record_text(hash, proc);
-  hash = hash_record_text(hash, event);
+  hash = hash_record_text(hash, vocabulary::event_kind_name(event));
   for (const Field& field : fields) {
     hash = hash_record_text(hash, field.key);
     hash = mix(hash, field.value.index());  // the type: integer, bool, string, raw JSON
@@ -105,11 +105,11 @@ std::uint64_t hash_record(std::uint64_t hash, std::uint64_t index, Time t, std::
 }  // namespace
 
 void format_history_line(fmt::memory_buffer& out, std::uint64_t index, Time t, std::string_view proc,
-                         std::string_view event, std::span<const Field> fields) {
+                         EventKind event, std::span<const Field> fields) {
   fmt::format_to(std::back_inserter(out), "{{\"i\":{},\"t\":{},\"proc\":", index, t.ns());
   text::append_json_string(out, proc);
   out.append(std::string_view{",\"ev\":"});
-  text::append_json_string(out, event);
+  text::append_json_string(out, vocabulary::event_kind_name(event));
   for (const Field& field : fields) {
     out.push_back(',');
     text::append_json_string(out, field.key);
@@ -125,7 +125,7 @@ void format_history_line(fmt::memory_buffer& out, std::uint64_t index, Time t, s
   out.push_back('}');
 }
 
-void HistoryRecorder::record(Time t, std::string_view proc, std::string_view event,
+void HistoryRecorder::record(Time t, std::string_view proc, EventKind event,
                              std::span<const Field> fields) {
   LOCKSIM_ASSERT(t >= last_time_, "history events must be recorded in true-time order");
   last_time_ = t;

@@ -30,8 +30,11 @@
 #include <fmt/format.h>
 
 #include "time.h"
+#include "vocabulary/event_kind.h"
 
 namespace locksim::sim {
+
+using vocabulary::EventKind;
 
 // A value that is already JSON (an object or array), written as is.
 struct RawJson {
@@ -66,8 +69,8 @@ class HistoryRecorder {
 
   // Appends event number events_recorded() at true time `t`. Requires `t` not
   // before the previous event's (the history is in true-time order).
-  void record(Time t, std::string_view proc, std::string_view event, std::span<const Field> fields);
-  void record(Time t, std::string_view proc, std::string_view event, std::initializer_list<Field> fields) {
+  void record(Time t, std::string_view proc, EventKind event, std::span<const Field> fields);
+  void record(Time t, std::string_view proc, EventKind event, std::initializer_list<Field> fields) {
     record(t, proc, event, std::span{fields.begin(), fields.size()});
   }
 
@@ -90,6 +93,6 @@ class HistoryRecorder {
 // Appends record number `index` as its history line (no newline): `i`, `t`,
 // `proc`, `ev`, then the fields in order, as docs/history-format.md says.
 void format_history_line(fmt::memory_buffer& out, std::uint64_t index, Time t, std::string_view proc,
-                         std::string_view event, std::span<const Field> fields);
+                         EventKind event, std::span<const Field> fields);
 
 }  // namespace locksim::sim

@@ -47,11 +47,11 @@ ProcessId Context::spawn(std::string name, Task<> task) const {
   return simulation_->spawn_process(node_, std::move(name), std::move(task));
 }
 
-void Context::record(std::string_view event, std::initializer_list<Field> fields) const {
+void Context::record(EventKind event, std::initializer_list<Field> fields) const {
   simulation_->record(node_name(), event, fields);
 }
 
-void Context::record_fields(std::string_view event, std::span<const Field> fields) const {
+void Context::record_fields(EventKind event, std::span<const Field> fields) const {
   simulation_->record_fields(node_name(), event, fields);
 }
 
@@ -101,7 +101,7 @@ ProcessId Simulation::spawn_process(NodeId node, std::string name, Task<> task) 
   process.waiting = WaitKind::kNone;
   const ProcessId id{slot, process.generation};
   node_state(node).processes.push_back(slot);
-  queue_.push(now_, static_cast<std::uint32_t>(EventKind::kStartProcess), node.index, process_ticket(id));
+  queue_.push(now_, static_cast<std::uint32_t>(QueuedKind::kStartProcess), node.index, process_ticket(id));
   return id;
 }
 
@@ -116,7 +116,7 @@ void Simulation::schedule(Time at, std::function<void()> action) {
     slot = static_cast<std::uint32_t>(actions_.size());
     actions_.push_back(std::move(action));
   }
-  queue_.push(at, static_cast<std::uint32_t>(EventKind::kAction), 0, slot);
+  queue_.push(at, static_cast<std::uint32_t>(QueuedKind::kAction), 0, slot);
 }
 
 // --- running ----------------------------------------------------------------------
@@ -154,8 +154,8 @@ RunOutcome Simulation::run() {
 }
 
 void Simulation::dispatch(const Event& event) {
-  switch (static_cast<EventKind>(event.kind)) {
-    case EventKind::kStartProcess: {
+  switch (static_cast<QueuedKind>(event.kind)) {
+    case QueuedKind::kStartProcess: {
       const ProcessId id = process_from_ticket(event.ticket);
       ProcessSlot* process = live_process(id);
       if (process != nullptr && !hold_back_if_paused(event, id)) {
@@ -163,22 +163,22 @@ void Simulation::dispatch(const Event& event) {
       }
       return;
     }
-    case EventKind::kTimer:
+    case QueuedKind::kTimer:
       fire_timer(event);
       return;
-    case EventKind::kDeliver:
+    case QueuedKind::kDeliver:
       if (!deliver(event)) {
         --messages_in_flight_;  // arrived or dropped; a held-back message is still on its way
       }
       return;
-    case EventKind::kAction: {
+    case QueuedKind::kAction: {
       std::function<void()> action = std::move(actions_[event.ticket]);
       actions_[event.ticket] = nullptr;
       free_action_slots_.push_back(static_cast<std::uint32_t>(event.ticket));
       action();
       return;
     }
-    case EventKind::kDrainInbox:
+    case QueuedKind::kDrainInbox:
       if (!hold_back_if_paused(event, ProcessId{kNoSlot, 0})) {
         drain_inbox(NodeId{event.target});
       }
@@ -267,7 +267,7 @@ void Simulation::add_timer(TimerPurpose purpose, ProcessId process, ClockKind cl
   timer.call_id = call_id;
   NodeState& node = node_state(node_id);
   node.timers.push_back(slot);
-  queue_.push(node.clock(clock).when_reads(deadline, now_), static_cast<std::uint32_t>(EventKind::kTimer),
+  queue_.push(node.clock(clock).when_reads(deadline, now_), static_cast<std::uint32_t>(QueuedKind::kTimer),
               node_id.index, timer_ticket(slot, timer.generation));
   if (purpose == TimerPurpose::kSleep) {
     processes_[process.slot].waiting = WaitKind::kSleep;
@@ -289,7 +289,7 @@ void Simulation::release_timer(std::uint32_t slot) {
 }
 
 bool Simulation::is_stale_timer(const Event& event) const {
-  if (static_cast<EventKind>(event.kind) != EventKind::kTimer) {
+  if (static_cast<QueuedKind>(event.kind) != QueuedKind::kTimer) {
     return false;
   }
   const TimerSlot& timer = timers_[static_cast<std::uint32_t>(event.ticket)];
@@ -331,7 +331,7 @@ void Simulation::retime_timers(NodeId node_id, std::optional<ClockKind> clock) {
       continue;  // its clock did not change: its event stands, in its place in the queue
     }
     ++timer.generation;  // the event scheduled on the old clock is now stale
-    queue_.push(node.clock(timer.clock).when_reads(timer.deadline, now_), static_cast<std::uint32_t>(EventKind::kTimer),
+    queue_.push(node.clock(timer.clock).when_reads(timer.deadline, now_), static_cast<std::uint32_t>(QueuedKind::kTimer),
                 node_id.index, timer_ticket(slot, timer.generation));
   }
 }
@@ -355,7 +355,7 @@ void Simulation::send_parked(NodeId from, NodeId to, std::uint64_t call_id, Mess
     message.to = to;
     message.call_id = call_id;
     message.kind = kind;
-    queue_.push(arrival, static_cast<std::uint32_t>(EventKind::kDeliver), to.index, message_slot);
+    queue_.push(arrival, static_cast<std::uint32_t>(QueuedKind::kDeliver), to.index, message_slot);
     ++messages_in_flight_;
   };
   if (route.duplicate_arrival) {
@@ -532,7 +532,7 @@ void Simulation::resume_process(ProcessId process) {
   slot->paused = false;
   reschedule_held_back(slot->deferred);
   // Requests that queued up while this process was the only receiver.
-  queue_.push(now_, static_cast<std::uint32_t>(EventKind::kDrainInbox), slot->node.index, 0);
+  queue_.push(now_, static_cast<std::uint32_t>(QueuedKind::kDrainInbox), slot->node.index, 0);
 }
 
 void Simulation::crash(NodeId node_id) {
@@ -547,7 +547,7 @@ void Simulation::crash(NodeId node_id) {
   node.paused = false;
   auto release_held_back_messages = [this](std::vector<Event>& held_back) {
     for (const Event& event : held_back) {
-      if (static_cast<EventKind>(event.kind) == EventKind::kDeliver) {
+      if (static_cast<QueuedKind>(event.kind) == QueuedKind::kDeliver) {
         release_message(static_cast<std::uint32_t>(event.ticket));
         --messages_in_flight_;
       }
@@ -627,7 +627,7 @@ std::optional<ProcessId> Simulation::find_process(NodeId node, std::string_view 
   return std::nullopt;
 }
 
-void Simulation::record_fields(std::string_view proc, std::string_view event, std::span<const Field> fields) {
+void Simulation::record_fields(std::string_view proc, EventKind event, std::span<const Field> fields) {
   history_.record(now_, proc, event, fields);
   for (const EventObserver& observer : observers_) {
     observer(proc, event, fields);

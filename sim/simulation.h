@@ -80,7 +80,7 @@ using NodeBoot = std::function<void(Context)>;
 // directly — that node's process is running — but may schedule an action at
 // the current time, which runs before the process's next step.
 using EventObserver =
-    std::function<void(std::string_view proc, std::string_view event, std::span<const Field> fields)>;
+    std::function<void(std::string_view proc, EventKind event, std::span<const Field> fields)>;
 
 enum class StopReason {
   kQuiescent,   // no events left (every process finished or waits forever)
@@ -151,8 +151,8 @@ class Context {
   ProcessId spawn(std::string name, Task<> task) const;
 
   // Appends a history event with proc = this node, t = true now.
-  void record(std::string_view event, std::initializer_list<Field> fields = {}) const;
-  void record_fields(std::string_view event, std::span<const Field> fields) const;
+  void record(EventKind event, std::initializer_list<Field> fields = {}) const;
+  void record_fields(EventKind event, std::span<const Field> fields) const;
 
  private:
   friend class Simulation;
@@ -221,10 +221,10 @@ class Simulation {
 
   // --- history ----------------------------------------------------------------
   // Appends an event for a proc that is not a node ("nemesis", "run").
-  void record(std::string_view proc, std::string_view event, std::initializer_list<Field> fields = {}) {
+  void record(std::string_view proc, EventKind event, std::initializer_list<Field> fields = {}) {
     record_fields(proc, event, std::span{fields.begin(), fields.size()});
   }
-  void record_fields(std::string_view proc, std::string_view event, std::span<const Field> fields);
+  void record_fields(std::string_view proc, EventKind event, std::span<const Field> fields);
   [[nodiscard]] const HistoryRecorder& history() const { return history_; }
   // Observers run in the order they were added.
   void observe(EventObserver observer) { observers_.push_back(std::move(observer)); }
@@ -237,7 +237,7 @@ class Simulation {
   friend class Context::CallAwaiter;
   friend class Context::CallAllAwaiter;
 
-  enum class EventKind : std::uint32_t { kStartProcess, kTimer, kDeliver, kAction, kDrainInbox };
+  enum class QueuedKind : std::uint32_t { kStartProcess, kTimer, kDeliver, kAction, kDrainInbox };
   enum class WaitKind : std::uint8_t { kNone, kSleep, kReceive, kCall };
   enum class TimerPurpose : std::uint8_t { kSleep, kReceiveTimeout, kCallTimeout };
 

@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <cstring>
 
-namespace locksim::checker {
+namespace locksim::vocabulary {
 
 namespace same_bytes_detail {
 template <class Word>
@@ -48,4 +48,4 @@ template <std::size_t kLength>
   }
 }
 
-}  // namespace locksim::checker
+}  // namespace locksim::vocabulary
