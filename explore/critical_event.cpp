@@ -8,11 +8,16 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/duration_text.h"
+#include "vocabulary/event_kind.h"
+#include "vocabulary/field_name.h"
 
 namespace locksim::explore {
 namespace {
 
 using scenarios::FaultKind;
+using scenarios::fault_kind_name;
+using vocabulary::EventKind;
+namespace field = vocabulary::field;
 using scenarios::PlannedFault;
 using sim::Duration;
 
@@ -113,13 +118,14 @@ LeaseAtFault lease_at_pause(const std::vector<std::string>& history, const std::
   for (const std::string& line : history) {
     const nlohmann::json event = nlohmann::json::parse(line, nullptr, false);
     if (!event.is_object()) continue;
-    const std::string ev = event.value("ev", "");
-    const std::int64_t t = event.value("t", std::int64_t{0});
-    if (event.value("proc", "") == target && (ev == "acquire.ok" || ev == "renew.ok") && event.contains("lease_ns")) {
-      last_lease = std::pair{t, event["lease_ns"].get<std::int64_t>()};
+    const std::optional<EventKind> kind = vocabulary::event_kind_from_name(event.value(field::kEvent, ""));
+    const std::int64_t t = event.value(field::kTime, std::int64_t{0});
+    const bool lease_asked = kind == EventKind::kAcquireOk || kind == EventKind::kRenewOk;
+    if (event.value(field::kProc, "") == target && lease_asked && event.contains(field::kLeaseNs)) {
+      last_lease = std::pair{t, event[field::kLeaseNs].get<std::int64_t>()};
     }
-    if (ev == "fault.begin" && event.value("kind", "") == "pause" && event.contains("target") &&
-        event["target"] == target) {
+    if (kind == EventKind::kFaultBegin && event.value(field::kKind, "") == fault_kind_name(FaultKind::kPause) &&
+        event.contains(field::kTarget) && event[field::kTarget] == target) {
       if (last_lease) {
         found.lease = Duration::nanoseconds(last_lease->second);
         found.left = Duration::nanoseconds(last_lease->second - (t - last_lease->first));

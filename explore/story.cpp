@@ -2,24 +2,30 @@
 
 #include <algorithm>
 #include <map>
-#include <set>
+#include <optional>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "sim/duration_text.h"
+#include "vocabulary/event_kind.h"
+#include "vocabulary/fault_kind.h"
+#include "vocabulary/field_name.h"
 
 namespace locksim::explore {
 namespace {
 
 using nlohmann::json;
+using vocabulary::EventKind;
+using vocabulary::FaultKind;
+namespace field = vocabulary::field;
 
 // Stories longer than this keep their last lines, the ones nearest the violation.
 constexpr std::size_t kLongestStory = 14;
 
 std::string text_of(const json& value) { return value.is_string() ? value.get<std::string>() : value.dump(); }
 
-std::string field(const json& event, const char* name) {
+std::string text_at(const json& event, const char* name) {
   return event.contains(name) ? text_of(event[name]) : std::string{"?"};
 }
 
@@ -29,87 +35,118 @@ std::string nanos_field(const json& event, const char* name) {
 }
 
 std::string token_note(const json& event) {
-  return event.contains("token") ? fmt::format(" (token {})", text_of(event["token"])) : std::string{};
+  return event.contains(field::kToken) ? fmt::format(" (token {})", text_of(event[field::kToken])) : std::string{};
+}
+
+std::string target_of(const json& event) {
+  return event.contains(field::kTarget) ? text_of(event[field::kTarget]) : std::string{"the network"};
 }
 
 std::string fault_begins(const json& event) {
-  const std::string kind = field(event, "kind");
-  const std::string target = event.contains("target") ? text_of(event["target"]) : std::string{"the network"};
-  if (kind == "pause") return fmt::format("{} freezes for {}", target, nanos_field(event, "for_ns"));
-  if (kind == "crash" || kind == "power-loss") return fmt::format("{} {}", target, kind == "crash" ? "crashes" : "loses power");
-  if (kind == "clock-jump") return fmt::format("{}'s wall clock jumps by {}", target, nanos_field(event, "by_ns"));
-  if (kind == "partition") return fmt::format("the network splits {} for {}", field(event, "between"), nanos_field(event, "for_ns"));
-  if (kind == "failover" && field(event, "primary") == "partition") {
-    return fmt::format("split brain: the network splits {} for {}; Sentinel will promote the replica", field(event, "between"),
-                       nanos_field(event, "for_ns"));
+  const std::string kind = text_at(event, field::kKind);
+  const std::string target = target_of(event);
+  const std::optional<FaultKind> known = vocabulary::fault_kind_from_name(kind);
+  switch (known.value_or(FaultKind::kMemoryPressure)) {
+    case FaultKind::kPause: return fmt::format("{} freezes for {}", target, nanos_field(event, field::kForNs));
+    case FaultKind::kCrash: return fmt::format("{} crashes", target);
+    case FaultKind::kPowerLoss: return fmt::format("{} loses power", target);
+    case FaultKind::kClockJump:
+      return fmt::format("{}'s wall clock jumps by {}", target, nanos_field(event, field::kByNs));
+    case FaultKind::kPartition:
+      return fmt::format("the network splits {} for {}", text_at(event, field::kBetween),
+                         nanos_field(event, field::kForNs));
+    case FaultKind::kFailover:
+      if (text_at(event, field::kPrimary) == vocabulary::kFailoverPrimaryPartition) {
+        return fmt::format("split brain: the network splits {} for {}; Sentinel will promote the replica",
+                           text_at(event, field::kBetween), nanos_field(event, field::kForNs));
+      }
+      return fmt::format("the primary {} crashes; Sentinel will promote the replica", target);
+    case FaultKind::kDelaySpike:
+      return fmt::format("messages of {} take {} longer for {}", target, nanos_field(event, field::kExtraNs),
+                         nanos_field(event, field::kForNs));
+    default: return fmt::format("fault {} hits {}", kind, target);
   }
-  if (kind == "failover") return fmt::format("the primary {} crashes; Sentinel will promote the replica", target);
-  if (kind == "delay-spike") {
-    return fmt::format("messages of {} take {} longer for {}", target, nanos_field(event, "extra_ns"), nanos_field(event, "for_ns"));
-  }
-  return fmt::format("fault {} hits {}", kind, target);
 }
 
 std::string fault_ends(const json& event) {
-  const std::string kind = field(event, "kind");
-  const std::string target = event.contains("target") ? text_of(event["target"]) : std::string{"the network"};
-  if (kind == "pause") return fmt::format("{} wakes up", target);
-  return fmt::format("{} on {} ends", kind, target);
+  const std::string kind = text_at(event, field::kKind);
+  if (vocabulary::fault_kind_from_name(kind) == FaultKind::kPause) return fmt::format("{} wakes up", target_of(event));
+  return fmt::format("{} on {} ends", kind, target_of(event));
 }
 
 // The last accepted write of each key, to say what a write overwrote.
 using LastWrites = std::map<std::string, std::string>;
 
 std::string overwrite_note(const json& event, LastWrites& last_writes) {
-  const std::string key = field(event, "key");
-  const std::string now = fmt::format("{}={} from {}", key, field(event, "value"), field(event, "writer"));
+  const std::string key = text_at(event, field::kKey);
+  const std::string now =
+      fmt::format("{}={} from {}", key, text_at(event, field::kValue), text_at(event, field::kWriter));
   const auto previous = last_writes.find(key);
   std::string note = previous == last_writes.end() ? std::string{} : fmt::format(", overwriting {}", previous->second);
   last_writes[key] = now;
   return note;
 }
 
-std::string phrase(const json& event, LastWrites& last_writes) {
-  const std::string ev = field(event, "ev");
-  const std::string proc = field(event, "proc");
-  if (ev == "acquire.ok") {
-    if (event.contains("validity_ns")) {
-      // Redlock: the TTL asked for, and what was left of it when the round ended.
-      return fmt::format("{} acquires {}{}, lease {}, valid {}", proc, field(event, "lock"), token_note(event),
-                         nanos_field(event, "lease_ns"), nanos_field(event, "validity_ns"));
-    }
-    return fmt::format("{} acquires {}{}, lease {}", proc, field(event, "lock"), token_note(event), nanos_field(event, "lease_ns"));
+std::string acquired(const json& event, const std::string& proc) {
+  if (event.contains(field::kValidityNs)) {
+    // Redlock: the TTL asked for, and what was left of it when the round ended.
+    return fmt::format("{} acquires {}{}, lease {}, valid {}", proc, text_at(event, field::kLock), token_note(event),
+                       nanos_field(event, field::kLeaseNs), nanos_field(event, field::kValidityNs));
   }
-  if (ev == "fault.begin") return fault_begins(event);
-  if (ev == "fault.end") return fault_ends(event);
-  if (ev == "lease.grant") return fmt::format("{} grants {} to {}{}", proc, field(event, "lock"), field(event, "owner"), token_note(event));
-  if (ev == "lease.expire") return fmt::format("{}: {}'s lease{} expires", proc, field(event, "owner"), token_note(event));
-  if (ev == "lease.lost") {
-    return fmt::format("{}: {}'s lease{} is lost ({})", proc, field(event, "owner"), token_note(event), field(event, "reason"));
-  }
-  if (ev == "run.end") return "the run ends";
-  if (ev == "replica.promote") return fmt::format("{} is promoted to primary", proc);
-  if (ev == "hold.begin") return fmt::format("{} starts acting as the holder{}", proc, token_note(event));
-  if (ev == "hold.end") return fmt::format("{} stops acting as the holder ({})", proc, field(event, "reason"));
-  if (ev == "read.ok") return fmt::format("{} reads {} = {}", proc, field(event, "key"), field(event, "value"));
-  if (ev == "read.accept") return fmt::format("storage serves {}'s read of {}{}", field(event, "reader"), field(event, "key"), token_note(event));
-  if (ev == "write.invoke") return fmt::format("{} writes {}={}{}", proc, field(event, "key"), field(event, "value"), token_note(event));
-  if (ev == "write.accept") {
-    return fmt::format("storage accepts {}'s write {}={}{}{}", field(event, "writer"), field(event, "key"), field(event, "value"),
-                       token_note(event), overwrite_note(event, last_writes));
-  }
-  if (ev == "write.reject") {
-    return fmt::format("storage rejects {}'s write {}={}: {}", field(event, "writer"), field(event, "key"), field(event, "value"),
-                       field(event, "reason"));
-  }
-  if (ev == "effect.accept") return fmt::format("{} carries out {} for {}", proc, field(event, "job"), field(event, "writer"));
-  return fmt::format("{} {}", proc, ev);
+  return fmt::format("{} acquires {}{}, lease {}", proc, text_at(event, field::kLock), token_note(event),
+                     nanos_field(event, field::kLeaseNs));
 }
 
-bool tells_the_story(const json& event) {
-  static const std::set<std::string> kEvents{"lease.grant", "acquire.ok", "fault.begin", "fault.end", "lease.expire", "lease.lost",
-                                             "replica.promote", "read.ok",    "write.accept", "write.reject", "effect.accept"};
-  return kEvents.contains(field(event, "ev"));
+std::string phrase(const json& event, EventKind kind, LastWrites& last_writes) {
+  const std::string proc = text_at(event, field::kProc);
+  const auto of = [&event](const char* name) { return text_at(event, name); };
+  switch (kind) {
+    case EventKind::kAcquireOk: return acquired(event, proc);
+    case EventKind::kFaultBegin: return fault_begins(event);
+    case EventKind::kFaultEnd: return fault_ends(event);
+    case EventKind::kLeaseGrant:
+      return fmt::format("{} grants {} to {}{}", proc, of(field::kLock), of(field::kOwner), token_note(event));
+    case EventKind::kLeaseExpire:
+      return fmt::format("{}: {}'s lease{} expires", proc, of(field::kOwner), token_note(event));
+    case EventKind::kLeaseLost:
+      return fmt::format("{}: {}'s lease{} is lost ({})", proc, of(field::kOwner), token_note(event),
+                         of(field::kReason));
+    case EventKind::kRunEnd: return "the run ends";
+    case EventKind::kReplicaPromote: return fmt::format("{} is promoted to primary", proc);
+    case EventKind::kHoldBegin: return fmt::format("{} starts acting as the holder{}", proc, token_note(event));
+    case EventKind::kHoldEnd: return fmt::format("{} stops acting as the holder ({})", proc, of(field::kReason));
+    case EventKind::kReadOk: return fmt::format("{} reads {} = {}", proc, of(field::kKey), of(field::kValue));
+    case EventKind::kReadAccept:
+      return fmt::format("storage serves {}'s read of {}{}", of(field::kReader), of(field::kKey), token_note(event));
+    case EventKind::kWriteInvoke:
+      return fmt::format("{} writes {}={}{}", proc, of(field::kKey), of(field::kValue), token_note(event));
+    case EventKind::kWriteAccept:
+      return fmt::format("storage accepts {}'s write {}={}{}{}", of(field::kWriter), of(field::kKey), of(field::kValue),
+                         token_note(event), overwrite_note(event, last_writes));
+    case EventKind::kWriteReject:
+      return fmt::format("storage rejects {}'s write {}={}: {}", of(field::kWriter), of(field::kKey), of(field::kValue),
+                         of(field::kReason));
+    case EventKind::kEffectAccept:
+      return fmt::format("{} carries out {} for {}", proc, of(field::kJob), of(field::kWriter));
+    default: return fmt::format("{} {}", proc, vocabulary::event_kind_name(kind));
+  }
+}
+
+bool tells_the_story(EventKind kind) {
+  switch (kind) {
+    case EventKind::kLeaseGrant:
+    case EventKind::kAcquireOk:
+    case EventKind::kFaultBegin:
+    case EventKind::kFaultEnd:
+    case EventKind::kLeaseExpire:
+    case EventKind::kLeaseLost:
+    case EventKind::kReplicaPromote:
+    case EventKind::kReadOk:
+    case EventKind::kWriteAccept:
+    case EventKind::kWriteReject:
+    case EventKind::kEffectAccept: return true;
+    default: return false;
+  }
 }
 
 }  // namespace
@@ -123,16 +160,18 @@ std::vector<std::string> story(const std::vector<std::string>& history, const ch
   LastWrites last_writes;
   for (const std::string& line : history) {
     const json event = json::parse(line, nullptr, /*allow_exceptions=*/false);
-    if (!event.is_object() || !event.contains("i") || !event.contains("t")) continue;
-    const std::int64_t index = event["i"].get<std::int64_t>();
+    if (!event.is_object() || !event.contains(field::kIndex) || !event.contains(field::kTime)) continue;
+    const std::optional<EventKind> kind = vocabulary::event_kind_from_name(text_at(event, field::kEvent));
+    if (!kind) continue;
+    const std::int64_t index = event[field::kIndex].get<std::int64_t>();
     if (index > violation.detected_at) break;
     const bool evidence = std::binary_search(violation.events.begin(), violation.events.end(), index);
-    if (!evidence && !tells_the_story(event)) continue;
-    const std::string ev = field(event, "ev");
+    if (!evidence && !tells_the_story(*kind)) continue;
     // Milliseconds read best in a story; the checker's line below keeps every digit.
-    const double seconds = static_cast<double>(event["t"].get<std::int64_t>()) / 1e9;
-    lines.push_back({fmt::format("{:>9.3f}s  {}", seconds, phrase(event, last_writes)),
-                     evidence || ev.starts_with("fault.") || ev == "acquire.ok"});
+    const double seconds = static_cast<double>(event[field::kTime].get<std::int64_t>()) / 1e9;
+    const bool essential = evidence || vocabulary::emitter_of(*kind) == vocabulary::Emitter::kNemesis ||
+                           *kind == EventKind::kAcquireOk;
+    lines.push_back({fmt::format("{:>9.3f}s  {}", seconds, phrase(event, *kind, last_writes)), essential});
   }
   // Too long: leave out the earliest lines that are not essential, then, if
   // need be, the earliest of the rest.

@@ -9,8 +9,11 @@
 
 #include <hiredis/hiredis.h>
 #include <hiredis/read.h>
+#include "vocabulary/reason.h"
 
 namespace locksim::live {
+
+namespace reason = vocabulary::reason;
 namespace {
 
 std::string formatted(const std::vector<std::string>& arguments) {
@@ -77,13 +80,13 @@ asio::awaitable<bool> AsyncRedis::write(std::string request) {
     const asio::ip::tcp::endpoint endpoint{asio::ip::make_address(host_), static_cast<unsigned short>(port_)};
     co_await socket_.async_connect(endpoint, asio::redirect_error(asio::use_awaitable, error));
     if (error) {
-      failure_ = error == asio::error::operation_aborted ? "timeout" : "connection";
+      failure_ = error == asio::error::operation_aborted ? reason::kTimeout : reason::kConnection;
       co_return false;
     }
     socket_.set_option(asio::ip::tcp::no_delay{true});
   }
   co_await asio::async_write(socket_, asio::buffer(request), asio::redirect_error(asio::use_awaitable, error));
-  if (error) failure_ = error == asio::error::operation_aborted ? "timeout" : "connection";
+  if (error) failure_ = error == asio::error::operation_aborted ? reason::kTimeout : reason::kConnection;
   co_return !error;
 }
 
@@ -92,7 +95,7 @@ asio::awaitable<std::optional<RespValue>> AsyncRedis::next_reply() {
   while (true) {
     void* parsed = nullptr;
     if (redisReaderGetReply(reader_, &parsed) != REDIS_OK) {
-      failure_ = "connection";
+      failure_ = reason::kConnection;
       reset_connection();
       co_return std::nullopt;
     }
@@ -105,7 +108,7 @@ asio::awaitable<std::optional<RespValue>> AsyncRedis::next_reply() {
     const std::size_t read =
         co_await socket_.async_read_some(asio::buffer(buffer), asio::redirect_error(asio::use_awaitable, error));
     if (error) {
-      failure_ = error == asio::error::operation_aborted ? "timeout" : "connection";
+      failure_ = error == asio::error::operation_aborted ? reason::kTimeout : reason::kConnection;
       reset_connection();  // out of step: the next command opens a fresh one
       co_return std::nullopt;
     }

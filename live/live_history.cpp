@@ -3,8 +3,17 @@
 #include <algorithm>
 #include <optional>
 #include <set>
+#include "vocabulary/event_kind.h"
+#include "vocabulary/field_name.h"
+#include "vocabulary/proc_name.h"
+#include "vocabulary/reason.h"
 
 namespace locksim::live {
+
+using vocabulary::EventKind;
+using vocabulary::event_kind_name;
+namespace field = vocabulary::field;
+namespace reason = vocabulary::reason;
 namespace {
 
 using Json = nlohmann::ordered_json;
@@ -23,26 +32,27 @@ struct CallTimes {
   std::optional<std::int64_t> reply_ns;
 };
 
-const std::set<std::string> kInvokes = {"acquire.invoke", "read.invoke", "write.invoke", "renew.invoke",
-                                        "release.invoke", "effect.invoke"};
-const std::set<std::string> kReplies = {"acquire.ok", "acquire.fail", "read.ok", "write.ok", "write.fail",
-                                        "renew.ok", "renew.fail", "release.ok", "release.fail", "effect.ok",
-                                        "effect.fail"};
+// What a worker line is to its call: an invocation, a completion, or
+// neither (hold.begin, live's own lines).
+vocabulary::CallPart call_part(const std::string& event) {
+  const std::optional<EventKind> kind = vocabulary::event_kind_from_name(event);
+  return kind ? vocabulary::event_info(*kind).call : vocabulary::CallPart::kNone;
+}
 
 std::map<std::string, CallTimes> call_times(const std::vector<nlohmann::json>& worker_lines) {
   std::map<std::string, CallTimes> calls;
   for (const nlohmann::json& line : worker_lines) {
-    if (!line.contains("call")) continue;
-    CallTimes& times = calls[line["call"].get<std::string>()];
-    const std::string event = line["ev"].get<std::string>();
-    const std::int64_t t = line["t"].get<std::int64_t>();
-    if (kInvokes.contains(event)) times.invoke_ns = t;
+    if (!line.contains(field::kCall)) continue;
+    CallTimes& times = calls[line[field::kCall].get<std::string>()];
+    const vocabulary::CallPart part = call_part(line[field::kEvent].get<std::string>());
+    const std::int64_t t = line[field::kTime].get<std::int64_t>();
+    if (part == vocabulary::CallPart::kInvoke) times.invoke_ns = t;
     // A call that timed out or lost its connection had no answer: the server
     // may still carry it out later (a request a spike or partition held), so
     // the worker's giving up bounds nothing.
-    const std::string reason = line.value("reason", std::string{});
-    const bool answered = reason != "timeout" && reason != "connection";
-    if (kReplies.contains(event) && answered) times.reply_ns = t;
+    const std::string why = line.value(field::kReason, std::string{});
+    const bool answered = why != reason::kTimeout && why != reason::kConnection;
+    if (part == vocabulary::CallPart::kCompletion && answered) times.reply_ns = t;
   }
   return calls;
 }
@@ -168,9 +178,9 @@ class LeaseEvents {
                                         : std::stoll(record["lease_ms"].get<std::string>()) * 1'000'000;
       OpenLease lease{record["owner"].get<std::string>(), record["token"].get<std::int64_t>(), lease_ns,
                       clock_.server_time(record) + lease_ns};
-      Json line{{"proc", instance_}, {"ev", "lease.grant"}, {"lock", records_.lock_name},
-                {"owner", lease.owner}, {"token", lease.token}};
-      if (lease_ns > 0) line["lease_ns"] = lease_ns;
+      Json line{{field::kProc, instance_}, {field::kEvent, event_kind_name(EventKind::kLeaseGrant)}, {field::kLock, records_.lock_name},
+                {field::kOwner, lease.owner}, {field::kToken, lease.token}};
+      if (lease_ns > 0) line[field::kLeaseNs] = lease_ns;
       emit(t, std::move(line));
       open_[value] = lease;
       return;
@@ -182,17 +192,17 @@ class LeaseEvents {
       const std::int64_t lease_ns = std::stoll(record["lease_ms"].get<std::string>()) * 1'000'000;
       lease.deadline_ns = clock_.server_time(record) + lease_ns;
       lease.adopted_unrenewed = false;
-      emit(t, Json{{"proc", instance_}, {"ev", "lease.renew"}, {"lock", records_.lock_name},
-                   {"owner", lease.owner}, {"token", lease.token}, {"lease_ns", lease_ns}});
+      emit(t, Json{{field::kProc, instance_}, {field::kEvent, event_kind_name(EventKind::kLeaseRenew)}, {field::kLock, records_.lock_name},
+                   {field::kOwner, lease.owner}, {field::kToken, lease.token}, {field::kLeaseNs, lease_ns}});
     } else if (event == "lost") {
       // A plain SET replaced the key (get-then-set, H9): the promise runs on
       // to its deadline, which the checker knows; no expire of it follows.
-      emit(t, Json{{"proc", instance_}, {"ev", "lease.lost"}, {"lock", records_.lock_name},
-                   {"owner", lease.owner}, {"token", lease.token}, {"reason", record["reason"].get<std::string>()}});
+      emit(t, Json{{field::kProc, instance_}, {field::kEvent, event_kind_name(EventKind::kLeaseLost)}, {field::kLock, records_.lock_name},
+                   {field::kOwner, lease.owner}, {field::kToken, lease.token}, {field::kReason, record["reason"].get<std::string>()}});
       open_.erase(open);
     } else if (event == "release") {
-      emit(t, Json{{"proc", instance_}, {"ev", "lease.release"}, {"lock", records_.lock_name},
-                   {"owner", lease.owner}, {"token", lease.token}, {"by", record["by"].get<std::string>()}});
+      emit(t, Json{{field::kProc, instance_}, {field::kEvent, event_kind_name(EventKind::kLeaseRelease)}, {field::kLock, records_.lock_name},
+                   {field::kOwner, lease.owner}, {field::kToken, lease.token}, {field::kBy, record["by"].get<std::string>()}});
       open_.erase(open);
     }
   }
@@ -206,8 +216,8 @@ class LeaseEvents {
         ++open;
         continue;
       }
-      emit(t, Json{{"proc", instance_}, {"ev", "lease.lost"}, {"lock", records_.lock_name},
-                   {"owner", open->second.owner}, {"token", open->second.token}, {"reason", "restart"}});
+      emit(t, Json{{field::kProc, instance_}, {field::kEvent, event_kind_name(EventKind::kLeaseLost)}, {field::kLock, records_.lock_name},
+                   {field::kOwner, open->second.owner}, {field::kToken, open->second.token}, {field::kReason, reason::kRestart}});
       open = open_.erase(open);
     }
   }
@@ -220,7 +230,7 @@ class LeaseEvents {
   // the old primary lives on (a split brain), which still keeps its promises.
   void promote(const LockRoleChange& change, LeaseEvents& promoted) {
     const std::int64_t t = promoted.clock_.place_at(change.t);
-    promoted.emit(t, Json{{"proc", promoted.instance_}, {"ev", "replica.promote"}});
+    promoted.emit(t, Json{{field::kProc, promoted.instance_}, {field::kEvent, event_kind_name(EventKind::kReplicaPromote)}});
     for (auto open = open_.begin(); open != open_.end();) {
       const OpenLease lease = open->second;
       const bool ran_out = lease.lease_ns > 0 && lease.deadline_ns <= t;
@@ -231,9 +241,9 @@ class LeaseEvents {
       if (ran_out) {
         expire(lease, lease.deadline_ns);
       } else if (change.kept_value == open->first) {
-        Json line{{"proc", promoted.instance_}, {"ev", "lease.adopt"}, {"lock", records_.lock_name},
-                  {"owner", lease.owner}, {"token", lease.token}};
-        if (change.kept_lease_ns > 0) line["lease_ns"] = change.kept_lease_ns;
+        Json line{{field::kProc, promoted.instance_}, {field::kEvent, event_kind_name(EventKind::kLeaseAdopt)}, {field::kLock, records_.lock_name},
+                  {field::kOwner, lease.owner}, {field::kToken, lease.token}};
+        if (change.kept_lease_ns > 0) line[field::kLeaseNs] = change.kept_lease_ns;
         promoted.emit(t, std::move(line));
         promoted.open_[open->first] = OpenLease{lease.owner, lease.token, change.kept_lease_ns, t + change.kept_lease_ns, true};
       } else if (!change.old_primary_alive) {
@@ -282,13 +292,13 @@ class LeaseEvents {
   }
 
   void lost(const OpenLease& lease, std::int64_t t) {
-    emit(t, Json{{"proc", instance_}, {"ev", "lease.lost"}, {"lock", records_.lock_name}, {"owner", lease.owner},
-                 {"token", lease.token}, {"reason", "failover"}});
+    emit(t, Json{{field::kProc, instance_}, {field::kEvent, event_kind_name(EventKind::kLeaseLost)}, {field::kLock, records_.lock_name}, {field::kOwner, lease.owner},
+                 {field::kToken, lease.token}, {field::kReason, reason::kFailover}});
   }
 
   void expire(const OpenLease& lease, std::int64_t t) {
-    emit(t, Json{{"proc", instance_}, {"ev", "lease.expire"}, {"lock", records_.lock_name},
-                 {"owner", lease.owner}, {"token", lease.token}});
+    emit(t, Json{{field::kProc, instance_}, {field::kEvent, event_kind_name(EventKind::kLeaseExpire)}, {field::kLock, records_.lock_name},
+                 {field::kOwner, lease.owner}, {field::kToken, lease.token}});
   }
 
   void emit(std::int64_t t, Json line) { out_.push_back({t, Rank::kServer, out_.size(), std::move(line)}); }
@@ -303,11 +313,13 @@ class LeaseEvents {
 // A storage record as the model writes it: key, value, writer/reader, token, request_id, job, reason;
 // the payments script's effect.accept/reject (it runs on the storage server) as the payments node's.
 Json storage_line(const nlohmann::json& record) {
-  const std::string event = record["ev"].get<std::string>();
-  Json line{{"proc", event.starts_with("effect.") ? "payments" : "storage"}, {"ev", event}};
-  if (record.contains("key")) line["key"] = record["key"];
-  for (const char* field : {"job", "value", "writer", "reader", "token", "request_id", "reason"}) {
-    if (record.contains(field)) line[field] = record[field];
+  const std::string event = record[field::kEvent].get<std::string>();
+  const std::optional<EventKind> kind = vocabulary::event_kind_from_name(event);
+  const bool external = kind && vocabulary::emitter_of(*kind) == vocabulary::Emitter::kExternal;
+  Json line{{field::kProc, external ? vocabulary::proc::kPayments : vocabulary::proc::kStorage}, {field::kEvent, event}};
+  for (const char* name : {field::kKey, field::kJob, field::kValue, field::kWriter, field::kReader, field::kToken,
+                           field::kRequestId, field::kReason}) {
+    if (record.contains(name)) line[name] = record[name];
   }
   return line;
 }
@@ -315,9 +327,9 @@ Json storage_line(const nlohmann::json& record) {
 // A worker's or the coordinator's line as the history has it: proc and ev
 // first, then the event's fields; no `t` (placed apart) and no `call`.
 Json history_fields(const nlohmann::json& source) {
-  Json line{{"proc", source["proc"]}, {"ev", source["ev"]}};
+  Json line{{field::kProc, source[field::kProc]}, {field::kEvent, source[field::kEvent]}};
   for (const auto& [key, value] : source.items()) {
-    if (key != "t" && key != "call" && key != "proc" && key != "ev") line[key] = value;
+    if (key != field::kTime && key != field::kCall && key != field::kProc && key != field::kEvent) line[key] = value;
   }
   return line;
 }
@@ -371,7 +383,7 @@ void place_failover_leases(const LiveRecords& records, const std::map<std::strin
 std::vector<std::string> live_history(const LiveRecords& records) {
   const std::map<std::string, CallTimes> calls = call_times(records.worker_lines);
   std::vector<Placed> placed;
-  Json begin{{"proc", "run"}, {"ev", "run.begin"}};
+  Json begin{{field::kProc, vocabulary::proc::kRun}, {field::kEvent, event_kind_name(EventKind::kRunBegin)}};
   for (const auto& [key, value] : records.run_begin.items()) begin[key] = value;
   placed.push_back({0, Rank::kRunBegin, 0, std::move(begin)});
 
@@ -382,7 +394,7 @@ std::vector<std::string> live_history(const LiveRecords& records) {
   }
 
   for (const nlohmann::json& lease_line : records.lease_lines) {
-    placed.push_back({lease_line["t"].get<std::int64_t>(), Rank::kServer, placed.size(), history_fields(lease_line)});
+    placed.push_back({lease_line[field::kTime].get<std::int64_t>(), Rank::kServer, placed.size(), history_fields(lease_line)});
   }
 
   ServerClock storage_clock{calls, records.realtime_minus_run_ns};
@@ -392,19 +404,19 @@ std::vector<std::string> live_history(const LiveRecords& records) {
   }
 
   for (const nlohmann::json& worker_line : records.worker_lines) {
-    const std::string event = worker_line["ev"].get<std::string>();
+    const std::string event = worker_line[field::kEvent].get<std::string>();
     if (event.starts_with("live.")) continue;  // the worker's word to the coordinator, not a history event
-    placed.push_back({worker_line["t"].get<std::int64_t>(), Rank::kWorker, placed.size(), history_fields(worker_line)});
+    placed.push_back({worker_line[field::kTime].get<std::int64_t>(), Rank::kWorker, placed.size(), history_fields(worker_line)});
   }
   for (const nlohmann::json& coordinator_line : records.coordinator_lines) {
     placed.push_back(
-        {coordinator_line["t"].get<std::int64_t>(), Rank::kCoordinator, placed.size(), history_fields(coordinator_line)});
+        {coordinator_line[field::kTime].get<std::int64_t>(), Rank::kCoordinator, placed.size(), history_fields(coordinator_line)});
   }
 
   std::int64_t last = records.end_ns;
   for (const Placed& event : placed) last = std::max(last, event.t);
   placed.push_back({last, Rank::kRunEnd, placed.size(),
-                    Json{{"proc", "run"}, {"ev", "run.end"}, {"final", records.final_values}}});
+                    Json{{field::kProc, vocabulary::proc::kRun}, {field::kEvent, event_kind_name(EventKind::kRunEnd)}, {field::kFinal, records.final_values}}});
 
   std::ranges::sort(placed, [](const Placed& left, const Placed& right) {
     return std::tuple{left.t, left.rank, left.order} < std::tuple{right.t, right.rank, right.order};
@@ -412,7 +424,7 @@ std::vector<std::string> live_history(const LiveRecords& records) {
   std::vector<std::string> lines;
   lines.reserve(placed.size());
   for (std::size_t index = 0; index < placed.size(); ++index) {
-    Json line{{"i", index}, {"t", std::max<std::int64_t>(0, placed[index].t)}};
+    Json line{{field::kIndex, index}, {field::kTime, std::max<std::int64_t>(0, placed[index].t)}};
     for (const auto& [key, value] : placed[index].line.items()) line[key] = value;
     lines.push_back(line.dump());
   }

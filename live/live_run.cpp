@@ -36,8 +36,19 @@
 #include "scenarios/plan.h"
 #include "scenarios/saved_plan.h"
 #include "sim/duration_text.h"
+#include "vocabulary/event_kind.h"
+#include "vocabulary/fault_kind.h"
+#include "vocabulary/field_name.h"
+#include "vocabulary/proc_name.h"
+#include "vocabulary/reason.h"
 
 namespace locksim::live {
+
+using vocabulary::EventKind;
+using vocabulary::fault_kind_name;
+using vocabulary::event_kind_name;
+namespace field = vocabulary::field;
+namespace reason = vocabulary::reason;
 namespace {
 
 using Json = nlohmann::ordered_json;
@@ -69,8 +80,8 @@ std::int64_t clock_ns(clockid_t clock) {
 // fault with a delay), and the point at which the worker stops itself for a
 // fault with none.
 struct TriggerPoint {
-  const char* watched;
-  const char* self_stop;
+  std::string_view watched;
+  std::string_view self_stop;
   // before-reply's delay (the model's 500 us) only lands the pause between
   // the send and the replies: live, the worker stops itself right there,
   // once every request is written (`acquire.sent`, no history line).
@@ -82,13 +93,15 @@ struct TriggerPoint {
 };
 
 TriggerPoint trigger_point(scenarios::TriggerEvent when) {
+  const std::string_view watched = event_kind_name(scenarios::watched_event(when));
   switch (when) {
-    case scenarios::TriggerEvent::kBeforeWrite: return {"write.invoke", "write.invoke"};
-    case scenarios::TriggerEvent::kBeforeCharge: return {"effect.invoke", "effect.invoke"};
-    case scenarios::TriggerEvent::kBeforeReply: return {"acquire.invoke", "acquire.sent", true};
+    case scenarios::TriggerEvent::kBeforeWrite:
+    case scenarios::TriggerEvent::kBeforeCharge: return {watched, watched};
+    case scenarios::TriggerEvent::kBeforeReply: return {watched, kAcquireSent, true};
     default: break;
   }
-  return {"acquire.ok", "hold.begin"};
+  // After an acquire (or a grant): the worker stops once it acts as the holder.
+  return {watched, event_kind_name(EventKind::kHoldBegin)};
 }
 
 nanoseconds scaled(sim::Duration duration, double scale) {
@@ -280,8 +293,8 @@ class Coordinator {
   }
 
   void record(Json line) { coordinator_lines_.push_back(std::move(line)); }
-  void record_nemesis(std::string_view event, Json fields) {
-    Json line{{"t", now()}, {"proc", "nemesis"}, {"ev", event}};
+  void record_nemesis(EventKind event, Json fields) {
+    Json line{{field::kTime, now()}, {field::kProc, vocabulary::proc::kNemesis}, {field::kEvent, event_kind_name(event)}};
     for (auto& [key, value] : fields.items()) line[key] = value;
     record(std::move(line));
   }
@@ -311,13 +324,13 @@ class Coordinator {
     if (at_the_point && targets_a_worker(fault) &&
         (fault.kind == FaultKind::kPause || fault.kind == FaultKind::kPartition ||
          fault.kind == FaultKind::kDelaySpike)) {
-      self_stops_[fault.target].push_back({point.self_stop, on_event.nth, fault.index});
+      self_stops_[fault.target].push_back({std::string{point.self_stop}, on_event.nth, fault.index});
       // A user's program that does not take its stops itself is stopped from
       // here on seeing the line: a little later than the line (docs/live.md).
-      if (user_program()) watches_.push_back({fault, point.self_stop, on_event.nth, on_event.delay, true});
+      if (user_program()) watches_.push_back({fault, std::string{point.self_stop}, on_event.nth, on_event.delay, true});
       return;
     }
-    watches_.push_back({fault, point.watched, on_event.nth, on_event.delay});
+    watches_.push_back({fault, std::string{point.watched}, on_event.nth, on_event.delay});
   }
 
   void act(const PlannedFault& fault) {
@@ -337,7 +350,7 @@ class Coordinator {
     if (worker == nullptr || !worker->running) return;
     if (fault.kind == FaultKind::kPause) {
       signal_worker(worker->pid, SIGSTOP);
-      record_nemesis("fault.begin", {{"kind", "pause"}, {"target", worker->name}, {"for_ns", scaled(fault.length).count()}});
+      record_nemesis(EventKind::kFaultBegin, {{field::kKind, fault_kind_name(FaultKind::kPause)}, {field::kTarget, worker->name}, {field::kForNs, scaled(fault.length).count()}});
       resume_after(*worker, scaled(fault.length));
     } else {
       crash(*worker, fault);
@@ -370,10 +383,10 @@ class Coordinator {
     if (fault.kind == FaultKind::kDelaySpike) {
       proxy_->spike({fault.target}, scaled(fault.extra), length);
       const Json target = Json::array({fault.target});
-      record_nemesis("fault.begin", {{"kind", "delay-spike"}, {"target", target}, {"extra_ns", scaled(fault.extra).count()},
-                                     {"for_ns", length.count()}});
+      record_nemesis(EventKind::kFaultBegin, {{field::kKind, fault_kind_name(FaultKind::kDelaySpike)}, {field::kTarget, target}, {field::kExtraNs, scaled(fault.extra).count()},
+                                     {field::kForNs, length.count()}});
       after(std::max<nanoseconds>(length, kShortestSpike),
-            [this, target] { record_nemesis("fault.end", {{"kind", "delay-spike"}, {"target", target}}); });
+            [this, target] { record_nemesis(EventKind::kFaultEnd, {{field::kKind, fault_kind_name(FaultKind::kDelaySpike)}, {field::kTarget, target}}); });
       return;
     }
     const int cut = proxy_->cut(fault.side_a, fault.side_b);
@@ -381,11 +394,11 @@ class Coordinator {
     for (const auto& side : {fault.side_a, fault.side_b}) {
       for (const std::string& node : side) target.push_back(node);
     }
-    record_nemesis("fault.begin", {{"kind", "partition"}, {"target", target},
-                                   {"between", Json::array({fault.side_a, fault.side_b})}, {"for_ns", length.count()}});
+    record_nemesis(EventKind::kFaultBegin, {{field::kKind, fault_kind_name(FaultKind::kPartition)}, {field::kTarget, target},
+                                   {field::kBetween, Json::array({fault.side_a, fault.side_b})}, {field::kForNs, length.count()}});
     after(length, [this, cut, target] {
       proxy_->heal(cut);
-      record_nemesis("fault.end", {{"kind", "partition"}, {"target", target}});
+      record_nemesis(EventKind::kFaultEnd, {{field::kKind, fault_kind_name(FaultKind::kPartition)}, {field::kTarget, target}});
     });
   }
 
@@ -396,17 +409,17 @@ class Coordinator {
     fired_[fault.index] = true;
     if (fault.kind == FaultKind::kPause) {
       server.freeze();
-      record_nemesis("fault.begin", {{"kind", "pause"}, {"target", instance.name}, {"for_ns", scaled(fault.length).count()}});
+      record_nemesis(EventKind::kFaultBegin, {{field::kKind, fault_kind_name(FaultKind::kPause)}, {field::kTarget, instance.name}, {field::kForNs, scaled(fault.length).count()}});
       after(scaled(fault.length), [this, slot = &instance] {
         slot->server->thaw();
-        record_nemesis("fault.end", {{"kind", "pause"}, {"target", slot->name}});
+        record_nemesis(EventKind::kFaultEnd, {{field::kKind, fault_kind_name(FaultKind::kPause)}, {field::kTarget, slot->name}});
       });
       return;
     }
-    record_nemesis("fault.begin", {{"kind", "crash"}, {"target", instance.name}});
+    record_nemesis(EventKind::kFaultBegin, {{field::kKind, fault_kind_name(FaultKind::kCrash)}, {field::kTarget, instance.name}});
     server.crash();
     instance.restarts.push_back({now(), 0, std::nullopt});
-    record(Json{{"t", now()}, {"proc", instance.name}, {"ev", "crash"}});
+    record(Json{{field::kTime, now()}, {field::kProc, instance.name}, {field::kEvent, event_kind_name(EventKind::kCrash)}});
     // Redlock's delayed restart: the instance stays down that much longer
     // (the model's answers nothing meanwhile; live, it refuses connections).
     if (fault.restart_after) {
@@ -421,7 +434,7 @@ class Coordinator {
   void restart_lock_instance(LockInstance& instance) {
     if (time_is_up_) return;
     instance.restarts.back().restarted_ns = now();
-    record(Json{{"t", instance.restarts.back().restarted_ns}, {"proc", instance.name}, {"ev", "restart"}});
+    record(Json{{field::kTime, instance.restarts.back().restarted_ns}, {field::kProc, instance.name}, {field::kEvent, event_kind_name(EventKind::kRestart)}});
     instance.restarting = std::thread{[this, slot = &instance] {
       std::string failure;
       try {
@@ -440,7 +453,7 @@ class Coordinator {
         RedisClient client{slot->endpoint.host, slot->endpoint.port};
         const RespValue kept = client.command({"GET", LiveKeys{settings_.prefix}.lock(scenario_.system.lock.name)});
         if (kept.type == RespValue::Type::kString) slot->restarts.back().kept_value = kept.text;
-        record_nemesis("fault.end", {{"kind", "crash"}, {"target", slot->name}});
+        record_nemesis(EventKind::kFaultEnd, {{field::kKind, fault_kind_name(FaultKind::kCrash)}, {field::kTarget, slot->name}});
       });
     }};
   }
@@ -451,20 +464,20 @@ class Coordinator {
     timer->async_wait([this, timer, slot = &worker](const boost::system::error_code& error) {
       if (error) return;
       if (slot->running) signal_worker(slot->pid, SIGCONT);
-      record_nemesis("fault.end", {{"kind", "pause"}, {"target", slot->name}});
+      record_nemesis(EventKind::kFaultEnd, {{field::kKind, fault_kind_name(FaultKind::kPause)}, {field::kTarget, slot->name}});
     });
   }
 
   void crash(WorkerSlot& worker, const PlannedFault& fault) {
     signal_worker(worker.pid, SIGKILL);
     worker.running = false;
-    record_nemesis("fault.begin", {{"kind", "crash"}, {"target", worker.name}});
+    record_nemesis(EventKind::kFaultBegin, {{field::kKind, fault_kind_name(FaultKind::kCrash)}, {field::kTarget, worker.name}});
     if (worker.holding) {
-      record(Json{{"t", now()}, {"proc", worker.name}, {"ev", "hold.end"}, {"lock", scenario_.system.lock.name},
-                  {"token", *worker.holding}, {"reason", "crash"}});
+      record(Json{{field::kTime, now()}, {field::kProc, worker.name}, {field::kEvent, event_kind_name(EventKind::kHoldEnd)}, {field::kLock, scenario_.system.lock.name},
+                  {field::kToken, *worker.holding}, {field::kReason, reason::kCrash}});
       worker.holding.reset();
     }
-    record(Json{{"t", now()}, {"proc", worker.name}, {"ev", "crash"}});
+    record(Json{{field::kTime, now()}, {field::kProc, worker.name}, {field::kEvent, event_kind_name(EventKind::kCrash)}});
     if (fault.restart_after) {
       worker.restart_pending = true;
       auto timer = std::make_shared<asio::steady_timer>(io_);
@@ -472,8 +485,8 @@ class Coordinator {
       timer->async_wait([this, timer, slot = &worker](const boost::system::error_code& error) {
         if (error || time_is_up_) return;
         slot->restart_pending = false;
-        record_nemesis("fault.end", {{"kind", "crash"}, {"target", slot->name}});
-        record(Json{{"t", now()}, {"proc", slot->name}, {"ev", "restart"}});
+        record_nemesis(EventKind::kFaultEnd, {{field::kKind, fault_kind_name(FaultKind::kCrash)}, {field::kTarget, slot->name}});
+        record(Json{{field::kTime, now()}, {field::kProc, slot->name}, {field::kEvent, event_kind_name(EventKind::kRestart)}});
         // Billing's jobs are the shared customers (the cursor says what is left): -1, all.
         start(*slot, jobs_per_worker() == 0 ? -1 : std::max(0, jobs_per_worker() - slot->jobs_done));
       });
@@ -521,7 +534,7 @@ class Coordinator {
   std::vector<SelfStop> stops_still_ahead(WorkerSlot& worker) {
     std::vector<SelfStop> ahead;
     for (const SelfStop& stop : self_stops_[worker.name]) {
-      const int already = worker.seen[stop.after == "acquire.sent" ? "acquire.invoke" : stop.after];
+      const int already = worker.seen[stop.after == kAcquireSent ? std::string{event_kind_name(EventKind::kAcquireInvoke)} : stop.after];
       if (stop.nth > already) ahead.push_back({stop.after, stop.nth - already, stop.fault});
     }
     return ahead;
@@ -607,13 +620,13 @@ class Coordinator {
       return;
     }
     ++worker.lines;
-    const std::string event = line["ev"].get<std::string>();
-    if (event == "live.hello") {
+    const std::string event = line[field::kEvent].get<std::string>();
+    if (event == kLiveHello) {
       worker.takes_own_stops = line.value("self_stops", false);
       return;
     }
-    if (event == "live.stop") {
-      const std::size_t index = line["fault"].get<std::size_t>();
+    if (event == kLiveStop) {
+      const std::size_t index = line[field::kFault].get<std::size_t>();
       const PlannedFault* fault = planned(index, worker.name);
       if (fault != nullptr && fault->kind != FaultKind::kPause) {
         act(*fault);
@@ -621,17 +634,17 @@ class Coordinator {
         wait_until_stopped(worker.pid);
         signal_worker(worker.pid, SIGCONT);
       } else if (fault != nullptr) {
-        coordinator_lines_.push_back(Json{{"t", line["t"]}, {"proc", "nemesis"}, {"ev", "fault.begin"},
-                                          {"kind", "pause"}, {"target", worker.name},
-                                          {"for_ns", scaled(fault->length).count()}});
+        coordinator_lines_.push_back(Json{{field::kTime, line[field::kTime]}, {field::kProc, vocabulary::proc::kNemesis}, {field::kEvent, event_kind_name(EventKind::kFaultBegin)},
+                                          {field::kKind, fault_kind_name(FaultKind::kPause)}, {field::kTarget, worker.name},
+                                          {field::kForNs, scaled(fault->length).count()}});
         fired_[index] = true;
         resume_after(worker, scaled(fault->length));
       }
       return;
     }
-    if (event == "hold.begin") worker.holding = line.value("token", std::int64_t{0});
-    if (event == "hold.end") worker.holding.reset();
-    if (event == "write.ok") ++worker.jobs_done;
+    if (event == event_kind_name(EventKind::kHoldBegin)) worker.holding = line.value(field::kToken, std::int64_t{0});
+    if (event == event_kind_name(EventKind::kHoldEnd)) worker.holding.reset();
+    if (event == event_kind_name(EventKind::kWriteOk)) ++worker.jobs_done;
     const int seen = ++worker.seen[event];
     worker_lines_.push_back(std::move(line));
     for (const Watch& watch : watches_) {
@@ -694,15 +707,15 @@ class Coordinator {
     RedisClient storage{settings_.storage.host, settings_.storage.port};
     LiveRecords records;
     const std::string key = std::visit([](const auto& workload) { return workload.key; }, scenario_.system.workload);
-    records.run_begin = Json{{"scenario", scenario_.name},
-                             {"seed", settings_.seed},
-                             {"fencing", mode_ == model::Fencing::kOn},
-                             {"version", kVersion},
-                             {"live", true},
-                             {"service", service_description()},
-                             {"workload", {{"kind", workload_kind_name(scenario_.system.workload)},
-                                           {"key", key}}},
-                             {"stuck_after_ns", scaled(scenario_.system.lock.stuck_after).count()}};
+    records.run_begin = Json{{field::kScenario, scenario_.name},
+                             {field::kSeed, settings_.seed},
+                             {field::kFencing, mode_ == model::Fencing::kOn},
+                             {field::kVersion, kVersion},
+                             {field::kLive, true},
+                             {field::kService, service_description()},
+                             {field::kWorkload, {{field::kKind, workload_kind_name(scenario_.system.workload)},
+                                           {field::kKey, key}}},
+                             {field::kStuckAfterNs, scaled(scenario_.system.lock.stuck_after).count()}};
     records.worker_lines = std::move(worker_lines_);
     for (Json& line : coordinator_lines_) records.coordinator_lines.push_back(std::move(line));
     for (auto& instance : instances_) records.lock_instances.push_back(instance_records(*instance, keys));
@@ -746,12 +759,12 @@ class Coordinator {
   }
 
   [[nodiscard]] Json service_description() const {
-    if (failover_) return Json{{"kind", "redis-failover"}, {"instances", FailoverCluster::kInstances}, {"quorum", 1}};
+    if (failover_) return Json{{field::kKind, "redis-failover"}, {field::kInstances, FailoverCluster::kInstances}, {field::kQuorum, 1}};
     const int instances = static_cast<int>(instances_.size());
     const bool redlock = scenario_.system.service.kind == model::ServiceKind::kRedlock;
-    return Json{{"kind", redlock ? "redlock" : "redis"},
-                {"instances", instances},
-                {"quorum", redlock ? model::RedlockService::quorum_of(instances) : 1}};
+    return Json{{field::kKind, redlock ? "redlock" : "redis"},
+                {field::kInstances, instances},
+                {field::kQuorum, redlock ? model::RedlockService::quorum_of(instances) : 1}};
   }
 
   [[nodiscard]] LiveFaultContext fault_context() const {

@@ -25,8 +25,17 @@
 #include "live/redlock_client.h"
 #include "scenarios/scenario_parser.h"
 #include "sim/random.h"
+#include "live/worker_line.h"
+#include "vocabulary/event_kind.h"
+#include "vocabulary/field_name.h"
+#include "vocabulary/reason.h"
 
 namespace locksim::live {
+
+namespace reason = vocabulary::reason;
+
+using vocabulary::EventKind;
+namespace field = vocabulary::field;
 namespace {
 
 using Json = nlohmann::ordered_json;
@@ -85,7 +94,7 @@ class Worker {
       const Held held = co_await acquire_until_granted();
       held_ = held;
       lease_lost_ = false;
-      emit("hold.begin", {{"lock", lock_name()}, {"token", held.token}});
+      emit(EventKind::kHoldBegin, {{field::kLock, lock_name()}, {field::kToken, held.token}});
       if (options_.workers.renew == model::RenewMethod::kWatchdog && options_.lock.lease) {
         asio::co_spawn(lock_.executor(), renew_while_holding(held.hold), asio::detached);
       }
@@ -137,12 +146,12 @@ class Worker {
 
   // One history line on stdout, written whole with one write() so that a
   // SIGKILL never leaves half a line.
-  void emit(std::string_view event, Json fields, const std::string& call = {}) {
-    Json line{{"t", now()}, {"proc", config_.name}, {"ev", event}};
+  void emit(EventKind event, Json fields, const std::string& call = {}) {
+    Json line{{field::kTime, now()}, {field::kProc, config_.name}, {field::kEvent, vocabulary::event_kind_name(event)}};
     for (auto& [key, value] : fields.items()) line[key] = value;
-    if (!call.empty()) line["call"] = call;
+    if (!call.empty()) line[field::kCall] = call;
     write_line(line.dump() + "\n");
-    stop_if_planned(event);
+    stop_if_planned(vocabulary::event_kind_name(event));
   }
 
   static void write_line(const std::string& text) {
@@ -160,7 +169,7 @@ class Worker {
     const int seen = ++seen_[std::string{event}];
     for (const SelfStop& stop : config_.stops) {
       if (stop.after != event || stop.nth != seen) continue;
-      write_line(Json{{"t", now()}, {"proc", config_.name}, {"ev", "live.stop"}, {"fault", stop.fault}}.dump() + "\n");
+      write_line(Json{{field::kTime, now()}, {field::kProc, config_.name}, {field::kEvent, kLiveStop}, {field::kFault, stop.fault}}.dump() + "\n");
       ::raise(SIGSTOP);
     }
   }
@@ -187,15 +196,15 @@ class Worker {
   Attempt attempt_from(const std::optional<RespValue>& reply, std::int64_t sent_ns) const {
     if (!reply) return Attempt{std::nullopt, lock_.failure()};
     if (reply->is_error()) return Attempt{std::nullopt, error_reason(*reply)};
-    if (reply->item_integer(0) != 1) return Attempt{std::nullopt, "held"};
+    if (reply->item_integer(0) != 1) return Attempt{std::nullopt, reason::kHeld};
     return Attempt{reply->item_integer(1), "", lease_end(sent_ns)};
   }
 
   // The model's reason for an error reply: a primary short of replicas, a demoted one.
   static std::string error_reason(const RespValue& reply) {
-    if (reply.text.starts_with("NOREPLICAS")) return "no-replicas";
-    if (reply.text.starts_with("READONLY")) return "read-only";
-    return "error";
+    if (reply.text.starts_with("NOREPLICAS")) return reason::kNoReplicas;
+    if (reply.text.starts_with("READONLY")) return reason::kReadOnly;
+    return reason::kError;
   }
 
   // workers.wait_replicas: WAIT after the grant; too few replicas
@@ -210,12 +219,12 @@ class Worker {
     if (acknowledged && !acknowledged->is_error() && acknowledged->integer >= wait.replicas) co_return attempt;
     std::vector<std::string> give_back = release_arguments(value, next_call(), false);
     (void)co_await lock_.command(std::move(give_back), request_timeout());
-    co_return Attempt{std::nullopt, "not-replicated"};
+    co_return Attempt{std::nullopt, reason::kNotReplicated};
   }
 
   // A pause planned before the reply is taken here, the request written.
   [[nodiscard]] std::function<void()> stop_when_sent() {
-    return [this] { stop_if_planned("acquire.sent"); };
+    return [this] { stop_if_planned(kAcquireSent); };
   }
 
   // set-nx-px: one SET NX PX (and INCR) in one script.
@@ -252,7 +261,7 @@ class Worker {
     std::vector<std::string> get{"GET", keys_.lock(lock_name())};
     const std::optional<RespValue> current = co_await lock_.command(std::move(get), request_timeout());
     if (!current || current->is_error()) co_return attempt_from(current, monotonic_ns());
-    if (current->type != RespValue::Type::kNil) co_return Attempt{std::nullopt, "held"};
+    if (current->type != RespValue::Type::kNil) co_return Attempt{std::nullopt, reason::kHeld};
     const std::int64_t sent_ns = monotonic_ns();
     // A named local, not a braced temporary inside co_await (GCC 12; sim/task.h).
     std::vector<std::string> set{"EVAL", std::string{kPlainSetScript}, "4", keys_.lock(lock_name()),
@@ -266,7 +275,7 @@ class Worker {
       const std::string value = fmt::format("{}#{}", config_.name, ++acquisitions_);
       const std::string call = next_call();
       const std::string lease = options_.lock.lease ? std::to_string(lease_ms()) : std::string{};
-      emit("acquire.invoke", {{"lock", lock_name()}}, call);
+      emit(EventKind::kAcquireInvoke, {{field::kLock, lock_name()}}, call);
       // Not a co_await inside ?: — with GCC 12 that aborted in free() (see sim/task.h on GCC 12 and co_await).
       Attempt attempt;
       if (redlock()) {
@@ -277,14 +286,14 @@ class Worker {
         attempt = co_await set_if_absent(value, lease, call);
       }
       if (attempt.token) {
-        Json fields{{"lock", lock_name()}, {"token", *attempt.token}};
+        Json fields{{field::kLock, lock_name()}, {field::kToken, *attempt.token}};
         if (options_.lock.lease) fields["lease_ns"] = lease_ms() * 1'000'000;
-        emit("acquire.ok", fields, call);
+        emit(EventKind::kAcquireOk, fields, call);
         Held held{*attempt.token, value, attempt.valid_until_ns, ++holds_};
         co_return held;
       }
-      emit("acquire.fail", {{"lock", lock_name()}, {"reason", attempt.reason}}, call);
-      if (primary_ && attempt.reason != "held") co_await primary_->ask(request_timeout());
+      emit(EventKind::kAcquireFail, {{field::kLock, lock_name()}, {field::kReason, attempt.reason}}, call);
+      if (primary_ && attempt.reason != reason::kHeld) co_await primary_->ask(request_timeout());
       co_await sleep(scaled(options_.workers.retry.sample(retry_rng_)));
     }
   }
@@ -292,8 +301,8 @@ class Worker {
   [[nodiscard]] bool lease_ran_out() const { return held_ && monotonic_ns() >= held_->valid_until_ns; }
 
   void end_hold() {
-    const char* reason = lease_lost_ ? "lost" : lease_ran_out() ? "expired" : "released";
-    emit("hold.end", {{"lock", lock_name()}, {"token", held_->token}, {"reason", reason}});
+    const char* why = lease_lost_ ? reason::kLost : lease_ran_out() ? reason::kExpired : reason::kReleased;
+    emit(EventKind::kHoldEnd, {{field::kLock, lock_name()}, {field::kToken, held_->token}, {field::kReason, why}});
     held_.reset();
   }
 
@@ -309,7 +318,7 @@ class Worker {
     std::optional<std::string> request_id;
     if (reads()) {
       const std::string call = next_call();
-      emit("read.invoke", {{"key", key}}, call);
+      emit(EventKind::kReadInvoke, {{field::kKey, key}}, call);
       const bool fenced = config_.fencing == model::Fencing::kOn && options_.storage.fence_reads;
       const std::optional<std::int64_t> token = fenced ? token_to_send() : std::nullopt;
       // A named local, not a braced temporary inside co_await (GCC 12; sim/task.h).
@@ -320,7 +329,7 @@ class Worker {
       // read.invoke without a completion.
       if (!reply || reply->is_error() || reply->item_integer(0) != 1) co_return JobResult{};
       const std::int64_t observed = reply->item_integer(1);
-      emit("read.ok", {{"key", key}, {"value", observed}}, call);
+      emit(EventKind::kReadOk, {{field::kKey, key}, {field::kValue, observed}}, call);
       value = observed + 1;
       if (const model::BillingWorkload* bill = billing()) {
         // The cursor is the next unbilled customer (model/worker.cpp).
@@ -345,11 +354,11 @@ class Worker {
 
     const std::string call = next_call();
     const std::optional<std::int64_t> token = token_to_send();
-    Json fields{{"key", key}, {"value", value}};
+    Json fields{{field::kKey, key}, {field::kValue, value}};
     if (token) fields["token"] = *token;
     if (request_id) fields["request_id"] = *request_id;
     if (job) fields["job"] = *job;
-    emit("write.invoke", fields, call);
+    emit(EventKind::kWriteInvoke, fields, call);
     // A named local, not a braced temporary inside co_await (GCC 12; sim/task.h).
     std::vector<std::string> arguments{"EVAL", std::string{kStorageWriteScript}, "5", keys_.data(key), keys_.highest_token(key), keys_.sequence(),
          keys_.log(), keys_.request(request_id.value_or("")), key, config_.name, std::to_string(value),
@@ -358,14 +367,14 @@ class Worker {
          job ? std::to_string(*job) : ""};
     const std::optional<RespValue> reply = co_await storage_.command(std::move(arguments), request_timeout());
     if (!reply || reply->is_error()) {
-      emit("write.fail", {{"reason", !reply ? storage_.failure() : "error"}}, call);
+      emit(EventKind::kWriteFail, {{field::kReason, !reply ? storage_.failure() : reason::kError}}, call);
       co_return JobResult{};
     }
     if (reply->item_integer(0) != 1) {
-      emit("write.fail", {{"reason", reply->items.size() > 1 ? reply->items[1].text : "rejected"}}, call);
+      emit(EventKind::kWriteFail, {{field::kReason, reply->items.size() > 1 ? reply->items[1].text : reason::kRejected}}, call);
       co_return JobResult{};
     }
-    emit("write.ok", Json::object(), call);
+    emit(EventKind::kWriteOk, Json::object(), call);
     co_return JobResult{true, false};
   }
 
@@ -374,10 +383,10 @@ class Worker {
   asio::awaitable<bool> charge_externally(std::int64_t customer, std::optional<std::string> request_id) {
     const std::string call = next_call();
     const std::optional<std::int64_t> token = token_to_send();
-    Json fields{{"job", customer}};
+    Json fields{{field::kJob, customer}};
     if (request_id) fields["request_id"] = *request_id;
     if (token) fields["token"] = *token;
-    emit("effect.invoke", fields, call);
+    emit(EventKind::kEffectInvoke, fields, call);
     // A named local, not a braced temporary inside co_await (GCC 12; sim/task.h).
     std::vector<std::string> arguments{"EVAL", std::string{kPaymentsChargeScript}, "3", keys_.sequence(), keys_.log(),
         keys_.payment_request(request_id.value_or("")), std::to_string(customer), config_.name, request_id.value_or(""),
@@ -385,10 +394,10 @@ class Worker {
     const std::optional<RespValue> reply = co_await storage_.command(std::move(arguments), request_timeout());
     if (!reply || reply->is_error()) {
       // The charge may still land: the worker cannot know, so the job is redone.
-      emit("effect.fail", {{"reason", !reply ? storage_.failure() : "error"}}, call);
+      emit(EventKind::kEffectFail, {{field::kReason, !reply ? storage_.failure() : reason::kError}}, call);
       co_return false;
     }
-    emit("effect.ok", reply->item_integer(1) == 1 ? Json{{"replayed", true}} : Json::object(), call);
+    emit(EventKind::kEffectOk, reply->item_integer(1) == 1 ? Json{{field::kReplayed, true}} : Json::object(), call);
     co_return true;
   }
 
@@ -400,7 +409,7 @@ class Worker {
       co_await sleep(every);
       if (!held_ || held_->hold != hold) co_return;
       const std::string call = next_call();
-      emit("renew.invoke", {{"lock", lock_name()}, {"token", held_->token}}, call);
+      emit(EventKind::kRenewInvoke, {{field::kLock, lock_name()}, {field::kToken, held_->token}}, call);
       const std::int64_t sent_ns = monotonic_ns();
       // A named local, not a braced temporary inside co_await (GCC 12; sim/task.h).
       std::vector<std::string> arguments{"EVAL", std::string{kRenewScript}, "3", keys_.lock(lock_name()), keys_.sequence(), keys_.log(), held_->value,
@@ -409,29 +418,29 @@ class Worker {
         const RedlockOutcome outcome = co_await redlock_renewals_.renew(std::move(arguments));
         if (!held_ || held_->hold != hold) co_return;
         if (!outcome.ok) {
-          emit("renew.fail", {{"reason", outcome.reason}}, call);
+          emit(EventKind::kRenewFail, {{field::kReason, outcome.reason}}, call);
           lease_lost_ = true;
           co_return;
         }
         held_->valid_until_ns = outcome.valid_until_ns;
-        emit("renew.ok", {{"token", held_->token}, {"lease_ns", lease_ms() * 1'000'000}}, call);
+        emit(EventKind::kRenewOk, {{field::kToken, held_->token}, {field::kLeaseNs, lease_ms() * 1'000'000}}, call);
         continue;
       }
       const std::optional<RespValue> reply = co_await renewals_.command(std::move(arguments), request_timeout());
       if (!held_ || held_->hold != hold) co_return;
       if (!reply || reply->is_error() || reply->item_integer(0) != 1) {
-        emit("renew.fail", {{"reason", !reply ? renewals_.failure() : "not-held"}}, call);
+        emit(EventKind::kRenewFail, {{field::kReason, !reply ? renewals_.failure() : reason::kNotHeld}}, call);
         lease_lost_ = true;
         co_return;
       }
       held_->valid_until_ns = sent_ns + lease_ms() * 1'000'000;
-      emit("renew.ok", {{"token", held_->token}, {"lease_ns", lease_ms() * 1'000'000}}, call);
+      emit(EventKind::kRenewOk, {{field::kToken, held_->token}, {field::kLeaseNs, lease_ms() * 1'000'000}}, call);
     }
   }
 
   asio::awaitable<void> release(const Held& held) {
     const std::string call = next_call();
-    emit("release.invoke", {{"lock", lock_name()}, {"token", held.token}}, call);
+    emit(EventKind::kReleaseInvoke, {{field::kLock, lock_name()}, {field::kToken, held.token}}, call);
     const bool plain = options_.workers.release == model::ReleaseMethod::kPlainDelete;
     // A named local, not a braced temporary inside co_await (GCC 12; sim/task.h).
     std::vector<std::string> arguments = release_arguments(held.value, call, plain);
@@ -439,17 +448,17 @@ class Worker {
       // Fewer than a quorum deleted: the lock was no longer this worker's.
       const RedlockOutcome outcome = co_await redlock_.release(std::move(arguments));
       if (outcome.ok) {
-        emit("release.ok", Json::object(), call);
+        emit(EventKind::kReleaseOk, Json::object(), call);
       } else {
-        emit("release.fail", {{"reason", outcome.reason}}, call);
+        emit(EventKind::kReleaseFail, {{field::kReason, outcome.reason}}, call);
       }
       co_return;
     }
     const std::optional<RespValue> reply = co_await lock_.command(std::move(arguments), request_timeout());
     if (reply && !reply->is_error() && reply->item_integer(0) == 1) {
-      emit("release.ok", Json::object(), call);
+      emit(EventKind::kReleaseOk, Json::object(), call);
     } else {
-      emit("release.fail", {{"reason", !reply ? lock_.failure() : "not-held"}}, call);
+      emit(EventKind::kReleaseFail, {{field::kReason, !reply ? lock_.failure() : reason::kNotHeld}}, call);
       if (primary_ && (!reply || reply->is_error())) co_await primary_->ask(request_timeout());
     }
   }

@@ -4,8 +4,11 @@
 #include <climits>
 
 #include "live/monotonic_clock.h"
+#include "vocabulary/reason.h"
 
 namespace locksim::live {
+
+namespace reason = vocabulary::reason;
 namespace {
 
 using std::chrono::nanoseconds;
@@ -104,7 +107,7 @@ asio::awaitable<RedlockOutcome> RedlockClient::acquire(std::vector<std::string> 
   // Unlock everywhere, including instances whose grant was lost on the way
   // back; otherwise they would stay locked for the whole TTL.
   (void)co_await on_every_instance(std::move(release));
-  const RedlockOutcome refused{false, 0, 0, grants >= quorum() ? "validity-elapsed" : "no-quorum"};
+  const RedlockOutcome refused{false, 0, 0, grants >= quorum() ? reason::kValidityElapsed : reason::kNoQuorum};
   co_return refused;
 }
 
@@ -115,9 +118,9 @@ asio::awaitable<RedlockOutcome> RedlockClient::renew(std::vector<std::string> ex
   const nanoseconds validity = validity_after(nanoseconds{monotonic_ns() - started});
   RedlockOutcome outcome;
   if (extended < quorum()) {
-    outcome.reason = "no-quorum";
+    outcome.reason = reason::kNoQuorum;
   } else if (validity <= nanoseconds::zero()) {
-    outcome.reason = "validity-elapsed";
+    outcome.reason = reason::kValidityElapsed;
   } else {
     outcome.ok = true;
     outcome.valid_until_ns = valid_until(started);
@@ -131,7 +134,7 @@ asio::awaitable<RedlockOutcome> RedlockClient::release(std::vector<std::string> 
   // Fewer than a quorum deleted: some keys had expired or been taken by
   // another client, so this worker no longer held the lock when it let go.
   outcome.ok = std::ranges::count_if(replies, said_yes) >= quorum();
-  if (!outcome.ok) outcome.reason = "no-quorum";
+  if (!outcome.ok) outcome.reason = reason::kNoQuorum;
   co_return outcome;
 }
 

@@ -22,8 +22,11 @@ namespace locksim::live {
 // (`acquire.sent`, no line; with Redlock, every instance's request). The
 // coordinator sends the SIGCONT. A signal from outside could not land there:
 // the next request would already be on its way.
+// The self-stop point that has no history line.
+inline constexpr char kAcquireSent[] = "acquire.sent";
+
 struct SelfStop {
-  std::string after;  // "hold.begin", "write.invoke", "effect.invoke" or "acquire.sent"
+  std::string after;  // an event's name (hold.begin, write.invoke, effect.invoke) or kAcquireSent
   int nth = 1;
   std::size_t fault = 0;  // the scenario's fault index
 };

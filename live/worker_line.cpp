@@ -1,42 +1,59 @@
 #include "live/worker_line.h"
 
-#include <set>
+#include <optional>
 
 #include <fmt/format.h>
+
+#include "vocabulary/event_kind.h"
+#include "vocabulary/field_name.h"
 
 namespace locksim::live {
 namespace {
 
-// The events a worker prints; those of a call carry its `call` id.
-const std::set<std::string> kCallEvents = {
-    "acquire.invoke", "acquire.ok", "acquire.fail", "renew.invoke",  "renew.ok",     "renew.fail",
-    "release.invoke", "release.ok", "release.fail", "read.invoke",   "read.ok",      "write.invoke",
-    "write.ok",       "write.fail", "effect.invoke", "effect.ok",    "effect.fail"};
-const std::set<std::string> kOtherEvents = {"acquire.give_up", "hold.begin", "hold.end", "live.stop", "live.hello"};
+using vocabulary::EventKind;
+namespace field = vocabulary::field;
+
+// Worker events that must name the lock (the checker needs it on some; live
+// asks it of all its acquire and hold lines).
+bool names_the_lock(EventKind kind) {
+  switch (kind) {
+    case EventKind::kAcquireInvoke:
+    case EventKind::kAcquireOk:
+    case EventKind::kAcquireFail:
+    case EventKind::kAcquireGiveUp:
+    case EventKind::kHoldBegin:
+    case EventKind::kHoldEnd: return true;
+    default: return false;
+  }
+}
 
 }  // namespace
 
 std::string worker_line_problem(const nlohmann::json& line, const std::string& worker) {
   if (line.is_discarded() || !line.is_object()) return "it is not a JSON object";
-  if (!line.contains("ev") || !line["ev"].is_string()) return "it has no string \"ev\"";
-  const std::string event = line["ev"].get<std::string>();
-  if (!kCallEvents.contains(event) && !kOtherEvents.contains(event)) {
+  if (!line.contains(field::kEvent) || !line[field::kEvent].is_string()) return "it has no string \"ev\"";
+  const std::string event = line[field::kEvent].get<std::string>();
+  const std::optional<EventKind> kind = vocabulary::event_kind_from_name(event);
+  const bool worker_event = kind && vocabulary::emitter_of(*kind) == vocabulary::Emitter::kWorker;
+  if (!worker_event && event != kLiveStop && event != kLiveHello) {
     return fmt::format("\"ev\" \"{}\" is no worker event (docs/history-format.md, \"Workers\")", event);
   }
-  if (event == "live.hello") return "";
-  if (!line.contains("t") || !line["t"].is_number_integer()) {
+  if (event == kLiveHello) return "";
+  if (!line.contains(field::kTime) || !line[field::kTime].is_number_integer()) {
     return "it has no integer \"t\" (ns since the run's start_ns on CLOCK_MONOTONIC)";
   }
-  if (!line.contains("proc") || line["proc"] != worker) return fmt::format("its \"proc\" is not \"{}\"", worker);
-  if (event == "live.stop") {
-    return line.contains("fault") && line["fault"].is_number_unsigned() ? "" : "live.stop needs the stop's \"fault\"";
+  if (!line.contains(field::kProc) || line[field::kProc] != worker) {
+    return fmt::format("its \"proc\" is not \"{}\"", worker);
   }
-  if (kCallEvents.contains(event) && (!line.contains("call") || !line["call"].is_string())) {
+  if (event == kLiveStop) {
+    return line.contains(field::kFault) && line[field::kFault].is_number_unsigned() ? ""
+                                                                                     : "live.stop needs the stop's \"fault\"";
+  }
+  const bool of_a_call = vocabulary::event_info(*kind).call != vocabulary::CallPart::kNone;
+  if (of_a_call && (!line.contains(field::kCall) || !line[field::kCall].is_string())) {
     return fmt::format("{} needs a string \"call\" (the id shared by a call's invoke and its completion)", event);
   }
-  if ((event.starts_with("acquire.") || event.starts_with("hold.")) && !line.contains("lock")) {
-    return fmt::format("{} needs \"lock\"", event);
-  }
+  if (names_the_lock(*kind) && !line.contains(field::kLock)) return fmt::format("{} needs \"lock\"", event);
   return "";
 }
 

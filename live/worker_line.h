@@ -13,6 +13,10 @@
 
 namespace locksim::live {
 
+// The words to the coordinator, which are no history events.
+inline constexpr char kLiveHello[] = "live.hello";  // the worker's first line: what it can do
+inline constexpr char kLiveStop[] = "live.stop";    // it stops itself now, for fault `fault`
+
 // Why `line` (parsed from `text`; discarded if it did not parse) cannot come
 // from `worker`; "" when it can.
 [[nodiscard]] std::string worker_line_problem(const nlohmann::json& line, const std::string& worker);

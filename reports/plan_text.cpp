@@ -1,6 +1,5 @@
 #include "reports/plan_text.h"
 
-#include <array>
 
 #include <fmt/format.h>
 
@@ -14,10 +13,9 @@ std::string trigger_text(const scenarios::PlannedFault& fault) {
   if (const auto* at = std::get_if<scenarios::AtTime>(&fault.trigger)) {
     return fmt::format("at {}", sim::format_duration(at->at));
   }
-  constexpr std::array kWhen{"acquire.ok", "write.invoke", "lease.grant", "acquire.invoke", "effect.invoke"};
   const auto& on_event = std::get<scenarios::OnEvent>(fault.trigger);
   return fmt::format("{} after its {} #{}", sim::format_duration(on_event.delay),
-                     kWhen[static_cast<std::size_t>(on_event.when)], on_event.nth);
+                     vocabulary::event_kind_name(scenarios::watched_event(on_event.when)), on_event.nth);
 }
 
 }  // namespace

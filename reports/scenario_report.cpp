@@ -56,7 +56,7 @@ PictureSource picture_source(const scenarios::Scenario& scenario, const runner::
 // untargeted partition or failover), drawn across every lane then.
 std::optional<std::pair<std::int64_t, std::string>> fault_start(const explore::CriticalEvent& event,
                                                                 const Timeline& timeline) {
-  const std::string kind = scenarios::fault_kind_name(event.kind);
+  const std::string kind{scenarios::fault_kind_name(event.kind)};
   std::optional<std::pair<std::int64_t, std::string>> anywhere;
   const auto consider = [&](std::size_t lane, std::int64_t time_ns) -> bool {
     if (timeline.lanes[lane].name == event.target) return true;

@@ -10,8 +10,19 @@
 #include <nlohmann/json.hpp>
 
 #include "reports/readable_duration.h"
+#include "vocabulary/event_kind.h"
+#include "vocabulary/fault_kind.h"
+#include "vocabulary/field_name.h"
+#include "vocabulary/reason.h"
 
 namespace locksim::reports {
+
+using vocabulary::FaultKind;
+using vocabulary::fault_kind_name;
+namespace field = vocabulary::field;
+
+using vocabulary::EventKind;
+using vocabulary::event_kind_name;
 namespace {
 
 using checker::EventKind;
@@ -35,7 +46,7 @@ std::optional<std::int64_t> integer_of(const TraceEntry& entry, std::string_view
 
 // A fault's `target`: one proc, or a JSON list of them.
 std::vector<std::string> targets_of(const TraceEntry& entry) {
-  const std::string target = text_of(entry, "target");
+  const std::string target = text_of(entry, field::kTarget);
   if (target.empty() || target.front() != '[') return target.empty() ? std::vector<std::string>{} : std::vector{target};
   std::vector<std::string> names;
   const nlohmann::json list = nlohmann::json::parse(target, nullptr, false);
@@ -140,8 +151,8 @@ class TimelineBuilder {
         break;
       }
       case EventKind::kHoldBegin: open_belief(entry); break;
-      case EventKind::kHoldEnd: close_belief(entry.proc, entry.time_ns, text_of(entry, "reason")); break;
-      case EventKind::kCrash: close_belief(entry.proc, entry.time_ns, "crash"); break;
+      case EventKind::kHoldEnd: close_belief(entry.proc, entry.time_ns, text_of(entry, field::kReason)); break;
+      case EventKind::kCrash: close_belief(entry.proc, entry.time_ns, vocabulary::reason::kCrash); break;
       case EventKind::kReadInvoke: pending_reads_[entry.proc].push_back(entry.time_ns); break;
       case EventKind::kReadAccept:
       case EventKind::kReadReject: land_read(entry); break;
@@ -177,14 +188,14 @@ class TimelineBuilder {
   };
 
   void observe_run_begin(const TraceEntry& entry) {
-    timeline_.scenario = text_of(entry, "scenario");
+    timeline_.scenario = text_of(entry, field::kScenario);
     timeline_.seed = integer_of(entry, "seed");
-    const std::string fencing = text_of(entry, "fencing");
+    const std::string fencing = text_of(entry, field::kFencing);
     if (fencing == "true" || fencing == "false") timeline_.fencing = fencing == "true";
   }
 
   static LeaseKey lease_key(const TraceEntry& entry) {
-    return {entry.proc, text_of(entry, "lock"), text_of(entry, "owner"), text_of(entry, "token")};
+    return {entry.proc, text_of(entry, field::kLock), text_of(entry, field::kOwner), text_of(entry, field::kToken)};
   }
 
   void open_lease(const TraceEntry& entry) {
@@ -227,10 +238,10 @@ class TimelineBuilder {
   void open_belief(const TraceEntry& entry) {
     const std::optional<std::size_t> lane = timeline_.lane_of(entry.proc);
     if (!lane) return;
-    close_belief(entry.proc, entry.time_ns, "hold.begin");
+    close_belief(entry.proc, entry.time_ns, event_kind_name(EventKind::kHoldBegin));
     open_beliefs_[entry.proc] = timeline_.beliefs.size();
     timeline_.beliefs.push_back(BeliefBar{.lane = *lane,
-                                          .token = text_of(entry, "token"),
+                                          .token = text_of(entry, field::kToken),
                                           .begin_ns = entry.time_ns,
                                           .end_ns = entry.time_ns,
                                           .ended_by = {},
@@ -238,7 +249,7 @@ class TimelineBuilder {
     if (const auto valid = valid_until_.find(entry.proc); valid != valid_until_.end()) {
       timeline_.beliefs.back().valid_until_ns = valid->second;
     }
-    hold_token_[entry.proc] = text_of(entry, "token");
+    hold_token_[entry.proc] = text_of(entry, field::kToken);
   }
 
   void close_belief(const std::string& worker, std::int64_t time_ns, std::string_view ended_by) {
@@ -256,7 +267,7 @@ class TimelineBuilder {
   void invoke_write(const TraceEntry& entry) {
     const std::optional<std::size_t> lane = timeline_.lane_of(entry.proc);
     if (!lane) return;
-    std::string token = text_of(entry, "token");
+    std::string token = text_of(entry, field::kToken);
     if (token.empty()) token = hold_token_[entry.proc];
     pending_writes_[entry.proc].push_back(timeline_.writes.size());
     last_landed_or_invoked_[entry.proc] = timeline_.writes.size();
@@ -264,8 +275,8 @@ class TimelineBuilder {
                                              .invoke_ns = entry.time_ns,
                                              .storage_ns = std::nullopt,
                                              .storage_index = -1,
-                                             .key = text_of(entry, "key"),
-                                             .value = text_of(entry, "value"),
+                                             .key = text_of(entry, field::kKey),
+                                             .value = text_of(entry, field::kValue),
                                              .token = std::move(token),
                                              .write_class = WriteClass::kOk,
                                              .reject_reason = {}});
@@ -279,7 +290,7 @@ class TimelineBuilder {
   }
 
   void land_write(const TraceEntry& entry) {
-    const std::string writer = text_of(entry, "writer");
+    const std::string writer = text_of(entry, field::kWriter);
     std::deque<std::size_t>& pending = pending_writes_[writer];
     std::size_t index = 0;
     if (!pending.empty()) {
@@ -294,8 +305,8 @@ class TimelineBuilder {
                                                .invoke_ns = std::nullopt,
                                                .storage_ns = std::nullopt,
                                                .storage_index = -1,
-                                               .key = text_of(entry, "key"),
-                                               .value = text_of(entry, "value"),
+                                               .key = text_of(entry, field::kKey),
+                                               .value = text_of(entry, field::kValue),
                                                .token = hold_token_[writer],
                                                .write_class = WriteClass::kOk,
                                                .reject_reason = {}});
@@ -303,10 +314,10 @@ class TimelineBuilder {
     TimelineWrite& write = timeline_.writes[index];
     write.storage_ns = entry.time_ns;
     write.storage_index = entry.index;
-    if (const std::string token = text_of(entry, "token"); !token.empty()) write.token = token;
+    if (const std::string token = text_of(entry, field::kToken); !token.empty()) write.token = token;
     if (*entry.kind == EventKind::kWriteReject) {
       write.write_class = WriteClass::kRejected;
-      write.reject_reason = text_of(entry, "reason");
+      write.reject_reason = text_of(entry, field::kReason);
     } else if (stale_events_.contains(entry.index)) {
       write.write_class = WriteClass::kStale;
     } else if (late_events_.contains(entry.index)) {
@@ -316,7 +327,7 @@ class TimelineBuilder {
   }
 
   void land_read(const TraceEntry& entry) {
-    const std::string reader = text_of(entry, "reader");
+    const std::string reader = text_of(entry, field::kReader);
     std::optional<std::int64_t> invoke_ns;
     // A worker reads one thing at a time: an older read still waiting never arrived.
     if (std::deque<std::int64_t>& pending = pending_reads_[reader]; !pending.empty()) {
@@ -325,18 +336,18 @@ class TimelineBuilder {
     }
     const std::optional<std::size_t> lane = timeline_.lane_of(reader);
     if (*entry.kind != EventKind::kReadReject || !lane) return;
-    std::string token = text_of(entry, "token");
+    std::string token = text_of(entry, field::kToken);
     if (token.empty()) token = hold_token_[reader];
     timeline_.turned_away_reads.push_back(TurnedAwayRead{.reader_lane = *lane,
                                                          .invoke_ns = invoke_ns,
                                                          .storage_ns = entry.time_ns,
-                                                         .key = text_of(entry, "key"),
+                                                         .key = text_of(entry, field::kKey),
                                                          .token = std::move(token),
-                                                         .reason = text_of(entry, "reason")});
+                                                         .reason = text_of(entry, field::kReason)});
   }
 
   void land_effect(const TraceEntry& entry) {
-    const std::string caller = text_of(entry, "writer");
+    const std::string caller = text_of(entry, field::kWriter);
     std::optional<std::int64_t> invoke_ns;
     // A worker makes one call at a time: an older call still waiting never arrived.
     if (std::deque<std::int64_t>& pending = pending_effects_[caller]; !pending.empty()) {
@@ -350,23 +361,23 @@ class TimelineBuilder {
                                                .caller_lane = *caller_lane,
                                                .invoke_ns = invoke_ns,
                                                .landed_ns = entry.time_ns,
-                                               .job = text_of(entry, "job"),
+                                               .job = text_of(entry, field::kJob),
                                                .accepted = *entry.kind == EventKind::kEffectAccept,
                                                .duplicate = duplicate_events_.contains(entry.index)});
   }
 
   static std::string fault_label(const TraceEntry& entry, const std::string& kind) {
-    if (kind == "clock-jump") {
+    if (kind == fault_kind_name(FaultKind::kClockJump)) {
       const std::int64_t by = integer_of(entry, "by_ns").value_or(0);
       return fmt::format("clock {}{}", by > 0 ? "+" : "", readable_duration(by));
     }
-    if (kind == "clock-drift") return fmt::format("clock drift {} ppm", text_of(entry, "ppm"));
-    if (kind == "memory-pressure") return fmt::format("memory pressure (evict {})", text_of(entry, "evict"));
-    if (kind == "delay-spike") {
+    if (kind == fault_kind_name(FaultKind::kClockDrift)) return fmt::format("clock drift {} ppm", text_of(entry, field::kPpm));
+    if (kind == fault_kind_name(FaultKind::kMemoryPressure)) return fmt::format("memory pressure (evict {})", text_of(entry, field::kEvict));
+    if (kind == fault_kind_name(FaultKind::kDelaySpike)) {
       return fmt::format("delay +{}", readable_duration(integer_of(entry, "extra_ns").value_or(0)));
     }
-    if (kind == "failover" && !text_of(entry, "primary").empty()) {
-      return fmt::format("failover ({})", text_of(entry, "primary"));
+    if (kind == fault_kind_name(FaultKind::kFailover) && !text_of(entry, field::kPrimary).empty()) {
+      return fmt::format("failover ({})", text_of(entry, field::kPrimary));
     }
     if (const std::optional<std::int64_t> lasting = integer_of(entry, "for_ns")) {
       return fmt::format("{} {}", kind, readable_duration(*lasting));
@@ -376,10 +387,10 @@ class TimelineBuilder {
 
   // Faults over at once are markers; the others spans until their fault.end.
   void begin_fault(const TraceEntry& entry) {
-    const std::string kind = text_of(entry, "kind");
+    const std::string kind = text_of(entry, field::kKind);
     const std::string label = fault_label(entry, kind);
     const std::vector<std::string> targets = targets_of(entry);
-    if (kind == "clock-jump" || kind == "memory-pressure" || kind == "clock-drift") {
+    if (kind == fault_kind_name(FaultKind::kClockJump) || kind == fault_kind_name(FaultKind::kMemoryPressure) || kind == fault_kind_name(FaultKind::kClockDrift)) {
       for (const std::string& target : targets) {
         if (const auto lane = timeline_.lane_of(target)) {
           timeline_.markers.push_back(FaultMarker{*lane, kind, entry.time_ns, label});
@@ -400,7 +411,7 @@ class TimelineBuilder {
   // Ends the oldest open fault of this kind that shares a target with it
   // (a failover's end names only the old primary), else the oldest of the kind.
   void end_fault(const TraceEntry& entry) {
-    const std::string kind = text_of(entry, "kind");
+    const std::string kind = text_of(entry, field::kKind);
     const std::vector<std::string> targets = targets_of(entry);
     const auto shares_target = [&](const OpenFault& fault) {
       return fault.kind == kind && std::any_of(targets.begin(), targets.end(), [&](const std::string& target) {

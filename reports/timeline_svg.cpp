@@ -12,8 +12,17 @@
 #include "checker/violation.h"
 #include "reports/plot_scale.h"
 #include "reports/svg_document.h"
+#include "vocabulary/event_kind.h"
+#include "vocabulary/fault_kind.h"
+#include "vocabulary/reason.h"
 
 namespace locksim::reports {
+
+using vocabulary::FaultKind;
+using vocabulary::fault_kind_name;
+
+using vocabulary::EventKind;
+using vocabulary::event_kind_name;
 namespace {
 
 constexpr double kWidth = 1000;
@@ -264,8 +273,8 @@ class TimelinePainter {
       if (!range) continue;
       const double top = lane_top(span.lane);
       const double width = std::max(range->second - range->first, 1.5);
-      const bool down = span.kind == "crash" || span.kind == "power-loss";
-      if (span.kind == "pause") {
+      const bool down = span.kind == fault_kind_name(FaultKind::kCrash) || span.kind == fault_kind_name(FaultKind::kPowerLoss);
+      if (span.kind == fault_kind_name(FaultKind::kPause)) {
         SvgElement& rect = svg.add(svg_rect(range->first, top + 3, width, lane_height(span.lane) - 6, url("pause-hatch")));
         rect.set("stroke", "#8d8d8d").set("class", "pause");
         rect.set("data-begin-ns", fmt::format("{}", span.begin_ns)).set("data-end-ns", fmt::format("{}", span.end_ns));
@@ -283,8 +292,8 @@ class TimelinePainter {
       const auto range = clipped(span.begin_ns, span.end_ns);
       if (!range) continue;
       const double top = lane_top(span.lane);
-      const bool pause = span.kind == "pause";
-      const bool down = span.kind == "crash" || span.kind == "power-loss";
+      const bool pause = span.kind == fault_kind_name(FaultKind::kPause);
+      const bool down = span.kind == fault_kind_name(FaultKind::kCrash) || span.kind == fault_kind_name(FaultKind::kPowerLoss);
       const std::string text = down ? span.label + " (down)" : span.label;
       const double font_size = pause ? 10 : 9;
       const double left = range->first + 3;
@@ -327,10 +336,10 @@ class TimelinePainter {
 
   // A lease that ran out or vanished (not a plain release) is where the gap opens: mark and name its end.
   void add_lease_end(SvgDocument& svg, const LeaseBar& lease, double middle) const {
-    if ((lease.ended_by != "lease.expire" && lease.ended_by != "lease.lost") || !visible(lease.end_ns)) return;
+    if ((lease.ended_by != event_kind_name(EventKind::kLeaseExpire) && lease.ended_by != event_kind_name(EventKind::kLeaseLost)) || !visible(lease.end_ns)) return;
     const double end = x(lease.end_ns);
     svg.add(svg_line(end, middle - 13, end, middle + 13, "#222222", 2)).set("class", "lease-end");
-    const std::string text = lease.ended_by == "lease.expire" ? "expired" : "lost";
+    const std::string text = lease.ended_by == event_kind_name(EventKind::kLeaseExpire) ? "expired" : "lost";
     svg.add(svg_text(end + 3, middle - 12, text, "start", 10)).set("fill", "#222222");
   }
 
@@ -355,7 +364,7 @@ class TimelinePainter {
         tick.add("title").text(fmt::format("{}'s Redlock validity ran out at {}", timeline_.lanes[belief.lane].name,
                                            seconds_label(*belief.valid_until_ns)));
       }
-      if (belief.ended_by == "crash" && visible(belief.end_ns)) {
+      if (belief.ended_by == vocabulary::reason::kCrash && visible(belief.end_ns)) {
         svg.add(svg_text(x(belief.end_ns), middle + 4, "✕", "middle", 12)).set("fill", "#222222");
       }
     }
@@ -366,7 +375,7 @@ class TimelinePainter {
       if (!visible(marker.time_ns)) continue;
       const double marker_x = x(marker.time_ns);
       const double top = lane_top(marker.lane);
-      const bool clock = marker.kind != "memory-pressure";
+      const bool clock = marker.kind != fault_kind_name(FaultKind::kMemoryPressure);
       const std::string_view colour = clock ? kClockColour : "#555555";
       svg.add(svg_line(marker_x, top + 2, marker_x, top + lane_height(marker.lane) - 2, colour, 2))
           .set("stroke-dasharray", clock ? "none" : "3 2")

@@ -8,8 +8,17 @@
 #include <fmt/format.h>
 
 #include "text/terminal_escape.h"
+#include "vocabulary/event_kind.h"
+#include "vocabulary/fault_kind.h"
+#include "vocabulary/reason.h"
 
 namespace locksim::reports {
+
+using vocabulary::FaultKind;
+using vocabulary::fault_kind_name;
+
+using vocabulary::EventKind;
+using vocabulary::event_kind_name;
 namespace {
 
 constexpr std::size_t kColumnWidth = 18;
@@ -202,7 +211,7 @@ class TextPainter {
       return;
     }
     for (const BeliefBar& belief : timeline_.beliefs) {
-      if (belief.lane == lane && belief.ended_by == "crash" && row.holds(belief.end_ns)) {
+      if (belief.lane == lane && belief.ended_by == vocabulary::reason::kCrash && row.holds(belief.end_ns)) {
         cell.add("✕ crash");
         return;
       }
@@ -213,7 +222,7 @@ class TextPainter {
     }
     for (const FaultSpan& span : timeline_.spans) {
       if (span.lane != lane || !row.overlaps(span.begin_ns, span.end_ns)) continue;
-      const std::string_view shade = span.kind == "pause" ? "▒" : "~";
+      const std::string_view shade = span.kind == fault_kind_name(FaultKind::kPause) ? "▒" : "~";
       cell.add(row.holds(span.begin_ns) ? cut_to(fmt::format("{} {}", shade, span.label), room)
                                         : fmt::format("{0}{0}{0}{0}{0}{0}", shade),
                kDim);
@@ -238,8 +247,8 @@ class TextPainter {
       return;
     }
     for (const LeaseBar* lease : promised) {
-      if ((lease->ended_by == "lease.expire" || lease->ended_by == "lease.lost") && row.holds(lease->end_ns)) {
-        cell.add(lease->ended_by == "lease.expire" ? "expired" : "lost");
+      if ((lease->ended_by == event_kind_name(EventKind::kLeaseExpire) || lease->ended_by == event_kind_name(EventKind::kLeaseLost)) && row.holds(lease->end_ns)) {
+        cell.add(lease->ended_by == event_kind_name(EventKind::kLeaseExpire) ? "expired" : "lost");
         return;
       }
     }

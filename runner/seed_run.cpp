@@ -71,18 +71,6 @@ bool apply(const PlannedFault& fault, model::Nemesis& nemesis, const sim::Simula
   return false;
 }
 
-// The history event (of the fault's target) that an event trigger waits for.
-EventKind trigger_event(TriggerEvent when) {
-  switch (when) {
-    case TriggerEvent::kAfterAcquire: return EventKind::kAcquireOk;
-    case TriggerEvent::kBeforeWrite: return EventKind::kWriteInvoke;
-    case TriggerEvent::kAfterGrant: return EventKind::kLeaseGrant;
-    case TriggerEvent::kBeforeReply: return EventKind::kAcquireInvoke;
-    case TriggerEvent::kBeforeCharge: return EventKind::kEffectInvoke;
-  }
-  return EventKind::kAcquireOk;  // not reached: every trigger is listed
-}
-
 sim::Duration drift_allowance(const scenarios::Scenario& scenario) {
   constexpr sim::Duration kClockResolution = sim::Duration::milliseconds(2);
   const std::optional<sim::Duration> lease = scenario.system.lock.lease;
@@ -265,7 +253,7 @@ SeedRun run_plan(const scenarios::Scenario& scenario, const scenarios::Plan& pla
       nemesis.at(sim::Time{} + at->at, act);
     } else {
       const auto& on_event = std::get<scenarios::OnEvent>(fault.trigger);
-      nemesis.after_event(fault.target, trigger_event(on_event.when), on_event.nth, on_event.delay, act);
+      nemesis.after_event(fault.target, scenarios::watched_event(on_event.when), on_event.nth, on_event.delay, act);
     }
   }
 

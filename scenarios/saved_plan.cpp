@@ -8,12 +8,6 @@
 #include "sim/duration_text.h"
 
 namespace locksim::scenarios {
-std::string fault_kind_name(FaultKind kind) {
-  constexpr std::array kNames{"pause", "crash", "clock-jump", "clock-drift", "partition", "failover", "delay-spike",
-                              "starve-renewal", "power-loss", "memory-pressure"};
-  return kNames[static_cast<std::size_t>(kind)];
-}
-
 namespace {
 
 std::string trigger_name(TriggerEvent when) {

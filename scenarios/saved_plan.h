@@ -16,8 +16,6 @@
 
 namespace locksim::scenarios {
 
-// The file's name for a fault kind: "pause", "clock-jump", …
-[[nodiscard]] std::string fault_kind_name(FaultKind kind);
 
 // Requires `original` to be the JSON text `scenario` was parsed from.
 [[nodiscard]] std::string saved_plan_json(std::string_view original, const Scenario& scenario, const Plan& plan);

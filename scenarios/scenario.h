@@ -15,24 +15,17 @@
 #include "sim/distribution.h"
 #include "sim/network.h"
 #include "sim/time.h"
+#include "vocabulary/event_kind.h"
+#include "vocabulary/fault_kind.h"
 
 namespace locksim::scenarios {
 
 using sim::Distribution;
 using sim::Duration;
 
-enum class FaultKind {
-  kPause,
-  kCrash,
-  kClockJump,
-  kClockDrift,
-  kPartition,
-  kFailover,
-  kDelaySpike,
-  kStarveRenewal,
-  kPowerLoss,       // a machine crash: as kCrash, and Redis loses what it had not fsynced
-  kMemoryPressure,  // a Redis primary must evict keys by its maxmemory policy
-};
+// The fault kinds and their names: vocabulary/fault_kind.h.
+using vocabulary::FaultKind;
+using vocabulary::fault_kind_name;
 
 // Whom a fault hits: a node by name, or one node of a group drawn from the seed.
 enum class TargetGroup { kNamed, kWorkers, kService, kAny };
@@ -54,6 +47,18 @@ enum class TriggerEvent {
   kBeforeReply,   // the target's nth acquire.invoke: the replies are on their way
   kBeforeCharge,  // the target's nth effect.invoke (billing's external charge not yet sent)
 };
+
+// The history event of the target that a trigger counts.
+[[nodiscard]] constexpr vocabulary::EventKind watched_event(TriggerEvent when) {
+  switch (when) {
+    case TriggerEvent::kAfterAcquire: return vocabulary::EventKind::kAcquireOk;
+    case TriggerEvent::kBeforeWrite: return vocabulary::EventKind::kWriteInvoke;
+    case TriggerEvent::kAfterGrant: return vocabulary::EventKind::kLeaseGrant;
+    case TriggerEvent::kBeforeReply: return vocabulary::EventKind::kAcquireInvoke;
+    case TriggerEvent::kBeforeCharge: return vocabulary::EventKind::kEffectInvoke;
+  }
+  return vocabulary::EventKind::kAcquireOk;  // not reached: every trigger is listed
+}
 
 // Fires `delay` after the target's nth matching event.
 struct OnEvent {

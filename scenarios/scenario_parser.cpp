@@ -544,17 +544,11 @@ FaultSpec read_fault(const Reader& reader, const json& value, const std::string&
   if (!value.is_object()) reader.expected(path, "an object", value);
   if (!value.contains("kind")) reader.fail(path, "a fault needs a \"kind\"");
   FaultSpec fault;
-  fault.kind = reader.choice<FaultKind>(value["kind"], path + "/kind",
-                                        {{"pause", FaultKind::kPause},
-                                         {"crash", FaultKind::kCrash},
-                                         {"clock-jump", FaultKind::kClockJump},
-                                         {"clock-drift", FaultKind::kClockDrift},
-                                         {"partition", FaultKind::kPartition},
-                                         {"failover", FaultKind::kFailover},
-                                         {"delay-spike", FaultKind::kDelaySpike},
-                                         {"starve-renewal", FaultKind::kStarveRenewal},
-                                         {"power-loss", FaultKind::kPowerLoss},
-                                         {"memory-pressure", FaultKind::kMemoryPressure}});
+  std::vector<std::pair<std::string, FaultKind>> kinds;
+  for (std::size_t at = 0; at < vocabulary::kFaultKindNames.size(); ++at) {
+    kinds.emplace_back(vocabulary::kFaultKindNames[at], static_cast<FaultKind>(at));
+  }
+  fault.kind = reader.choice<FaultKind>(value["kind"], path + "/kind", kinds);
   std::vector<std::string> allowed{"kind", "target", "at", "when", "nth", "delay", "rate"};
   switch (fault.kind) {
     case FaultKind::kPause:
