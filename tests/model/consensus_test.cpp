@@ -9,6 +9,9 @@
 
 #include "model/consensus_service.h"
 #include "model_test_support.h"
+#include "vocabulary/event_kind.h"
+
+using EventKind = ::locksim::vocabulary::EventKind;
 
 namespace locksim::model {
 namespace {
@@ -218,7 +221,7 @@ SystemOptions expiring_holder_options(sim::Duration lock_delay) {
 }
 
 void freeze_worker_1_after_acquire(Nemesis& nemesis, System& system) {
-  nemesis.after_event("worker-1", "acquire.ok", 1, 0_s, [&nemesis, &system] { nemesis.pause(system.worker_node(1), 4_s); });
+  nemesis.after_event("worker-1", EventKind::kAcquireOk, 1, 0_s, [&nemesis, &system] { nemesis.pause(system.worker_node(1), 4_s); });
 }
 
 TEST(ConsensusLockDelay, AfterAHoldersSessionExpiresNoOneIsGrantedForTheLockDelay) {
@@ -266,7 +269,7 @@ TEST(ConsensusTokens, RevisionsStrictlyIncreaseAcrossGrantsThroughExpiriesAndRel
   const History history = run_system(options, [](Nemesis& nemesis, System& system) {
     // Holders freeze past their session now and then: grants follow expiries too.
     for (int worker = 1; worker <= 3; ++worker) {
-      nemesis.after_event("worker-" + std::to_string(worker), "acquire.ok", 2, 0_s,
+      nemesis.after_event("worker-" + std::to_string(worker), EventKind::kAcquireOk, 2, 0_s,
                           [&nemesis, &system, worker] { nemesis.pause(system.worker_node(worker), 1500_ms); });
     }
   });
@@ -311,8 +314,8 @@ TEST(ConsensusDeterminism, TheSameSeedAndPlanGiveTheSameHistoryEventForEvent) {
 // expired and worker-2 has been granted; worker-2 freezes right after its grant,
 // before its first fenced read, so storage has not yet seen the new revision.
 void stale_write_inside_the_fencing_window(Nemesis& nemesis, System& system) {
-  nemesis.after_event("worker-1", "write.invoke", 1, 0_s, [&nemesis, &system] { nemesis.pause(system.worker_node(1), 2_s); });
-  nemesis.after_event("worker-2", "acquire.ok", 1, 0_s, [&nemesis, &system] { nemesis.pause(system.worker_node(2), 3_s); });
+  nemesis.after_event("worker-1", EventKind::kWriteInvoke, 1, 0_s, [&nemesis, &system] { nemesis.pause(system.worker_node(1), 2_s); });
+  nemesis.after_event("worker-2", EventKind::kAcquireOk, 1, 0_s, [&nemesis, &system] { nemesis.pause(system.worker_node(2), 3_s); });
 }
 
 SystemOptions fenced_reads_and_writes(sim::Duration lease) {
@@ -348,7 +351,7 @@ TEST(ConsensusFencingWindow, ValidatingWithTheServiceRejectsThatWrite) {
 void slow_validation_answer(Nemesis& nemesis, System& system) {
   // write.invoke at t; the write reaches storage at t + 1 ms, the question
   // reaches consensus at t + 2 ms, and its answer leaves inside the spike.
-  nemesis.after_event("worker-1", "write.invoke", 1, 1500_us, [&nemesis, &system] {
+  nemesis.after_event("worker-1", EventKind::kWriteInvoke, 1, 1500_us, [&nemesis, &system] {
     nemesis.delay_spike({system.storage_node()}, 5_s, 1_s);
   });
 }
@@ -387,7 +390,7 @@ TEST(ConsensusFencingWindow, ALockDelayDoesNotCoverAReleaseWhileTheHoldersWriteI
   // worker-1 gives up on its write and releases normally (no lock_delay),
   // worker-2 is granted, and then storage wakes and accepts the write.
   const History history = run_system(validated_with_the_service(6_s, 500_ms), [](Nemesis& nemesis, System& system) {
-    nemesis.after_event("worker-1", "write.invoke", 1, 1500_us,
+    nemesis.after_event("worker-1", EventKind::kWriteInvoke, 1, 1500_us,
                         [&nemesis, &system] { nemesis.pause(system.storage_node(), 2_s); });
   });
   const auto stale = history.stale_accepts();

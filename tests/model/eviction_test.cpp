@@ -6,6 +6,9 @@
 #include <gtest/gtest.h>
 
 #include "model_test_support.h"
+#include "vocabulary/event_kind.h"
+
+using EventKind = ::locksim::vocabulary::EventKind;
 
 namespace locksim::model {
 namespace {
@@ -24,7 +27,7 @@ History pressure_while_held(MaxmemoryPolicy policy, int other_keys, std::optiona
   options.service.memory = RedisMemoryOptions{policy, other_keys, other_keys_ttl};
   options.workers.work = sim::Distribution::constant(5_s);
   return run_system(options, [keys](Nemesis& nemesis, System& system) {
-    nemesis.after_event("redis-0", "lease.grant", 1, 1_s,
+    nemesis.after_event("redis-0", EventKind::kLeaseGrant, 1, 1_s,
                         [&nemesis, &system, keys] { nemesis.memory_pressure(system.service().nodes()[0], keys); });
   });
 }
@@ -75,7 +78,7 @@ TEST(Eviction, AllkeysLruEvictsALockWithoutALease) {
   options.service.memory.policy = MaxmemoryPolicy::kAllkeysLru;
   options.workers.work = sim::Distribution::constant(5_s);
   const History history = run_system(options, [](Nemesis& nemesis, System& system) {
-    nemesis.after_event("redis-0", "lease.grant", 1, 1_s,
+    nemesis.after_event("redis-0", EventKind::kLeaseGrant, 1, 1_s,
                         [&nemesis, &system] { nemesis.memory_pressure(system.service().nodes()[0], 1); });
   });
   EXPECT_TRUE(evicted_the_lock(history));

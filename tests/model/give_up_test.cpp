@@ -5,6 +5,9 @@
 #include <rapidcheck/gtest.h>
 
 #include "model_test_support.h"
+#include "vocabulary/event_kind.h"
+
+using EventKind = ::locksim::vocabulary::EventKind;
 
 namespace locksim::model {
 namespace {
@@ -24,7 +27,7 @@ SystemOptions lock_lost_for_good(int jobs) {
 }
 
 void crash_worker_1_holding(Nemesis& nemesis, System& system) {
-  nemesis.after_event("worker-1", "acquire.ok", 1, 0_s, [&nemesis, &system] { nemesis.crash(system.worker_node(1), std::nullopt); });
+  nemesis.after_event("worker-1", EventKind::kAcquireOk, 1, 0_s, [&nemesis, &system] { nemesis.crash(system.worker_node(1), std::nullopt); });
 }
 
 TEST(GiveUp, AWorkerOutOfTriesGivesEachJobUpAndTheRunEndsInsteadOfHanging) {

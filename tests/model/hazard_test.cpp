@@ -5,6 +5,9 @@
 #include <gtest/gtest.h>
 
 #include "model_test_support.h"
+#include "vocabulary/event_kind.h"
+
+using EventKind = ::locksim::vocabulary::EventKind;
 
 namespace locksim::model {
 namespace {
@@ -46,7 +49,7 @@ TEST(Control, WithoutFaultsEveryJobWritesOnceUnderItsOwnLease) {
 // --- H1: pause past the lease ---------------------------------------------------------
 
 void pause_worker_1_after_acquire(Nemesis& nemesis, System& system) {
-  nemesis.after_event("worker-1", "acquire.ok", 1, 0_s, [&nemesis, &system] { nemesis.pause(system.worker_node(1), 15_s); });
+  nemesis.after_event("worker-1", EventKind::kAcquireOk, 1, 0_s, [&nemesis, &system] { nemesis.pause(system.worker_node(1), 15_s); });
 }
 
 TEST(H1PausePastLease, WithoutFencingTheWokenHoldersStaleWriteIsAccepted) {
@@ -75,7 +78,7 @@ TEST(H1PausePastLease, WithFencingTheWokenHoldersWriteIsRejectedAsStale) {
 
 // worker-1's write leaves just before its lease ends and spends 90 s in the network.
 void delay_worker_1s_write(Nemesis& nemesis, System& system) {
-  nemesis.after_event("worker-1", "write.invoke", 1, 0_s,
+  nemesis.after_event("worker-1", EventKind::kWriteInvoke, 1, 0_s,
                       [&nemesis, &system] { nemesis.delay_spike({system.worker_node(1)}, 90_s, 1_ms); });
 }
 
@@ -113,14 +116,14 @@ SystemOptions checking_before_write(sim::ClockKind lease_clock = sim::ClockKind:
 }
 
 void freeze_worker_1_for_eleven_seconds(Nemesis& nemesis, System& system) {
-  nemesis.after_event("worker-1", "acquire.ok", 1, 0_s, [&nemesis, &system] { nemesis.pause(system.worker_node(1), 11_s); });
+  nemesis.after_event("worker-1", EventKind::kAcquireOk, 1, 0_s, [&nemesis, &system] { nemesis.pause(system.worker_node(1), 11_s); });
 }
 
 TEST(H3HolderClockJumpsBack, CheckBeforeWriteIsFooledIntoAStaleWrite) {
   const History history = run_system(checking_before_write(), [](Nemesis& nemesis, System& system) {
     // Frozen once it has read (not at its acquire.ok, where whether the read
     // was already sent depends on the worker's yield points): it read 0.
-    nemesis.after_event("worker-1", "read.ok", 1, 0_s, [&nemesis, &system] { nemesis.pause(system.worker_node(1), 11_s); });
+    nemesis.after_event("worker-1", EventKind::kReadOk, 1, 0_s, [&nemesis, &system] { nemesis.pause(system.worker_node(1), 11_s); });
     nemesis.at(sim::Time{} + 6_s, [&nemesis, &system] { nemesis.jump_clock(system.worker_node(1), -(5_s)); });
   });
   EXPECT_GT(history.overlapping_holds(), 0);
@@ -180,7 +183,7 @@ SystemOptions failover_setup() {
 
 Plan failover_after_grant(sim::Duration delay) {
   return [delay](Nemesis& nemesis, System&) {
-    nemesis.after_event("redis-0", "lease.grant", 1, delay, [&nemesis] { nemesis.failover(); });
+    nemesis.after_event("redis-0", EventKind::kLeaseGrant, 1, delay, [&nemesis] { nemesis.failover(); });
   };
 }
 
@@ -223,7 +226,7 @@ SystemOptions three_workers_plain_delete(ReleaseMethod release) {
 }
 
 void freeze_worker_1_for_eight_seconds(Nemesis& nemesis, System& system) {
-  nemesis.after_event("worker-1", "acquire.ok", 1, 0_s, [&nemesis, &system] { nemesis.pause(system.worker_node(1), 8_s); });
+  nemesis.after_event("worker-1", EventKind::kAcquireOk, 1, 0_s, [&nemesis, &system] { nemesis.pause(system.worker_node(1), 8_s); });
 }
 
 TEST(H8PlainDelete, TheLateHolderDeletesTheNextHoldersLock) {
@@ -353,7 +356,7 @@ SystemOptions fencing_window(bool fence_reads) {
 }
 
 void freeze_worker_1_before_its_write(Nemesis& nemesis, System& system) {
-  nemesis.after_event("worker-1", "write.invoke", 1, 0_s,
+  nemesis.after_event("worker-1", EventKind::kWriteInvoke, 1, 0_s,
                       [&nemesis, &system] { nemesis.pause(system.worker_node(1), 8600_ms); });
 }
 
@@ -387,7 +390,7 @@ SystemOptions idempotent_writes(Fencing fencing) {
 }
 
 void freeze_worker_1_before_its_write_past_the_lease(Nemesis& nemesis, System& system) {
-  nemesis.after_event("worker-1", "write.invoke", 1, 0_s,
+  nemesis.after_event("worker-1", EventKind::kWriteInvoke, 1, 0_s,
                       [&nemesis, &system] { nemesis.pause(system.worker_node(1), 15_s); });
 }
 
@@ -420,7 +423,7 @@ SystemOptions redisson_watchdog() {
 
 Plan freeze_worker_1_after_acquire_for(Duration length) {
   return [length](Nemesis& nemesis, System& system) {
-    nemesis.after_event("worker-1", "acquire.ok", 1, 1_s,
+    nemesis.after_event("worker-1", EventKind::kAcquireOk, 1, 1_s,
                         [&nemesis, &system, length] { nemesis.pause(system.worker_node(1), length); });
   };
 }
@@ -527,7 +530,7 @@ SystemOptions billing(bool idempotency_keys) {
 }
 
 void delay_worker_1s_first_charge(Nemesis& nemesis, System& system) {
-  nemesis.after_event("worker-1", "write.invoke", 1, 0_s,
+  nemesis.after_event("worker-1", EventKind::kWriteInvoke, 1, 0_s,
                       [&nemesis, &system] { nemesis.delay_spike({system.worker_node(1)}, 1700_ms, 1_ms); });
 }
 
@@ -570,7 +573,7 @@ SystemOptions external_billing(bool idempotency_keys, IdempotencyKey key) {
 }
 
 void delay_worker_1s_first_external_charge(Nemesis& nemesis, System& system) {
-  nemesis.after_event("worker-1", "effect.invoke", 1, 0_s,
+  nemesis.after_event("worker-1", EventKind::kEffectInvoke, 1, 0_s,
                       [&nemesis, &system] { nemesis.delay_spike({system.worker_node(1)}, 1700_ms, 1_ms); });
 }
 

@@ -16,6 +16,9 @@
 #include "model/nemesis.h"
 #include "model/system.h"
 #include "sim/simulation.h"
+#include "vocabulary/event_kind.h"
+
+using EventKind = ::locksim::vocabulary::EventKind;
 
 namespace locksim::model::testing {
 
@@ -154,13 +157,13 @@ inline History run_system(const SystemOptions& options, const Plan& plan = {}, R
   simulation_options.network = settings.network;
   sim::Simulation simulation{simulation_options,
                              [&history](std::string_view line) { history.events.push_back(nlohmann::json::parse(line)); }};
-  simulation.record("run", "run.begin", {{"scenario", "test"}, {"seed", static_cast<std::int64_t>(settings.seed)},
+  simulation.record("run", EventKind::kRunBegin, {{"scenario", "test"}, {"seed", static_cast<std::int64_t>(settings.seed)},
                                          {"fencing", options.storage.fencing == Fencing::kOn}});
   System system{simulation, options};
   Nemesis nemesis{simulation, system};
   if (plan) plan(nemesis, system);
   simulation.run();
-  simulation.record("run", "run.end", {{"final", sim::RawJson{system.final_values_json()}}});
+  simulation.record("run", EventKind::kRunEnd, {{"final", sim::RawJson{system.final_values_json()}}});
   return history;
 }
 

@@ -5,6 +5,9 @@
 #include <gtest/gtest.h>
 
 #include "model_test_support.h"
+#include "vocabulary/event_kind.h"
+
+using EventKind = ::locksim::vocabulary::EventKind;
 
 namespace locksim::model {
 namespace {
@@ -25,7 +28,7 @@ History grant_then_outage(Persistence persistence, Outage outage) {
   options.service.persistence = persistence;
   options.workers.work = sim::Distribution::constant(5_s);
   return run_system(options, [outage](Nemesis& nemesis, System& system) {
-    nemesis.after_event("redis-0", "lease.grant", 1, 300_ms, [&nemesis, &system, outage] {
+    nemesis.after_event("redis-0", EventKind::kLeaseGrant, 1, 300_ms, [&nemesis, &system, outage] {
       const sim::NodeId instance = system.service().nodes()[0];
       if (outage == Outage::kProcessCrash) {
         nemesis.crash(instance, 100_ms);
@@ -61,7 +64,7 @@ TEST(Persistence, EverysecKeepsWhatWasFsyncedBeforeAPowerLoss) {
   options.service.persistence = Persistence::kEverySecond;
   options.workers.work = sim::Distribution::constant(5_s);
   const History history = run_system(options, [](Nemesis& nemesis, System& system) {
-    nemesis.after_event("redis-0", "lease.grant", 1, 1500_ms,
+    nemesis.after_event("redis-0", EventKind::kLeaseGrant, 1, 1500_ms,
                         [&nemesis, &system] { nemesis.power_loss(system.service().nodes()[0], 100_ms); });
   });
   EXPECT_FALSE(forgot_the_lease(history));

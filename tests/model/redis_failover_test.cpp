@@ -5,6 +5,9 @@
 #include <rapidcheck/gtest.h>
 
 #include "model_test_support.h"
+#include "vocabulary/event_kind.h"
+
+using EventKind = ::locksim::vocabulary::EventKind;
 
 namespace locksim::model {
 namespace {
@@ -36,7 +39,7 @@ SystemOptions replicated_failover_setup() {
 
 Plan failover_after_first_grant(sim::Duration delay) {
   return [delay](Nemesis& nemesis, System&) {
-    nemesis.after_event("redis-0", "lease.grant", 1, delay, [&nemesis] { nemesis.failover(); });
+    nemesis.after_event("redis-0", EventKind::kLeaseGrant, 1, delay, [&nemesis] { nemesis.failover(); });
   };
 }
 
@@ -88,7 +91,7 @@ TEST(RedisFailoverReplicated, TheAdoptedLeaseEndsOnceAndNoOtherOwnerIsGrantedWhi
 // The holder crashes right after the failover, so the adopted lease runs out.
 Plan failover_then_crash_the_holder(sim::Duration jump_of_the_replicas_clock) {
   return [jump_of_the_replicas_clock](Nemesis& nemesis, System& system) {
-    nemesis.after_event("redis-0", "lease.grant", 1, 500_ms, [&nemesis, &system, jump_of_the_replicas_clock] {
+    nemesis.after_event("redis-0", EventKind::kLeaseGrant, 1, 500_ms, [&nemesis, &system, jump_of_the_replicas_clock] {
       if (jump_of_the_replicas_clock != 0_s) nemesis.jump_clock(system.service().nodes()[1], jump_of_the_replicas_clock);
       nemesis.failover();
       nemesis.crash(system.worker_node(1), std::nullopt);

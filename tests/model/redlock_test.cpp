@@ -12,6 +12,9 @@
 #include "model/redlock_client.h"
 #include "model/redlock_service.h"
 #include "model_test_support.h"
+#include "vocabulary/event_kind.h"
+
+using EventKind = ::locksim::vocabulary::EventKind;
 
 namespace locksim::model {
 namespace {
@@ -158,7 +161,7 @@ TEST(RedlockClient, ALeaseIsBelievedUntilStartPlusTtlMinusDriftAndAcquireOkSaysW
   // validity from the round's start (redsync's mutex.go, node-redlock), so
   // it believes the lease until 10 s − 102 ms after it began, not 4 s less.
   const History history = run_system(five_instances_two_workers(), [](Nemesis& nemesis, System& system) {
-    nemesis.after_event("worker-1", "acquire.invoke", 1, 500_us,
+    nemesis.after_event("worker-1", EventKind::kAcquireInvoke, 1, 500_us,
                         [&nemesis, &system] { nemesis.pause(system.worker_node(1), 4_s); });
   });
   const auto acquired = history.first("acquire.ok", "worker-1");
@@ -292,7 +295,7 @@ TEST(H6RedlockRestartWithoutPersistence, ARestartDelayedPastTheTtlKeepsTheLockUn
 
 // worker-1's requests have left; it freezes for 12 s while the replies wait.
 void pause_worker_1_before_the_replies(Nemesis& nemesis, System& system) {
-  nemesis.after_event("worker-1", "acquire.invoke", 1, 500_us,
+  nemesis.after_event("worker-1", EventKind::kAcquireInvoke, 1, 500_us,
                       [&nemesis, &system] { nemesis.pause(system.worker_node(1), 12_s); });
 }
 

@@ -7,6 +7,9 @@
 #include "runner/oracle.h"
 #include "runner/scenario_run.h"
 #include "scenarios/scenario_parser.h"
+#include "vocabulary/event_kind.h"
+
+using EventKind = ::locksim::vocabulary::EventKind;
 
 namespace locksim::runner {
 namespace {
@@ -20,13 +23,13 @@ Time at_ms(std::int64_t milliseconds) { return Time{} + Duration::milliseconds(m
 
 class OracleTest : public ::testing::Test {
  protected:
-  void record(std::int64_t milliseconds, std::string_view proc, std::string_view event,
+  void record(std::int64_t milliseconds, std::string_view proc, EventKind event,
               std::initializer_list<Field> fields = {}) {
     oracle_.observe(at_ms(milliseconds), proc, event, std::span{fields.begin(), fields.size()});
   }
   void grant(std::int64_t milliseconds, std::string_view instance, std::string_view owner, std::int64_t token,
              std::int64_t lease_ms = 10'000) {
-    record(milliseconds, instance, "lease.grant",
+    record(milliseconds, instance, EventKind::kLeaseGrant,
            {{"lock", "lock"}, {"owner", owner}, {"token", token}, {"lease_ns", Duration::milliseconds(lease_ms)}});
   }
   OracleCounts finish(std::int64_t final_qty = 0) { return oracle_.finish({{"qty", final_qty}}); }
@@ -43,25 +46,25 @@ TEST_F(OracleTest, AGrantOverALiveLeaseReplacesItSoTheOldPromiseRunsOutOnItsOwn)
   const std::initializer_list<Field> first{{"owner", "worker-1"}, {"token", 1}, {"lease_ns", Duration::seconds(10)}};
   const std::initializer_list<Field> second{{"owner", "worker-2"}, {"token", 2}, {"lease_ns", Duration::seconds(10)}};
   const std::initializer_list<Field> third{{"owner", "worker-3"}, {"token", 3}, {"lease_ns", Duration::seconds(10)}};
-  later.observe(at_ms(0), "redis-0", "lease.grant", std::span{first.begin(), first.size()});
-  later.observe(at_ms(1'000), "redis-0", "lease.grant", std::span{second.begin(), second.size()});
+  later.observe(at_ms(0), "redis-0", EventKind::kLeaseGrant, std::span{first.begin(), first.size()});
+  later.observe(at_ms(1'000), "redis-0", EventKind::kLeaseGrant, std::span{second.begin(), second.size()});
   // worker-1's replaced lease ran out at 10 s; worker-2's key is gone too by 12 s,
   // so worker-3's grant overlaps nobody.
   const std::initializer_list<Field> expire{{"owner", "worker-2"}, {"token", 2}};
-  later.observe(at_ms(11'000), "redis-0", "lease.expire", std::span{expire.begin(), expire.size()});
-  later.observe(at_ms(12'000), "redis-0", "lease.grant", std::span{third.begin(), third.size()});
+  later.observe(at_ms(11'000), "redis-0", EventKind::kLeaseExpire, std::span{expire.begin(), expire.size()});
+  later.observe(at_ms(12'000), "redis-0", EventKind::kLeaseGrant, std::span{third.begin(), third.size()});
   EXPECT_EQ(later.finish({}).of(ViolationKind::kDoubleGrant), 1);
 }
 
 TEST_F(OracleTest, OneLongHoldOverlappedByThreeShortOnesIsThreePairsInOneIncident) {
-  record(0, "worker-1", "hold.begin");
+  record(0, "worker-1", EventKind::kHoldBegin);
   for (const std::int64_t start : {1'000, 3'000, 5'000}) {
-    record(start, "worker-2", "hold.begin");
-    record(start + 500, "worker-2", "hold.end");
+    record(start, "worker-2", EventKind::kHoldBegin);
+    record(start + 500, "worker-2", EventKind::kHoldEnd);
   }
-  record(9'000, "worker-1", "hold.end");
-  record(10'000, "worker-2", "hold.begin");  // the lock was free in between: no new incident
-  record(11'000, "worker-3", "hold.begin");  // a second stretch with two holders
+  record(9'000, "worker-1", EventKind::kHoldEnd);
+  record(10'000, "worker-2", EventKind::kHoldBegin);  // the lock was free in between: no new incident
+  record(11'000, "worker-3", EventKind::kHoldBegin);  // a second stretch with two holders
   const OracleCounts counts = finish();
   EXPECT_EQ(counts.of(ViolationKind::kDoubleHolder), 4);
   EXPECT_EQ(counts.incidents_of(ViolationKind::kDoubleHolder), 2);
@@ -78,34 +81,34 @@ TEST_F(OracleTest, DoubleGrantIncidentsAreStretchesOfPromisedLeasesWithTwoAtOnce
 
 TEST_F(OracleTest, AnAdoptedLeaseIsTheSameLeaseAndEndsOnceWhereverItEnds) {
   grant(0, "redis-0", "worker-1", 1);
-  record(500, "redis-0", "crash");
-  record(500, "redis-1", "lease.adopt",
+  record(500, "redis-0", EventKind::kCrash);
+  record(500, "redis-1", EventKind::kLeaseAdopt,
          {{"lock", "lock"}, {"owner", "worker-1"}, {"token", 1}, {"lease_ns", Duration::milliseconds(9'500)}});
-  record(10'000, "redis-1", "lease.expire", {{"lock", "lock"}, {"owner", "worker-1"}, {"token", 1}});
+  record(10'000, "redis-1", EventKind::kLeaseExpire, {{"lock", "lock"}, {"owner", "worker-1"}, {"token", 1}});
   grant(10'001, "redis-1", "worker-2", 2);
   EXPECT_EQ(finish().of(ViolationKind::kDoubleGrant), 0);
 }
 
 TEST_F(OracleTest, AForgottenLeaseIsPromisedUntilItsLengthRunsOut) {
   grant(0, "redis-0", "worker-1", 1);
-  record(1'000, "redis-0", "lease.lost", {{"lock", "lock"}, {"owner", "worker-1"}, {"token", 1}, {"reason", "restart"}});
+  record(1'000, "redis-0", EventKind::kLeaseLost, {{"lock", "lock"}, {"owner", "worker-1"}, {"token", 1}, {"reason", "restart"}});
   grant(5'000, "redis-0", "worker-2", 2);   // still promised to worker-1: a double grant
-  record(6'000, "redis-0", "lease.release", {{"owner", "worker-2"}, {"token", 2}, {"by", "worker-2"}});
+  record(6'000, "redis-0", EventKind::kLeaseRelease, {{"owner", "worker-2"}, {"token", 2}, {"by", "worker-2"}});
   grant(10'000, "redis-0", "worker-3", 3);  // worker-1's promise ended at 10 s, before this
   EXPECT_EQ(finish().of(ViolationKind::kDoubleGrant), 1);
 }
 
 TEST_F(OracleTest, AWriteAfterALaterHolderWasServedIsStaleAndOneBeforeIsOnlyLate) {
   grant(0, "redis-0", "worker-1", 1, 1'000);
-  record(0, "worker-1", "hold.begin");
-  record(1'000, "redis-0", "lease.expire", {{"owner", "worker-1"}, {"token", 1}});
+  record(0, "worker-1", EventKind::kHoldBegin);
+  record(1'000, "redis-0", EventKind::kLeaseExpire, {{"owner", "worker-1"}, {"token", 1}});
   grant(1'100, "redis-0", "worker-2", 2);
   // worker-1 writes before worker-2 touched storage: late, in lock order.
-  record(1'200, "storage", "write.accept", {{"key", "qty"}, {"value", 1}, {"writer", "worker-1"}});
-  record(1'300, "storage", "read.accept", {{"key", "qty"}, {"reader", "worker-2"}});
+  record(1'200, "storage", EventKind::kWriteAccept, {{"key", "qty"}, {"value", 1}, {"writer", "worker-1"}});
+  record(1'300, "storage", EventKind::kReadAccept, {{"key", "qty"}, {"reader", "worker-2"}});
   // Now storage has served the later holder: worker-1's next write is stale.
-  record(1'400, "storage", "write.accept", {{"key", "qty"}, {"value", 1}, {"writer", "worker-1"}});
-  record(1'500, "storage", "write.accept", {{"key", "qty"}, {"value", 2}, {"writer", "worker-2"}});
+  record(1'400, "storage", EventKind::kWriteAccept, {{"key", "qty"}, {"value", 1}, {"writer", "worker-1"}});
+  record(1'500, "storage", EventKind::kWriteAccept, {{"key", "qty"}, {"value", 2}, {"writer", "worker-2"}});
   const OracleCounts counts = finish(2);
   EXPECT_EQ(counts.of(ViolationKind::kStaleWrite), 1);
   EXPECT_EQ(counts.late_writes, 1);
@@ -113,17 +116,17 @@ TEST_F(OracleTest, AWriteAfterALaterHolderWasServedIsStaleAndOneBeforeIsOnlyLate
 }
 
 TEST_F(OracleTest, OverlappingHoldsCountOncePerPair) {
-  record(0, "worker-1", "hold.begin");
-  record(1, "worker-2", "hold.begin");
-  record(2, "worker-3", "hold.begin");
-  record(3, "worker-2", "hold.end");
-  record(3, "worker-2", "hold.begin");
+  record(0, "worker-1", EventKind::kHoldBegin);
+  record(1, "worker-2", EventKind::kHoldBegin);
+  record(2, "worker-3", EventKind::kHoldBegin);
+  record(3, "worker-2", EventKind::kHoldEnd);
+  record(3, "worker-2", EventKind::kHoldBegin);
   EXPECT_EQ(finish().of(ViolationKind::kDoubleHolder), 5);  // 1, then 2, then 2 again
 }
 
 TEST_F(OracleTest, AForeignReleaseIsAReleaseByAnotherThanTheOwner) {
   grant(0, "redis-0", "worker-1", 1);
-  record(100, "redis-0", "lease.release", {{"owner", "worker-1"}, {"token", 1}, {"by", "worker-2"}});
+  record(100, "redis-0", EventKind::kLeaseRelease, {{"owner", "worker-1"}, {"token", 1}, {"by", "worker-2"}});
   EXPECT_EQ(finish().of(ViolationKind::kForeignRelease), 1);
 }
 
@@ -131,26 +134,26 @@ TEST_F(OracleTest, ALockIsStuckWhenAUselessOwnerIsStillPromisedItWhileOthersAreT
   Oracle oracle{OracleSetup{1, Duration::seconds(1), OracleSetup::Workload::kCounter, "qty"}};
   const std::initializer_list<Field> lease{{"owner", "worker-1"}, {"token", 1}};
   const std::initializer_list<Field> none{};
-  oracle.observe(at_ms(0), "redis-0", "lease.grant", std::span{lease.begin(), lease.size()});  // no expiry
-  oracle.observe(at_ms(0), "worker-1", "hold.begin", std::span{none.begin(), none.size()});
-  oracle.observe(at_ms(100), "worker-1", "crash", std::span{none.begin(), none.size()});
-  oracle.observe(at_ms(1'000), "worker-2", "acquire.fail", std::span{none.begin(), none.size()});  // not yet
-  oracle.observe(at_ms(1'200), "worker-2", "acquire.fail", std::span{none.begin(), none.size()});
-  oracle.observe(at_ms(1'300), "worker-2", "acquire.fail", std::span{none.begin(), none.size()});  // same moment
+  oracle.observe(at_ms(0), "redis-0", EventKind::kLeaseGrant, std::span{lease.begin(), lease.size()});  // no expiry
+  oracle.observe(at_ms(0), "worker-1", EventKind::kHoldBegin, std::span{none.begin(), none.size()});
+  oracle.observe(at_ms(100), "worker-1", EventKind::kCrash, std::span{none.begin(), none.size()});
+  oracle.observe(at_ms(1'000), "worker-2", EventKind::kAcquireFail, std::span{none.begin(), none.size()});  // not yet
+  oracle.observe(at_ms(1'200), "worker-2", EventKind::kAcquireFail, std::span{none.begin(), none.size()});
+  oracle.observe(at_ms(1'300), "worker-2", EventKind::kAcquireFail, std::span{none.begin(), none.size()});  // same moment
   EXPECT_EQ(oracle.finish({}).of(ViolationKind::kStuckLock), 1);
 }
 
 TEST_F(OracleTest, AnOwnerGrantedANewTokenWhileItsOwnForgottenLeaseIsStillPromisedWritesInLockOrder) {
   grant(0, "redis-0", "worker-1", 1);
-  record(1'000, "redis-0", "lease.lost", {{"lock", "lock"}, {"owner", "worker-1"}, {"token", 1}, {"reason", "evicted"}});
+  record(1'000, "redis-0", EventKind::kLeaseLost, {{"lock", "lock"}, {"owner", "worker-1"}, {"token", 1}, {"reason", "evicted"}});
   grant(1'100, "redis-0", "worker-2", 2);  // worker-1's token 1 is promised until 10 s: a double grant
-  record(1'200, "storage", "read.accept", {{"key", "qty"}, {"reader", "worker-2"}});
-  record(1'300, "storage", "write.accept", {{"key", "qty"}, {"value", 1}, {"writer", "worker-2"}});
-  record(1'400, "redis-0", "lease.release", {{"owner", "worker-2"}, {"token", 2}, {"by", "worker-2"}});
+  record(1'200, "storage", EventKind::kReadAccept, {{"key", "qty"}, {"reader", "worker-2"}});
+  record(1'300, "storage", EventKind::kWriteAccept, {{"key", "qty"}, {"value", 1}, {"writer", "worker-2"}});
+  record(1'400, "redis-0", EventKind::kLeaseRelease, {{"owner", "worker-2"}, {"token", 2}, {"by", "worker-2"}});
   grant(1'500, "redis-0", "worker-1", 3);  // a new gain, though its token-1 promise still runs
-  record(1'600, "storage", "read.accept", {{"key", "qty"}, {"reader", "worker-1"}});
-  record(1'700, "storage", "write.accept", {{"key", "qty"}, {"value", 2}, {"writer", "worker-1"}});
-  record(1'800, "storage", "write.accept", {{"key", "qty"}, {"value", 3}, {"writer", "worker-2"}});  // stale
+  record(1'600, "storage", EventKind::kReadAccept, {{"key", "qty"}, {"reader", "worker-1"}});
+  record(1'700, "storage", EventKind::kWriteAccept, {{"key", "qty"}, {"value", 2}, {"writer", "worker-1"}});
+  record(1'800, "storage", EventKind::kWriteAccept, {{"key", "qty"}, {"value", 3}, {"writer", "worker-2"}});  // stale
   const OracleCounts counts = finish(3);
   EXPECT_EQ(counts.of(ViolationKind::kStaleWrite), 1);  // worker-2's last write only
   EXPECT_EQ(counts.late_writes, 0);
@@ -160,28 +163,28 @@ TEST_F(OracleTest, AnOwnerGrantedANewTokenWhileItsOwnForgottenLeaseIsStillPromis
 TEST_F(OracleTest, ARenewalOrAdoptionOfTheSameTokenIsNoNewGain) {
   grant(0, "redis-0", "worker-1", 1);
   grant(100, "redis-0", "worker-2", 2);  // a plain SET over worker-1's lease
-  record(200, "storage", "write.accept", {{"key", "qty"}, {"value", 1}, {"writer", "worker-2"}});
-  record(300, "redis-0", "lease.renew",
+  record(200, "storage", EventKind::kWriteAccept, {{"key", "qty"}, {"value", 1}, {"writer", "worker-2"}});
+  record(300, "redis-0", EventKind::kLeaseRenew,
          {{"owner", "worker-1"}, {"token", 1}, {"lease_ns", Duration::milliseconds(10'000)}});  // starts one again
-  record(400, "storage", "write.accept", {{"key", "qty"}, {"value", 2}, {"writer", "worker-1"}});
+  record(400, "storage", EventKind::kWriteAccept, {{"key", "qty"}, {"value", 2}, {"writer", "worker-1"}});
   EXPECT_EQ(finish(2).of(ViolationKind::kStaleWrite), 1);
 }
 
 TEST_F(OracleTest, AnOwnerGrantedTheLockAgainIsNotIdleWhileItWaitsToBeginHolding) {
   Oracle oracle{OracleSetup{1, Duration::seconds(5), OracleSetup::Workload::kCounter, "qty"}};
-  const auto at = [&oracle](std::int64_t milliseconds, std::string_view proc, std::string_view event,
+  const auto at = [&oracle](std::int64_t milliseconds, std::string_view proc, EventKind event,
                             std::initializer_list<Field> fields) {
     oracle.observe(at_ms(milliseconds), proc, event, std::span{fields.begin(), fields.size()});
   };
-  at(0, "redis-0", "lease.grant", {{"owner", "worker-1"}, {"token", 1}, {"lease_ns", Duration::seconds(1)}});
-  at(10, "worker-1", "hold.begin", {});
-  at(999, "worker-1", "hold.end", {});
-  at(1'000, "redis-0", "lease.release", {{"owner", "worker-1"}, {"token", 1}, {"by", "worker-1"}});
-  at(2'000, "redis-0", "lease.grant", {{"owner", "worker-1"}, {"token", 2}, {"lease_ns", Duration::seconds(30)}});
-  at(14'000, "worker-2", "acquire.fail", {});  // worker-1 waits on its replicas: acquiring, not idle
+  at(0, "redis-0", EventKind::kLeaseGrant, {{"owner", "worker-1"}, {"token", 1}, {"lease_ns", Duration::seconds(1)}});
+  at(10, "worker-1", EventKind::kHoldBegin, {});
+  at(999, "worker-1", EventKind::kHoldEnd, {});
+  at(1'000, "redis-0", EventKind::kLeaseRelease, {{"owner", "worker-1"}, {"token", 1}, {"by", "worker-1"}});
+  at(2'000, "redis-0", EventKind::kLeaseGrant, {{"owner", "worker-1"}, {"token", 2}, {"lease_ns", Duration::seconds(30)}});
+  at(14'000, "worker-2", EventKind::kAcquireFail, {});  // worker-1 waits on its replicas: acquiring, not idle
   EXPECT_EQ(oracle.finish({}).of(ViolationKind::kStuckLock), 0);
-  at(15'000, "worker-1", "crash", {});
-  at(20'001, "worker-2", "acquire.fail", {});  // useless since the crash, more than 5 s ago
+  at(15'000, "worker-1", EventKind::kCrash, {});
+  at(20'001, "worker-2", EventKind::kAcquireFail, {});  // useless since the crash, more than 5 s ago
   EXPECT_EQ(oracle.finish({}).of(ViolationKind::kStuckLock), 1);
 }
 
@@ -189,7 +192,7 @@ TEST(OracleBilling, EveryExtraAcceptedChargeOfAJobIsADuplicateEffect) {
   Oracle oracle{OracleSetup{1, Duration::seconds(100), OracleSetup::Workload::kBilling, ""}};
   const std::initializer_list<Field> charge{{"key", "customer-1"}, {"value", 1}, {"writer", "worker-1"}, {"job", 1}};
   for (int time = 0; time < 3; ++time) {
-    oracle.observe(at_ms(time), "storage", "write.accept", std::span{charge.begin(), charge.size()});
+    oracle.observe(at_ms(time), "storage", EventKind::kWriteAccept, std::span{charge.begin(), charge.size()});
   }
   const OracleCounts counts = oracle.finish({});
   EXPECT_EQ(counts.of(ViolationKind::kDuplicateEffect), 2);

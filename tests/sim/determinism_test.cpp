@@ -10,6 +10,9 @@
 
 #include "kernel_test_support.h"
 #include "sim/simulation.h"
+#include "vocabulary/event_kind.h"
+
+using EventKind = ::locksim::vocabulary::EventKind;
 
 namespace locksim::sim {
 namespace {
@@ -21,12 +24,12 @@ Task<> chatty_client(Context context, std::vector<NodeId> peers) {
   for (int round = 0; round < 200; ++round) {
     co_await context.sleep(Duration::microseconds(context.rng().between(100, 5000)));
     const NodeId peer = peers[context.rng().below(peers.size())];
-    context.record("call.invoke", {{"peer", static_cast<std::int64_t>(peer.index)}, {"round", round}});
+    context.record(EventKind::kAcquireInvoke, {{"peer", static_cast<std::int64_t>(peer.index)}, {"round", round}});
     std::optional<Message> reply = co_await context.call(peer, Ping{round}, 20_ms);
     if (reply) {
-      context.record("call.ok", {{"round", reply->body.get<Ping>().number}, {"local_t", context.now()}});
+      context.record(EventKind::kAcquireOk, {{"round", reply->body.get<Ping>().number}, {"local_t", context.now()}});
     } else {
-      context.record("call.fail", {{"reason", "timeout"}});
+      context.record(EventKind::kAcquireFail, {{"reason", "timeout"}});
     }
   }
 }
@@ -34,7 +37,7 @@ Task<> chatty_client(Context context, std::vector<NodeId> peers) {
 Task<> recording_echo(Context context) {
   while (true) {
     Message request = co_await context.receive();
-    context.record("serve", {{"from", static_cast<std::int64_t>(request.from.index)}});
+    context.record(EventKind::kLeaseGrant, {{"from", static_cast<std::int64_t>(request.from.index)}});
     co_await context.sleep(Duration::microseconds(context.rng().between(0, 500)));
     context.reply(request, request.body);
   }

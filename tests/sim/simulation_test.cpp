@@ -7,6 +7,9 @@
 #include <gtest/gtest.h>
 
 #include "kernel_test_support.h"
+#include "vocabulary/event_kind.h"
+
+using EventKind = ::locksim::vocabulary::EventKind;
 
 namespace locksim::sim {
 namespace {
@@ -245,11 +248,11 @@ TEST(Simulation, CountsMessagesInFlightIncludingThoseHeldBackByAPause) {
 TEST(Simulation, ObserversSeeEveryRecordedEventInOrder) {
   Simulation simulation{SimulationOptions{}};
   std::vector<std::string> seen;
-  simulation.observe([&seen](std::string_view proc, std::string_view event, std::span<const Field> fields) {
-    seen.push_back(std::string{proc} + " " + std::string{event} + " " + std::to_string(fields.size()));
+  simulation.observe([&seen](std::string_view proc, EventKind event, std::span<const Field> fields) {
+    seen.push_back(std::string{proc} + " " + std::string{vocabulary::event_kind_name(event)} + " " + std::to_string(fields.size()));
   });
-  simulation.record("run", "run.begin", {{"seed", 1}});
-  simulation.record("nemesis", "fault.begin", {{"kind", "pause"}, {"target", "worker-1"}});
+  simulation.record("run", EventKind::kRunBegin, {{"seed", 1}});
+  simulation.record("nemesis", EventKind::kFaultBegin, {{"kind", "pause"}, {"target", "worker-1"}});
   EXPECT_EQ(seen, (std::vector<std::string>{"run run.begin 1", "nemesis fault.begin 2"}));
 }
 
