@@ -4,9 +4,9 @@
 
 #include <fmt/format.h>
 
+#include "text/json_string.h"
 #include "vocabulary/field_name.h"
 #include "vocabulary/same_bytes.h"
-#include "text/json_string.h"
 
 namespace locksim::checker {
 namespace {
@@ -25,10 +25,14 @@ EventField event_field_from_name(std::string_view name) {
   // every field of every line.
   static_assert(sizeof(kIndex) == 2 && sizeof(kTime) == 2 && sizeof(kEvent) == 3 && sizeof(kBy) == 3);
   switch (name.size()) {
-    case 1: return name[0] == kIndex[0] ? EventField::kIndex : name[0] == kTime[0] ? EventField::kTime : EventField::kUnknown;
-    case 2: return is<kEvent>(name) ? EventField::kEvent : is<kBy>(name) ? EventField::kBy : EventField::kUnknown;
-    case 3: return is<kKey>(name) ? EventField::kKey : is<kJob>(name) ? EventField::kJob : EventField::kUnknown;
-    case 4: return is<kProc>(name) ? EventField::kProcess : is<kLock>(name) ? EventField::kLock : EventField::kUnknown;
+    case 1:
+      return name[0] == kIndex[0] ? EventField::kIndex : name[0] == kTime[0] ? EventField::kTime : EventField::kUnknown;
+    case 2:
+      return is<kEvent>(name) ? EventField::kEvent : is<kBy>(name) ? EventField::kBy : EventField::kUnknown;
+    case 3:
+      return is<kKey>(name) ? EventField::kKey : is<kJob>(name) ? EventField::kJob : EventField::kUnknown;
+    case 4:
+      return is<kProc>(name) ? EventField::kProcess : is<kLock>(name) ? EventField::kLock : EventField::kUnknown;
     case 5:
       return is<kOwner>(name)   ? EventField::kOwner
              : is<kToken>(name) ? EventField::kToken
@@ -40,13 +44,16 @@ EventField event_field_from_name(std::string_view name) {
              : is<kReason>(name) ? EventField::kReason
              : is<kReader>(name) ? EventField::kReader
                                  : EventField::kUnknown;
-    case 7: return is<kService>(name) ? EventField::kService : EventField::kUnknown;
+    case 7:
+      return is<kService>(name) ? EventField::kService : EventField::kUnknown;
     case 8:
       return is<kLeaseNs>(name)    ? EventField::kLeaseNs
              : is<kWorkload>(name) ? EventField::kWorkload
                                    : EventField::kUnknown;
-    case 10: return is<kRequestId>(name) ? EventField::kRequestId : EventField::kUnknown;
-    case 14: return is<kStuckAfterNs>(name) ? EventField::kStuckAfterNs : EventField::kUnknown;
+    case 10:
+      return is<kRequestId>(name) ? EventField::kRequestId : EventField::kUnknown;
+    case 14:
+      return is<kStuckAfterNs>(name) ? EventField::kStuckAfterNs : EventField::kUnknown;
     default: return EventField::kUnknown;
   }
 }

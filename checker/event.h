@@ -19,9 +19,9 @@ namespace locksim::checker {
 
 // Every `ev` the contract names (vocabulary/event_kind.h). The reader
 // rejects any other name.
-using vocabulary::EventKind;
 using vocabulary::event_kind_from_name;
 using vocabulary::event_kind_name;
+using vocabulary::EventKind;
 
 // The fields of a line that the checks read (`i`, `t`, `proc`, `ev` and the
 // rest of Event's); every other field is kUnknown, which the checks ignore.

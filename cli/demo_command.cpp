@@ -57,19 +57,25 @@ ExitCode run_demo() {
   options.seed = 1;
   options.network.delay = sim::Distribution::log_normal(1_ms, 20_ms);
   sim::Simulation simulation{options, [](std::string_view line) { fmt::print("{}\n", line); }};
-  simulation.record(vocabulary::proc::kRun, EventKind::kRunBegin, {{field::kScenario, "kernel-demo"}, {field::kSeed, 1}, {field::kFencing, false}});
+  simulation.record(vocabulary::proc::kRun, EventKind::kRunBegin,
+                    {{field::kScenario, "kernel-demo"}, {field::kSeed, 1}, {field::kFencing, false}});
   const sim::NodeId server = simulation.add_node(
       "server", [](sim::Context context) { context.spawn("main", time_server(context)); },
       sim::LocalClock{sim::LocalTime{} + 250_ms});
   const sim::NodeId client = simulation.add_node(
       "worker-1", [server](sim::Context context) { context.spawn("main", time_client(context, server)); });
   simulation.schedule(sim::Time{} + 2200_ms, [&] {
-    simulation.record(vocabulary::proc::kNemesis, EventKind::kFaultBegin, {{field::kKind, vocabulary::fault_kind_name(vocabulary::FaultKind::kPause)}, {field::kTarget, "worker-1"}, {field::kForNs, 3500_ms}});
+    simulation.record(vocabulary::proc::kNemesis, EventKind::kFaultBegin,
+                      {{field::kKind, vocabulary::fault_kind_name(vocabulary::FaultKind::kPause)},
+                       {field::kTarget, "worker-1"},
+                       {field::kForNs, 3500_ms}});
     simulation.pause(client);
   });
   simulation.schedule(sim::Time{} + 5700_ms, [&] {
     simulation.resume(client);
-    simulation.record(vocabulary::proc::kNemesis, EventKind::kFaultEnd, {{field::kKind, vocabulary::fault_kind_name(vocabulary::FaultKind::kPause)}, {field::kTarget, "worker-1"}});
+    simulation.record(
+        vocabulary::proc::kNemesis, EventKind::kFaultEnd,
+        {{field::kKind, vocabulary::fault_kind_name(vocabulary::FaultKind::kPause)}, {field::kTarget, "worker-1"}});
   });
   const sim::RunOutcome outcome = simulation.run();
   simulation.record(vocabulary::proc::kRun, EventKind::kRunEnd, {{field::kFinal, sim::RawJson{"{}"}}});

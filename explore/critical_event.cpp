@@ -12,12 +12,15 @@
 #include "vocabulary/field_name.h"
 
 namespace locksim::explore {
-namespace {
 
-using scenarios::FaultKind;
-using scenarios::fault_kind_name;
 using vocabulary::EventKind;
 namespace field = vocabulary::field;
+
+namespace {
+
+using scenarios::fault_kind_name;
+using scenarios::FaultKind;
+
 using scenarios::PlannedFault;
 using sim::Duration;
 

@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <map>
-#include <optional>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "sim/duration_text.h"
 #include "vocabulary/event_kind.h"
@@ -13,12 +13,14 @@
 #include "vocabulary/field_name.h"
 
 namespace locksim::explore {
-namespace {
 
-using nlohmann::json;
 using vocabulary::EventKind;
 using vocabulary::FaultKind;
 namespace field = vocabulary::field;
+
+namespace {
+
+using nlohmann::json;
 
 // Stories longer than this keep their last lines, the ones nearest the violation.
 constexpr std::size_t kLongestStory = 14;
@@ -47,9 +49,12 @@ std::string fault_begins(const json& event) {
   const std::string target = target_of(event);
   const std::optional<FaultKind> known = vocabulary::fault_kind_from_name(kind);
   switch (known.value_or(FaultKind::kMemoryPressure)) {
-    case FaultKind::kPause: return fmt::format("{} freezes for {}", target, nanos_field(event, field::kForNs));
-    case FaultKind::kCrash: return fmt::format("{} crashes", target);
-    case FaultKind::kPowerLoss: return fmt::format("{} loses power", target);
+    case FaultKind::kPause:
+      return fmt::format("{} freezes for {}", target, nanos_field(event, field::kForNs));
+    case FaultKind::kCrash:
+      return fmt::format("{} crashes", target);
+    case FaultKind::kPowerLoss:
+      return fmt::format("{} loses power", target);
     case FaultKind::kClockJump:
       return fmt::format("{}'s wall clock jumps by {}", target, nanos_field(event, field::kByNs));
     case FaultKind::kPartition:
@@ -64,7 +69,8 @@ std::string fault_begins(const json& event) {
     case FaultKind::kDelaySpike:
       return fmt::format("messages of {} take {} longer for {}", target, nanos_field(event, field::kExtraNs),
                          nanos_field(event, field::kForNs));
-    default: return fmt::format("fault {} hits {}", kind, target);
+    default:
+      return fmt::format("fault {} hits {}", kind, target);
   }
 }
 
@@ -101,9 +107,12 @@ std::string phrase(const json& event, EventKind kind, LastWrites& last_writes) {
   const std::string proc = text_at(event, field::kProc);
   const auto of = [&event](const char* name) { return text_at(event, name); };
   switch (kind) {
-    case EventKind::kAcquireOk: return acquired(event, proc);
-    case EventKind::kFaultBegin: return fault_begins(event);
-    case EventKind::kFaultEnd: return fault_ends(event);
+    case EventKind::kAcquireOk:
+      return acquired(event, proc);
+    case EventKind::kFaultBegin:
+      return fault_begins(event);
+    case EventKind::kFaultEnd:
+      return fault_ends(event);
     case EventKind::kLeaseGrant:
       return fmt::format("{} grants {} to {}{}", proc, of(field::kLock), of(field::kOwner), token_note(event));
     case EventKind::kLeaseExpire:
@@ -111,11 +120,16 @@ std::string phrase(const json& event, EventKind kind, LastWrites& last_writes) {
     case EventKind::kLeaseLost:
       return fmt::format("{}: {}'s lease{} is lost ({})", proc, of(field::kOwner), token_note(event),
                          of(field::kReason));
-    case EventKind::kRunEnd: return "the run ends";
-    case EventKind::kReplicaPromote: return fmt::format("{} is promoted to primary", proc);
-    case EventKind::kHoldBegin: return fmt::format("{} starts acting as the holder{}", proc, token_note(event));
-    case EventKind::kHoldEnd: return fmt::format("{} stops acting as the holder ({})", proc, of(field::kReason));
-    case EventKind::kReadOk: return fmt::format("{} reads {} = {}", proc, of(field::kKey), of(field::kValue));
+    case EventKind::kRunEnd:
+      return "the run ends";
+    case EventKind::kReplicaPromote:
+      return fmt::format("{} is promoted to primary", proc);
+    case EventKind::kHoldBegin:
+      return fmt::format("{} starts acting as the holder{}", proc, token_note(event));
+    case EventKind::kHoldEnd:
+      return fmt::format("{} stops acting as the holder ({})", proc, of(field::kReason));
+    case EventKind::kReadOk:
+      return fmt::format("{} reads {} = {}", proc, of(field::kKey), of(field::kValue));
     case EventKind::kReadAccept:
       return fmt::format("storage serves {}'s read of {}{}", of(field::kReader), of(field::kKey), token_note(event));
     case EventKind::kWriteInvoke:
@@ -128,7 +142,8 @@ std::string phrase(const json& event, EventKind kind, LastWrites& last_writes) {
                          of(field::kReason));
     case EventKind::kEffectAccept:
       return fmt::format("{} carries out {} for {}", proc, of(field::kJob), of(field::kWriter));
-    default: return fmt::format("{} {}", proc, vocabulary::event_kind_name(kind));
+    default:
+      return fmt::format("{} {}", proc, vocabulary::event_kind_name(kind));
   }
 }
 
@@ -144,8 +159,10 @@ bool tells_the_story(EventKind kind) {
     case EventKind::kReadOk:
     case EventKind::kWriteAccept:
     case EventKind::kWriteReject:
-    case EventKind::kEffectAccept: return true;
-    default: return false;
+    case EventKind::kEffectAccept:
+      return true;
+    default:
+      return false;
   }
 }
 
@@ -169,8 +186,8 @@ std::vector<std::string> story(const std::vector<std::string>& history, const ch
     if (!evidence && !tells_the_story(*kind)) continue;
     // Milliseconds read best in a story; the checker's line below keeps every digit.
     const double seconds = static_cast<double>(event[field::kTime].get<std::int64_t>()) / 1e9;
-    const bool essential = evidence || vocabulary::emitter_of(*kind) == vocabulary::Emitter::kNemesis ||
-                           *kind == EventKind::kAcquireOk;
+    const bool essential =
+        evidence || vocabulary::emitter_of(*kind) == vocabulary::Emitter::kNemesis || *kind == EventKind::kAcquireOk;
     lines.push_back({fmt::format("{:>9.3f}s  {}", seconds, phrase(event, *kind, last_writes)), essential});
   }
   // Too long: leave out the earliest lines that are not essential, then, if

@@ -9,11 +9,13 @@
 
 #include <hiredis/hiredis.h>
 #include <hiredis/read.h>
+
 #include "vocabulary/reason.h"
 
 namespace locksim::live {
 
 namespace reason = vocabulary::reason;
+
 namespace {
 
 std::string formatted(const std::vector<std::string>& arguments) {

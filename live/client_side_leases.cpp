@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+
 #include "vocabulary/event_kind.h"
 #include "vocabulary/field_name.h"
 
@@ -11,6 +12,7 @@ namespace locksim::live {
 using vocabulary::EventKind;
 using vocabulary::event_kind_name;
 namespace field = vocabulary::field;
+
 namespace {
 
 using Json = nlohmann::json;
@@ -31,7 +33,8 @@ class WorkerLeases {
     const std::string event = line.value(field::kEvent, std::string{});
     const std::int64_t t = line.value(field::kTime, std::int64_t{0});
     const std::string call = line.value(field::kCall, std::string{});
-    if (event == event_kind_name(EventKind::kAcquireInvoke) || event == event_kind_name(EventKind::kRenewInvoke) || event == event_kind_name(EventKind::kReleaseInvoke)) {
+    if (event == event_kind_name(EventKind::kAcquireInvoke) || event == event_kind_name(EventKind::kRenewInvoke) ||
+        event == event_kind_name(EventKind::kReleaseInvoke)) {
       invoked_[call] = t;
       if (event == event_kind_name(EventKind::kReleaseInvoke) && open_) open_->releasing = true;
       return;
@@ -51,8 +54,9 @@ class WorkerLeases {
 
  private:
   [[nodiscard]] std::int64_t lease_of(const Json& line) const {
-    return line.contains(field::kLeaseNs) && line[field::kLeaseNs].is_number_integer() ? line[field::kLeaseNs].get<std::int64_t>()
-                                                                             : inputs_.default_lease_ns;
+    return line.contains(field::kLeaseNs) && line[field::kLeaseNs].is_number_integer()
+               ? line[field::kLeaseNs].get<std::int64_t>()
+               : inputs_.default_lease_ns;
   }
 
   void grant(const Json& line, std::int64_t invoke_ns, std::int64_t ok_ns) {
@@ -107,7 +111,11 @@ class WorkerLeases {
   }
 
   [[nodiscard]] Json lease_line(std::int64_t t, EventKind event) const {
-    return Json{{field::kTime, t}, {field::kProc, inputs_.instance}, {field::kEvent, event_kind_name(event)}, {field::kLock, inputs_.lock_name}, {field::kOwner, owner_}};
+    return Json{{field::kTime, t},
+                {field::kProc, inputs_.instance},
+                {field::kEvent, event_kind_name(event)},
+                {field::kLock, inputs_.lock_name},
+                {field::kOwner, owner_}};
   }
   void with_token(Json& event) const {
     if (!open_->token.is_null()) event[field::kToken] = open_->token;

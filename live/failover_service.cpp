@@ -14,9 +14,10 @@ namespace locksim::live {
 
 using vocabulary::EventKind;
 using vocabulary::FaultKind;
-using vocabulary::fault_kind_name;
 using vocabulary::event_kind_name;
+using vocabulary::fault_kind_name;
 namespace field = vocabulary::field;
+
 namespace {
 
 using Json = nlohmann::ordered_json;
@@ -155,10 +156,15 @@ bool FailoverService::act(const scenarios::PlannedFault& fault) {
   const std::string old_primary = instance_name(0);
   const Json target = Json::array({instance_name(0), instance_name(1)});
   if (fault.failover_primary == model::FailoverPrimary::kCrash) {
-    record_(Json{{field::kTime, now_()}, {field::kProc, vocabulary::proc::kNemesis}, {field::kEvent, event_kind_name(EventKind::kFaultBegin)}, {field::kKind, fault_kind_name(FaultKind::kFailover)}, {field::kTarget, target},
+    record_(Json{{field::kTime, now_()},
+                 {field::kProc, vocabulary::proc::kNemesis},
+                 {field::kEvent, event_kind_name(EventKind::kFaultBegin)},
+                 {field::kKind, fault_kind_name(FaultKind::kFailover)},
+                 {field::kTarget, target},
                  {field::kPrimary, vocabulary::kFailoverPrimaryCrash}});
     cluster_.server(0).crash();
-    record_(Json{{field::kTime, now_()}, {field::kProc, old_primary}, {field::kEvent, event_kind_name(EventKind::kCrash)}});
+    record_(
+        Json{{field::kTime, now_()}, {field::kProc, old_primary}, {field::kEvent, event_kind_name(EventKind::kCrash)}});
     return true;
   }
   // Split brain: the old primary and its workers on one side; the replica,
@@ -176,15 +182,25 @@ bool FailoverService::act(const scenarios::PlannedFault& fault) {
     if (node != "sentinel") between[1].push_back(node);
   }
   const nanoseconds length = scaled(fault.length, time_scale_);
-  record_(Json{{field::kTime, now_()}, {field::kProc, vocabulary::proc::kNemesis}, {field::kEvent, event_kind_name(EventKind::kFaultBegin)}, {field::kKind, fault_kind_name(FaultKind::kFailover)}, {field::kTarget, target},
-               {field::kPrimary, vocabulary::kFailoverPrimaryPartition}, {field::kBetween, between}, {field::kForNs, length.count()}});
+  record_(Json{{field::kTime, now_()},
+               {field::kProc, vocabulary::proc::kNemesis},
+               {field::kEvent, event_kind_name(EventKind::kFaultBegin)},
+               {field::kKind, fault_kind_name(FaultKind::kFailover)},
+               {field::kTarget, target},
+               {field::kPrimary, vocabulary::kFailoverPrimaryPartition},
+               {field::kBetween, between},
+               {field::kForNs, length.count()}});
   auto timer = std::make_shared<asio::steady_timer>(io_);
   timer->expires_after(length);
   timer->async_wait([this, timer, old_primary](const boost::system::error_code& error) {
     if (error || !cut_) return;
     proxy_.heal(*cut_);
     cut_.reset();
-    record_(Json{{field::kTime, now_()}, {field::kProc, vocabulary::proc::kNemesis}, {field::kEvent, event_kind_name(EventKind::kFaultEnd)}, {field::kKind, fault_kind_name(FaultKind::kFailover)}, {field::kTarget, old_primary}});
+    record_(Json{{field::kTime, now_()},
+                 {field::kProc, vocabulary::proc::kNemesis},
+                 {field::kEvent, event_kind_name(EventKind::kFaultEnd)},
+                 {field::kKind, fault_kind_name(FaultKind::kFailover)},
+                 {field::kTarget, old_primary}});
     if (!promoted_) failing_over_ = false;  // healed before Sentinel acted: no failover at all
   });
   return true;

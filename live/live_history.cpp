@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <optional>
 #include <set>
+
 #include "vocabulary/event_kind.h"
 #include "vocabulary/field_name.h"
 #include "vocabulary/proc_name.h"
@@ -14,6 +15,7 @@ using vocabulary::EventKind;
 using vocabulary::event_kind_name;
 namespace field = vocabulary::field;
 namespace reason = vocabulary::reason;
+
 namespace {
 
 using Json = nlohmann::ordered_json;
@@ -178,8 +180,11 @@ class LeaseEvents {
                                         : std::stoll(record["lease_ms"].get<std::string>()) * 1'000'000;
       OpenLease lease{record["owner"].get<std::string>(), record["token"].get<std::int64_t>(), lease_ns,
                       clock_.server_time(record) + lease_ns};
-      Json line{{field::kProc, instance_}, {field::kEvent, event_kind_name(EventKind::kLeaseGrant)}, {field::kLock, records_.lock_name},
-                {field::kOwner, lease.owner}, {field::kToken, lease.token}};
+      Json line{{field::kProc, instance_},
+                {field::kEvent, event_kind_name(EventKind::kLeaseGrant)},
+                {field::kLock, records_.lock_name},
+                {field::kOwner, lease.owner},
+                {field::kToken, lease.token}};
       if (lease_ns > 0) line[field::kLeaseNs] = lease_ns;
       emit(t, std::move(line));
       open_[value] = lease;
@@ -192,17 +197,29 @@ class LeaseEvents {
       const std::int64_t lease_ns = std::stoll(record["lease_ms"].get<std::string>()) * 1'000'000;
       lease.deadline_ns = clock_.server_time(record) + lease_ns;
       lease.adopted_unrenewed = false;
-      emit(t, Json{{field::kProc, instance_}, {field::kEvent, event_kind_name(EventKind::kLeaseRenew)}, {field::kLock, records_.lock_name},
-                   {field::kOwner, lease.owner}, {field::kToken, lease.token}, {field::kLeaseNs, lease_ns}});
+      emit(t, Json{{field::kProc, instance_},
+                   {field::kEvent, event_kind_name(EventKind::kLeaseRenew)},
+                   {field::kLock, records_.lock_name},
+                   {field::kOwner, lease.owner},
+                   {field::kToken, lease.token},
+                   {field::kLeaseNs, lease_ns}});
     } else if (event == "lost") {
       // A plain SET replaced the key (get-then-set, H9): the promise runs on
       // to its deadline, which the checker knows; no expire of it follows.
-      emit(t, Json{{field::kProc, instance_}, {field::kEvent, event_kind_name(EventKind::kLeaseLost)}, {field::kLock, records_.lock_name},
-                   {field::kOwner, lease.owner}, {field::kToken, lease.token}, {field::kReason, record["reason"].get<std::string>()}});
+      emit(t, Json{{field::kProc, instance_},
+                   {field::kEvent, event_kind_name(EventKind::kLeaseLost)},
+                   {field::kLock, records_.lock_name},
+                   {field::kOwner, lease.owner},
+                   {field::kToken, lease.token},
+                   {field::kReason, record["reason"].get<std::string>()}});
       open_.erase(open);
     } else if (event == "release") {
-      emit(t, Json{{field::kProc, instance_}, {field::kEvent, event_kind_name(EventKind::kLeaseRelease)}, {field::kLock, records_.lock_name},
-                   {field::kOwner, lease.owner}, {field::kToken, lease.token}, {field::kBy, record["by"].get<std::string>()}});
+      emit(t, Json{{field::kProc, instance_},
+                   {field::kEvent, event_kind_name(EventKind::kLeaseRelease)},
+                   {field::kLock, records_.lock_name},
+                   {field::kOwner, lease.owner},
+                   {field::kToken, lease.token},
+                   {field::kBy, record["by"].get<std::string>()}});
       open_.erase(open);
     }
   }
@@ -216,8 +233,12 @@ class LeaseEvents {
         ++open;
         continue;
       }
-      emit(t, Json{{field::kProc, instance_}, {field::kEvent, event_kind_name(EventKind::kLeaseLost)}, {field::kLock, records_.lock_name},
-                   {field::kOwner, open->second.owner}, {field::kToken, open->second.token}, {field::kReason, reason::kRestart}});
+      emit(t, Json{{field::kProc, instance_},
+                   {field::kEvent, event_kind_name(EventKind::kLeaseLost)},
+                   {field::kLock, records_.lock_name},
+                   {field::kOwner, open->second.owner},
+                   {field::kToken, open->second.token},
+                   {field::kReason, reason::kRestart}});
       open = open_.erase(open);
     }
   }
@@ -230,7 +251,8 @@ class LeaseEvents {
   // the old primary lives on (a split brain), which still keeps its promises.
   void promote(const LockRoleChange& change, LeaseEvents& promoted) {
     const std::int64_t t = promoted.clock_.place_at(change.t);
-    promoted.emit(t, Json{{field::kProc, promoted.instance_}, {field::kEvent, event_kind_name(EventKind::kReplicaPromote)}});
+    promoted.emit(
+        t, Json{{field::kProc, promoted.instance_}, {field::kEvent, event_kind_name(EventKind::kReplicaPromote)}});
     for (auto open = open_.begin(); open != open_.end();) {
       const OpenLease lease = open->second;
       const bool ran_out = lease.lease_ns > 0 && lease.deadline_ns <= t;
@@ -241,8 +263,11 @@ class LeaseEvents {
       if (ran_out) {
         expire(lease, lease.deadline_ns);
       } else if (change.kept_value == open->first) {
-        Json line{{field::kProc, promoted.instance_}, {field::kEvent, event_kind_name(EventKind::kLeaseAdopt)}, {field::kLock, records_.lock_name},
-                  {field::kOwner, lease.owner}, {field::kToken, lease.token}};
+        Json line{{field::kProc, promoted.instance_},
+                  {field::kEvent, event_kind_name(EventKind::kLeaseAdopt)},
+                  {field::kLock, records_.lock_name},
+                  {field::kOwner, lease.owner},
+                  {field::kToken, lease.token}};
         if (change.kept_lease_ns > 0) line[field::kLeaseNs] = change.kept_lease_ns;
         promoted.emit(t, std::move(line));
         promoted.open_[open->first] = OpenLease{lease.owner, lease.token, change.kept_lease_ns, t + change.kept_lease_ns, true};
@@ -292,13 +317,20 @@ class LeaseEvents {
   }
 
   void lost(const OpenLease& lease, std::int64_t t) {
-    emit(t, Json{{field::kProc, instance_}, {field::kEvent, event_kind_name(EventKind::kLeaseLost)}, {field::kLock, records_.lock_name}, {field::kOwner, lease.owner},
-                 {field::kToken, lease.token}, {field::kReason, reason::kFailover}});
+    emit(t, Json{{field::kProc, instance_},
+                 {field::kEvent, event_kind_name(EventKind::kLeaseLost)},
+                 {field::kLock, records_.lock_name},
+                 {field::kOwner, lease.owner},
+                 {field::kToken, lease.token},
+                 {field::kReason, reason::kFailover}});
   }
 
   void expire(const OpenLease& lease, std::int64_t t) {
-    emit(t, Json{{field::kProc, instance_}, {field::kEvent, event_kind_name(EventKind::kLeaseExpire)}, {field::kLock, records_.lock_name},
-                 {field::kOwner, lease.owner}, {field::kToken, lease.token}});
+    emit(t, Json{{field::kProc, instance_},
+                 {field::kEvent, event_kind_name(EventKind::kLeaseExpire)},
+                 {field::kLock, records_.lock_name},
+                 {field::kOwner, lease.owner},
+                 {field::kToken, lease.token}});
   }
 
   void emit(std::int64_t t, Json line) { out_.push_back({t, Rank::kServer, out_.size(), std::move(line)}); }
@@ -316,7 +348,8 @@ Json storage_line(const nlohmann::json& record) {
   const std::string event = record[field::kEvent].get<std::string>();
   const std::optional<EventKind> kind = vocabulary::event_kind_from_name(event);
   const bool external = kind && vocabulary::emitter_of(*kind) == vocabulary::Emitter::kExternal;
-  Json line{{field::kProc, external ? vocabulary::proc::kPayments : vocabulary::proc::kStorage}, {field::kEvent, event}};
+  Json line{{field::kProc, external ? vocabulary::proc::kPayments : vocabulary::proc::kStorage},
+            {field::kEvent, event}};
   for (const char* name : {field::kKey, field::kJob, field::kValue, field::kWriter, field::kReader, field::kToken,
                            field::kRequestId, field::kReason}) {
     if (record.contains(name)) line[name] = record[name];
@@ -394,7 +427,8 @@ std::vector<std::string> live_history(const LiveRecords& records) {
   }
 
   for (const nlohmann::json& lease_line : records.lease_lines) {
-    placed.push_back({lease_line[field::kTime].get<std::int64_t>(), Rank::kServer, placed.size(), history_fields(lease_line)});
+    placed.push_back(
+        {lease_line[field::kTime].get<std::int64_t>(), Rank::kServer, placed.size(), history_fields(lease_line)});
   }
 
   ServerClock storage_clock{calls, records.realtime_minus_run_ns};
@@ -406,17 +440,20 @@ std::vector<std::string> live_history(const LiveRecords& records) {
   for (const nlohmann::json& worker_line : records.worker_lines) {
     const std::string event = worker_line[field::kEvent].get<std::string>();
     if (event.starts_with("live.")) continue;  // the worker's word to the coordinator, not a history event
-    placed.push_back({worker_line[field::kTime].get<std::int64_t>(), Rank::kWorker, placed.size(), history_fields(worker_line)});
+    placed.push_back(
+        {worker_line[field::kTime].get<std::int64_t>(), Rank::kWorker, placed.size(), history_fields(worker_line)});
   }
   for (const nlohmann::json& coordinator_line : records.coordinator_lines) {
-    placed.push_back(
-        {coordinator_line[field::kTime].get<std::int64_t>(), Rank::kCoordinator, placed.size(), history_fields(coordinator_line)});
+    placed.push_back({coordinator_line[field::kTime].get<std::int64_t>(), Rank::kCoordinator, placed.size(),
+                      history_fields(coordinator_line)});
   }
 
   std::int64_t last = records.end_ns;
   for (const Placed& event : placed) last = std::max(last, event.t);
   placed.push_back({last, Rank::kRunEnd, placed.size(),
-                    Json{{field::kProc, vocabulary::proc::kRun}, {field::kEvent, event_kind_name(EventKind::kRunEnd)}, {field::kFinal, records.final_values}}});
+                    Json{{field::kProc, vocabulary::proc::kRun},
+                         {field::kEvent, event_kind_name(EventKind::kRunEnd)},
+                         {field::kFinal, records.final_values}}});
 
   std::ranges::sort(placed, [](const Placed& left, const Placed& right) {
     return std::tuple{left.t, left.rank, left.order} < std::tuple{right.t, right.rank, right.order};

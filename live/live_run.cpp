@@ -45,10 +45,11 @@
 namespace locksim::live {
 
 using vocabulary::EventKind;
-using vocabulary::fault_kind_name;
 using vocabulary::event_kind_name;
+using vocabulary::fault_kind_name;
 namespace field = vocabulary::field;
 namespace reason = vocabulary::reason;
+
 namespace {
 
 using Json = nlohmann::ordered_json;
@@ -96,8 +97,10 @@ TriggerPoint trigger_point(scenarios::TriggerEvent when) {
   const std::string_view watched = event_kind_name(scenarios::watched_event(when));
   switch (when) {
     case scenarios::TriggerEvent::kBeforeWrite:
-    case scenarios::TriggerEvent::kBeforeCharge: return {watched, watched};
-    case scenarios::TriggerEvent::kBeforeReply: return {watched, kAcquireSent, true};
+    case scenarios::TriggerEvent::kBeforeCharge:
+      return {watched, watched};
+    case scenarios::TriggerEvent::kBeforeReply:
+      return {watched, kAcquireSent, true};
     default: break;
   }
   // After an acquire (or a grant): the worker stops once it acts as the holder.
@@ -294,7 +297,8 @@ class Coordinator {
 
   void record(Json line) { coordinator_lines_.push_back(std::move(line)); }
   void record_nemesis(EventKind event, Json fields) {
-    Json line{{field::kTime, now()}, {field::kProc, vocabulary::proc::kNemesis}, {field::kEvent, event_kind_name(event)}};
+    Json line{
+        {field::kTime, now()}, {field::kProc, vocabulary::proc::kNemesis}, {field::kEvent, event_kind_name(event)}};
     for (auto& [key, value] : fields.items()) line[key] = value;
     record(std::move(line));
   }
@@ -350,7 +354,9 @@ class Coordinator {
     if (worker == nullptr || !worker->running) return;
     if (fault.kind == FaultKind::kPause) {
       signal_worker(worker->pid, SIGSTOP);
-      record_nemesis(EventKind::kFaultBegin, {{field::kKind, fault_kind_name(FaultKind::kPause)}, {field::kTarget, worker->name}, {field::kForNs, scaled(fault.length).count()}});
+      record_nemesis(EventKind::kFaultBegin, {{field::kKind, fault_kind_name(FaultKind::kPause)},
+                                              {field::kTarget, worker->name},
+                                              {field::kForNs, scaled(fault.length).count()}});
       resume_after(*worker, scaled(fault.length));
     } else {
       crash(*worker, fault);
@@ -383,10 +389,14 @@ class Coordinator {
     if (fault.kind == FaultKind::kDelaySpike) {
       proxy_->spike({fault.target}, scaled(fault.extra), length);
       const Json target = Json::array({fault.target});
-      record_nemesis(EventKind::kFaultBegin, {{field::kKind, fault_kind_name(FaultKind::kDelaySpike)}, {field::kTarget, target}, {field::kExtraNs, scaled(fault.extra).count()},
-                                     {field::kForNs, length.count()}});
-      after(std::max<nanoseconds>(length, kShortestSpike),
-            [this, target] { record_nemesis(EventKind::kFaultEnd, {{field::kKind, fault_kind_name(FaultKind::kDelaySpike)}, {field::kTarget, target}}); });
+      record_nemesis(EventKind::kFaultBegin, {{field::kKind, fault_kind_name(FaultKind::kDelaySpike)},
+                                              {field::kTarget, target},
+                                              {field::kExtraNs, scaled(fault.extra).count()},
+                                              {field::kForNs, length.count()}});
+      after(std::max<nanoseconds>(length, kShortestSpike), [this, target] {
+        record_nemesis(EventKind::kFaultEnd,
+                       {{field::kKind, fault_kind_name(FaultKind::kDelaySpike)}, {field::kTarget, target}});
+      });
       return;
     }
     const int cut = proxy_->cut(fault.side_a, fault.side_b);
@@ -394,11 +404,14 @@ class Coordinator {
     for (const auto& side : {fault.side_a, fault.side_b}) {
       for (const std::string& node : side) target.push_back(node);
     }
-    record_nemesis(EventKind::kFaultBegin, {{field::kKind, fault_kind_name(FaultKind::kPartition)}, {field::kTarget, target},
-                                   {field::kBetween, Json::array({fault.side_a, fault.side_b})}, {field::kForNs, length.count()}});
+    record_nemesis(EventKind::kFaultBegin, {{field::kKind, fault_kind_name(FaultKind::kPartition)},
+                                            {field::kTarget, target},
+                                            {field::kBetween, Json::array({fault.side_a, fault.side_b})},
+                                            {field::kForNs, length.count()}});
     after(length, [this, cut, target] {
       proxy_->heal(cut);
-      record_nemesis(EventKind::kFaultEnd, {{field::kKind, fault_kind_name(FaultKind::kPartition)}, {field::kTarget, target}});
+      record_nemesis(EventKind::kFaultEnd,
+                     {{field::kKind, fault_kind_name(FaultKind::kPartition)}, {field::kTarget, target}});
     });
   }
 
@@ -409,17 +422,22 @@ class Coordinator {
     fired_[fault.index] = true;
     if (fault.kind == FaultKind::kPause) {
       server.freeze();
-      record_nemesis(EventKind::kFaultBegin, {{field::kKind, fault_kind_name(FaultKind::kPause)}, {field::kTarget, instance.name}, {field::kForNs, scaled(fault.length).count()}});
+      record_nemesis(EventKind::kFaultBegin, {{field::kKind, fault_kind_name(FaultKind::kPause)},
+                                              {field::kTarget, instance.name},
+                                              {field::kForNs, scaled(fault.length).count()}});
       after(scaled(fault.length), [this, slot = &instance] {
         slot->server->thaw();
-        record_nemesis(EventKind::kFaultEnd, {{field::kKind, fault_kind_name(FaultKind::kPause)}, {field::kTarget, slot->name}});
+        record_nemesis(EventKind::kFaultEnd,
+                       {{field::kKind, fault_kind_name(FaultKind::kPause)}, {field::kTarget, slot->name}});
       });
       return;
     }
-    record_nemesis(EventKind::kFaultBegin, {{field::kKind, fault_kind_name(FaultKind::kCrash)}, {field::kTarget, instance.name}});
+    record_nemesis(EventKind::kFaultBegin,
+                   {{field::kKind, fault_kind_name(FaultKind::kCrash)}, {field::kTarget, instance.name}});
     server.crash();
     instance.restarts.push_back({now(), 0, std::nullopt});
-    record(Json{{field::kTime, now()}, {field::kProc, instance.name}, {field::kEvent, event_kind_name(EventKind::kCrash)}});
+    record(Json{
+        {field::kTime, now()}, {field::kProc, instance.name}, {field::kEvent, event_kind_name(EventKind::kCrash)}});
     // Redlock's delayed restart: the instance stays down that much longer
     // (the model's answers nothing meanwhile; live, it refuses connections).
     if (fault.restart_after) {
@@ -434,7 +452,9 @@ class Coordinator {
   void restart_lock_instance(LockInstance& instance) {
     if (time_is_up_) return;
     instance.restarts.back().restarted_ns = now();
-    record(Json{{field::kTime, instance.restarts.back().restarted_ns}, {field::kProc, instance.name}, {field::kEvent, event_kind_name(EventKind::kRestart)}});
+    record(Json{{field::kTime, instance.restarts.back().restarted_ns},
+                {field::kProc, instance.name},
+                {field::kEvent, event_kind_name(EventKind::kRestart)}});
     instance.restarting = std::thread{[this, slot = &instance] {
       std::string failure;
       try {
@@ -453,7 +473,8 @@ class Coordinator {
         RedisClient client{slot->endpoint.host, slot->endpoint.port};
         const RespValue kept = client.command({"GET", LiveKeys{settings_.prefix}.lock(scenario_.system.lock.name)});
         if (kept.type == RespValue::Type::kString) slot->restarts.back().kept_value = kept.text;
-        record_nemesis(EventKind::kFaultEnd, {{field::kKind, fault_kind_name(FaultKind::kCrash)}, {field::kTarget, slot->name}});
+        record_nemesis(EventKind::kFaultEnd,
+                       {{field::kKind, fault_kind_name(FaultKind::kCrash)}, {field::kTarget, slot->name}});
       });
     }};
   }
@@ -464,20 +485,27 @@ class Coordinator {
     timer->async_wait([this, timer, slot = &worker](const boost::system::error_code& error) {
       if (error) return;
       if (slot->running) signal_worker(slot->pid, SIGCONT);
-      record_nemesis(EventKind::kFaultEnd, {{field::kKind, fault_kind_name(FaultKind::kPause)}, {field::kTarget, slot->name}});
+      record_nemesis(EventKind::kFaultEnd,
+                     {{field::kKind, fault_kind_name(FaultKind::kPause)}, {field::kTarget, slot->name}});
     });
   }
 
   void crash(WorkerSlot& worker, const PlannedFault& fault) {
     signal_worker(worker.pid, SIGKILL);
     worker.running = false;
-    record_nemesis(EventKind::kFaultBegin, {{field::kKind, fault_kind_name(FaultKind::kCrash)}, {field::kTarget, worker.name}});
+    record_nemesis(EventKind::kFaultBegin,
+                   {{field::kKind, fault_kind_name(FaultKind::kCrash)}, {field::kTarget, worker.name}});
     if (worker.holding) {
-      record(Json{{field::kTime, now()}, {field::kProc, worker.name}, {field::kEvent, event_kind_name(EventKind::kHoldEnd)}, {field::kLock, scenario_.system.lock.name},
-                  {field::kToken, *worker.holding}, {field::kReason, reason::kCrash}});
+      record(Json{{field::kTime, now()},
+                  {field::kProc, worker.name},
+                  {field::kEvent, event_kind_name(EventKind::kHoldEnd)},
+                  {field::kLock, scenario_.system.lock.name},
+                  {field::kToken, *worker.holding},
+                  {field::kReason, reason::kCrash}});
       worker.holding.reset();
     }
-    record(Json{{field::kTime, now()}, {field::kProc, worker.name}, {field::kEvent, event_kind_name(EventKind::kCrash)}});
+    record(
+        Json{{field::kTime, now()}, {field::kProc, worker.name}, {field::kEvent, event_kind_name(EventKind::kCrash)}});
     if (fault.restart_after) {
       worker.restart_pending = true;
       auto timer = std::make_shared<asio::steady_timer>(io_);
@@ -485,8 +513,10 @@ class Coordinator {
       timer->async_wait([this, timer, slot = &worker](const boost::system::error_code& error) {
         if (error || time_is_up_) return;
         slot->restart_pending = false;
-        record_nemesis(EventKind::kFaultEnd, {{field::kKind, fault_kind_name(FaultKind::kCrash)}, {field::kTarget, slot->name}});
-        record(Json{{field::kTime, now()}, {field::kProc, slot->name}, {field::kEvent, event_kind_name(EventKind::kRestart)}});
+        record_nemesis(EventKind::kFaultEnd,
+                       {{field::kKind, fault_kind_name(FaultKind::kCrash)}, {field::kTarget, slot->name}});
+        record(Json{
+            {field::kTime, now()}, {field::kProc, slot->name}, {field::kEvent, event_kind_name(EventKind::kRestart)}});
         // Billing's jobs are the shared customers (the cursor says what is left): -1, all.
         start(*slot, jobs_per_worker() == 0 ? -1 : std::max(0, jobs_per_worker() - slot->jobs_done));
       });
@@ -534,7 +564,9 @@ class Coordinator {
   std::vector<SelfStop> stops_still_ahead(WorkerSlot& worker) {
     std::vector<SelfStop> ahead;
     for (const SelfStop& stop : self_stops_[worker.name]) {
-      const int already = worker.seen[stop.after == kAcquireSent ? std::string{event_kind_name(EventKind::kAcquireInvoke)} : stop.after];
+      const int already =
+          worker
+              .seen[stop.after == kAcquireSent ? std::string{event_kind_name(EventKind::kAcquireInvoke)} : stop.after];
       if (stop.nth > already) ahead.push_back({stop.after, stop.nth - already, stop.fault});
     }
     return ahead;
@@ -634,8 +666,11 @@ class Coordinator {
         wait_until_stopped(worker.pid);
         signal_worker(worker.pid, SIGCONT);
       } else if (fault != nullptr) {
-        coordinator_lines_.push_back(Json{{field::kTime, line[field::kTime]}, {field::kProc, vocabulary::proc::kNemesis}, {field::kEvent, event_kind_name(EventKind::kFaultBegin)},
-                                          {field::kKind, fault_kind_name(FaultKind::kPause)}, {field::kTarget, worker.name},
+        coordinator_lines_.push_back(Json{{field::kTime, line[field::kTime]},
+                                          {field::kProc, vocabulary::proc::kNemesis},
+                                          {field::kEvent, event_kind_name(EventKind::kFaultBegin)},
+                                          {field::kKind, fault_kind_name(FaultKind::kPause)},
+                                          {field::kTarget, worker.name},
                                           {field::kForNs, scaled(fault->length).count()}});
         fired_[index] = true;
         resume_after(worker, scaled(fault->length));
@@ -707,15 +742,15 @@ class Coordinator {
     RedisClient storage{settings_.storage.host, settings_.storage.port};
     LiveRecords records;
     const std::string key = std::visit([](const auto& workload) { return workload.key; }, scenario_.system.workload);
-    records.run_begin = Json{{field::kScenario, scenario_.name},
-                             {field::kSeed, settings_.seed},
-                             {field::kFencing, mode_ == model::Fencing::kOn},
-                             {field::kVersion, kVersion},
-                             {field::kLive, true},
-                             {field::kService, service_description()},
-                             {field::kWorkload, {{field::kKind, workload_kind_name(scenario_.system.workload)},
-                                           {field::kKey, key}}},
-                             {field::kStuckAfterNs, scaled(scenario_.system.lock.stuck_after).count()}};
+    records.run_begin =
+        Json{{field::kScenario, scenario_.name},
+             {field::kSeed, settings_.seed},
+             {field::kFencing, mode_ == model::Fencing::kOn},
+             {field::kVersion, kVersion},
+             {field::kLive, true},
+             {field::kService, service_description()},
+             {field::kWorkload, {{field::kKind, workload_kind_name(scenario_.system.workload)}, {field::kKey, key}}},
+             {field::kStuckAfterNs, scaled(scenario_.system.lock.stuck_after).count()}};
     records.worker_lines = std::move(worker_lines_);
     for (Json& line : coordinator_lines_) records.coordinator_lines.push_back(std::move(line));
     for (auto& instance : instances_) records.lock_instances.push_back(instance_records(*instance, keys));
@@ -759,7 +794,9 @@ class Coordinator {
   }
 
   [[nodiscard]] Json service_description() const {
-    if (failover_) return Json{{field::kKind, "redis-failover"}, {field::kInstances, FailoverCluster::kInstances}, {field::kQuorum, 1}};
+    if (failover_)
+      return Json{
+          {field::kKind, "redis-failover"}, {field::kInstances, FailoverCluster::kInstances}, {field::kQuorum, 1}};
     const int instances = static_cast<int>(instances_.size());
     const bool redlock = scenario_.system.service.kind == model::ServiceKind::kRedlock;
     return Json{{field::kKind, redlock ? "redlock" : "redis"},

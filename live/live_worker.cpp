@@ -23,19 +23,19 @@
 #include "live/payments_script.h"
 #include "live/primary_finder.h"
 #include "live/redlock_client.h"
+#include "live/worker_line.h"
 #include "scenarios/scenario_parser.h"
 #include "sim/random.h"
-#include "live/worker_line.h"
 #include "vocabulary/event_kind.h"
 #include "vocabulary/field_name.h"
 #include "vocabulary/reason.h"
 
 namespace locksim::live {
 
-namespace reason = vocabulary::reason;
-
 using vocabulary::EventKind;
 namespace field = vocabulary::field;
+namespace reason = vocabulary::reason;
+
 namespace {
 
 using Json = nlohmann::ordered_json;
@@ -169,7 +169,12 @@ class Worker {
     const int seen = ++seen_[std::string{event}];
     for (const SelfStop& stop : config_.stops) {
       if (stop.after != event || stop.nth != seen) continue;
-      write_line(Json{{field::kTime, now()}, {field::kProc, config_.name}, {field::kEvent, kLiveStop}, {field::kFault, stop.fault}}.dump() + "\n");
+      write_line(Json{{field::kTime, now()},
+                      {field::kProc, config_.name},
+                      {field::kEvent, kLiveStop},
+                      {field::kFault, stop.fault}}
+                     .dump() +
+                 "\n");
       ::raise(SIGSTOP);
     }
   }
@@ -371,7 +376,8 @@ class Worker {
       co_return JobResult{};
     }
     if (reply->item_integer(0) != 1) {
-      emit(EventKind::kWriteFail, {{field::kReason, reply->items.size() > 1 ? reply->items[1].text : reason::kRejected}}, call);
+      emit(EventKind::kWriteFail,
+           {{field::kReason, reply->items.size() > 1 ? reply->items[1].text : reason::kRejected}}, call);
       co_return JobResult{};
     }
     emit(EventKind::kWriteOk, Json::object(), call);

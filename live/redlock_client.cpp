@@ -9,6 +9,7 @@
 namespace locksim::live {
 
 namespace reason = vocabulary::reason;
+
 namespace {
 
 using std::chrono::nanoseconds;

@@ -1,17 +1,17 @@
 #include "live/worker_line.h"
 
-#include <optional>
-
 #include <fmt/format.h>
+#include <optional>
 
 #include "vocabulary/event_kind.h"
 #include "vocabulary/field_name.h"
 
 namespace locksim::live {
-namespace {
 
 using vocabulary::EventKind;
 namespace field = vocabulary::field;
+
+namespace {
 
 // Worker events that must name the lock (the checker needs it on some; live
 // asks it of all its acquire and hold lines).
@@ -22,8 +22,10 @@ bool names_the_lock(EventKind kind) {
     case EventKind::kAcquireFail:
     case EventKind::kAcquireGiveUp:
     case EventKind::kHoldBegin:
-    case EventKind::kHoldEnd: return true;
-    default: return false;
+    case EventKind::kHoldEnd:
+      return true;
+    default:
+      return false;
   }
 }
 
@@ -46,8 +48,9 @@ std::string worker_line_problem(const nlohmann::json& line, const std::string& w
     return fmt::format("its \"proc\" is not \"{}\"", worker);
   }
   if (event == kLiveStop) {
-    return line.contains(field::kFault) && line[field::kFault].is_number_unsigned() ? ""
-                                                                                     : "live.stop needs the stop's \"fault\"";
+    return line.contains(field::kFault) && line[field::kFault].is_number_unsigned()
+               ? ""
+               : "live.stop needs the stop's \"fault\"";
   }
   const bool of_a_call = vocabulary::event_info(*kind).call != vocabulary::CallPart::kNone;
   if (of_a_call && (!line.contains(field::kCall) || !line[field::kCall].is_string())) {

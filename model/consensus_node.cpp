@@ -4,6 +4,7 @@
 #include <tuple>
 #include <utility>
 #include <vector>
+
 #include "vocabulary/event_kind.h"
 #include "vocabulary/field_name.h"
 
@@ -11,6 +12,7 @@ namespace locksim::model {
 
 using vocabulary::EventKind;
 namespace field = vocabulary::field;
+
 namespace {
 
 using sim::Context;
@@ -203,9 +205,9 @@ void ConsensusNode::refresh(Context context, Session& session) {
   session.deadline = deadline_after(context.monotonic_now(), session.ttl);
   if (holds(session) && session.ttl != Duration::max()) {
     context.record(EventKind::kLeaseRenew, {{field::kLock, session.lock},
-                                   {field::kOwner, session.owner},
-                                   {field::kToken, session.revision},
-                                   {field::kLeaseNs, session.ttl}});
+                                            {field::kOwner, session.owner},
+                                            {field::kToken, session.revision},
+                                            {field::kLeaseNs, session.ttl}});
   }
 }
 
@@ -237,12 +239,15 @@ void ConsensusNode::end_session(Context context, const std::string& session_name
   LockState& state = locks_[ended.lock];
   if (holds(ended)) {
     if (cause == EndCause::kExpired) {
-      context.record(EventKind::kLeaseExpire, {{field::kLock, ended.lock}, {field::kOwner, ended.owner}, {field::kToken, ended.revision}});
+      context.record(EventKind::kLeaseExpire,
+                     {{field::kLock, ended.lock}, {field::kOwner, ended.owner}, {field::kToken, ended.revision}});
       // The holder failed: whatever it was doing may still be in flight.
       state.grants_resume_at = context.monotonic_now() + lock_delay_;
     } else {
-      context.record(EventKind::kLeaseRelease,
-                     {{field::kLock, ended.lock}, {field::kOwner, ended.owner}, {field::kToken, ended.revision}, {field::kBy, by}});
+      context.record(EventKind::kLeaseRelease, {{field::kLock, ended.lock},
+                                                {field::kOwner, ended.owner},
+                                                {field::kToken, ended.revision},
+                                                {field::kBy, by}});
     }
     state.head_granted = false;
   } else if (cause == EndCause::kExpired && tell_expired_waiters_they_hold_) {
@@ -279,14 +284,15 @@ void ConsensusNode::grant_if_free(Context context, const std::string& lock_name)
   }
   state.head_granted = true;
   if (session.deadline == LocalTime::max()) {
-    context.record(EventKind::kLeaseGrant, {{field::kLock, lock_name}, {field::kOwner, session.owner}, {field::kToken, revision}});
+    context.record(EventKind::kLeaseGrant,
+                   {{field::kLock, lock_name}, {field::kOwner, session.owner}, {field::kToken, revision}});
   } else {
     // The session's remaining time: all of the TTL for a key granted on
     // arrival, less for a waiter whose session has been ticking.
     context.record(EventKind::kLeaseGrant, {{field::kLock, lock_name},
-                                   {field::kOwner, session.owner},
-                                   {field::kToken, revision},
-                                   {field::kLeaseNs, session.deadline - context.monotonic_now()}});
+                                            {field::kOwner, session.owner},
+                                            {field::kToken, revision},
+                                            {field::kLeaseNs, session.deadline - context.monotonic_now()}});
   }
   answer_held(context, session_name, ConsensusLockReply{ConsensusLockStatus::kGranted, revision});
 }

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include <fmt/core.h>
+
 #include "vocabulary/event_kind.h"
 #include "vocabulary/fault_kind.h"
 #include "vocabulary/field_name.h"
@@ -25,9 +26,8 @@ void Nemesis::at(sim::Time at, std::function<void()> fault) { simulation_->sched
 
 void Nemesis::after_event(std::string proc, EventKind event, int nth, Duration delay, std::function<void()> fault) {
   auto seen = std::make_shared<int>(0);
-  simulation_->observe([this, proc = std::move(proc), event, nth, delay, seen,
-                        fault = std::move(fault)](std::string_view recorded_proc, EventKind recorded_event,
-                                                  std::span<const Field>) {
+  simulation_->observe([this, proc = std::move(proc), event, nth, delay, seen, fault = std::move(fault)](
+                           std::string_view recorded_proc, EventKind recorded_event, std::span<const Field>) {
     if (recorded_proc != proc || recorded_event != event || ++*seen != nth) {
       return;
     }
@@ -42,7 +42,9 @@ bool Nemesis::pause(NodeId target, Duration length) {
     return false;
   }
   const std::string name = name_of(target);
-  simulation_->record(vocabulary::proc::kNemesis, EventKind::kFaultBegin, {{field::kKind, fault_kind_name(FaultKind::kPause)}, {field::kTarget, name}, {field::kForNs, length}});
+  simulation_->record(
+      vocabulary::proc::kNemesis, EventKind::kFaultBegin,
+      {{field::kKind, fault_kind_name(FaultKind::kPause)}, {field::kTarget, name}, {field::kForNs, length}});
   if (pause_depth_[target.index]++ == 0) {
     simulation_->pause(target);
   }
@@ -50,7 +52,8 @@ bool Nemesis::pause(NodeId target, Duration length) {
     if (--pause_depth_[target.index] == 0 && simulation_->is_up(target)) {
       simulation_->resume(target);
     }
-    simulation_->record(vocabulary::proc::kNemesis, EventKind::kFaultEnd, {{field::kKind, fault_kind_name(FaultKind::kPause)}, {field::kTarget, name}});
+    simulation_->record(vocabulary::proc::kNemesis, EventKind::kFaultEnd,
+                        {{field::kKind, fault_kind_name(FaultKind::kPause)}, {field::kTarget, name}});
   });
   return true;
 }
@@ -60,13 +63,15 @@ bool Nemesis::crash(NodeId target, std::optional<Duration> restart_after) {
     return false;
   }
   const std::string name = name_of(target);
-  simulation_->record(vocabulary::proc::kNemesis, EventKind::kFaultBegin, {{field::kKind, fault_kind_name(FaultKind::kCrash)}, {field::kTarget, name}});
+  simulation_->record(vocabulary::proc::kNemesis, EventKind::kFaultBegin,
+                      {{field::kKind, fault_kind_name(FaultKind::kCrash)}, {field::kTarget, name}});
   pause_depth_.erase(target.index);
   system_->crash(target);
   if (restart_after) {
     simulation_->schedule(simulation_->now() + *restart_after, [this, target, name] {
       system_->restart(target);
-      simulation_->record(vocabulary::proc::kNemesis, EventKind::kFaultEnd, {{field::kKind, fault_kind_name(FaultKind::kCrash)}, {field::kTarget, name}});
+      simulation_->record(vocabulary::proc::kNemesis, EventKind::kFaultEnd,
+                          {{field::kKind, fault_kind_name(FaultKind::kCrash)}, {field::kTarget, name}});
     });
   }
   return true;
@@ -77,13 +82,15 @@ bool Nemesis::power_loss(NodeId target, std::optional<Duration> restart_after) {
     return false;
   }
   const std::string name = name_of(target);
-  simulation_->record(vocabulary::proc::kNemesis, EventKind::kFaultBegin, {{field::kKind, fault_kind_name(FaultKind::kPowerLoss)}, {field::kTarget, name}});
+  simulation_->record(vocabulary::proc::kNemesis, EventKind::kFaultBegin,
+                      {{field::kKind, fault_kind_name(FaultKind::kPowerLoss)}, {field::kTarget, name}});
   pause_depth_.erase(target.index);
   system_->power_loss(target);
   if (restart_after) {
     simulation_->schedule(simulation_->now() + *restart_after, [this, target, name] {
       system_->restart(target);
-      simulation_->record(vocabulary::proc::kNemesis, EventKind::kFaultEnd, {{field::kKind, fault_kind_name(FaultKind::kPowerLoss)}, {field::kTarget, name}});
+      simulation_->record(vocabulary::proc::kNemesis, EventKind::kFaultEnd,
+                          {{field::kKind, fault_kind_name(FaultKind::kPowerLoss)}, {field::kTarget, name}});
     });
   }
   return true;
@@ -94,20 +101,26 @@ bool Nemesis::memory_pressure(NodeId target, int keys) {
     return false;
   }
   simulation_->record(vocabulary::proc::kNemesis, EventKind::kFaultBegin,
-                      {{field::kKind, fault_kind_name(FaultKind::kMemoryPressure)}, {field::kTarget, name_of(target)}, {field::kEvict, std::int64_t{keys}}});
+                      {{field::kKind, fault_kind_name(FaultKind::kMemoryPressure)},
+                       {field::kTarget, name_of(target)},
+                       {field::kEvict, std::int64_t{keys}}});
   system_->press_memory(target, keys);
   return true;
 }
 
 bool Nemesis::jump_clock(NodeId target, Duration by) {
-  simulation_->record(vocabulary::proc::kNemesis, EventKind::kFaultBegin, {{field::kKind, fault_kind_name(FaultKind::kClockJump)}, {field::kTarget, name_of(target)}, {field::kByNs, by}});
+  simulation_->record(
+      vocabulary::proc::kNemesis, EventKind::kFaultBegin,
+      {{field::kKind, fault_kind_name(FaultKind::kClockJump)}, {field::kTarget, name_of(target)}, {field::kByNs, by}});
   simulation_->jump_clock(target, by);
   return true;
 }
 
 bool Nemesis::drift_clock(NodeId target, std::int64_t drift_ppm) {
   simulation_->record(vocabulary::proc::kNemesis, EventKind::kFaultBegin,
-                      {{field::kKind, fault_kind_name(FaultKind::kClockDrift)}, {field::kTarget, name_of(target)}, {field::kPpm, drift_ppm}});
+                      {{field::kKind, fault_kind_name(FaultKind::kClockDrift)},
+                       {field::kTarget, name_of(target)},
+                       {field::kPpm, drift_ppm}});
   simulation_->set_clock_drift(target, drift_ppm * 1000);
   return true;
 }
@@ -125,14 +138,16 @@ bool Nemesis::partition(std::vector<NodeId> side_a, std::vector<NodeId> side_b, 
   std::vector<NodeId> everyone = side_a;
   everyone.insert(everyone.end(), side_b.begin(), side_b.end());
   const std::string target = names_json(everyone);
-  simulation_->record(vocabulary::proc::kNemesis, EventKind::kFaultBegin, {{field::kKind, fault_kind_name(FaultKind::kPartition)},
-                                                 {field::kTarget, RawJson{target}},
-                                                 {field::kBetween, RawJson{between}},
-                                                 {field::kForNs, length}});
+  simulation_->record(vocabulary::proc::kNemesis, EventKind::kFaultBegin,
+                      {{field::kKind, fault_kind_name(FaultKind::kPartition)},
+                       {field::kTarget, RawJson{target}},
+                       {field::kBetween, RawJson{between}},
+                       {field::kForNs, length}});
   const sim::PartitionId cut = simulation_->network().cut(std::move(side_a), std::move(side_b));
   simulation_->schedule(simulation_->now() + length, [this, cut, target] {
     simulation_->network().heal(cut);
-    simulation_->record(vocabulary::proc::kNemesis, EventKind::kFaultEnd, {{field::kKind, fault_kind_name(FaultKind::kPartition)}, {field::kTarget, RawJson{target}}});
+    simulation_->record(vocabulary::proc::kNemesis, EventKind::kFaultEnd,
+                        {{field::kKind, fault_kind_name(FaultKind::kPartition)}, {field::kTarget, RawJson{target}}});
   });
   return true;
 }
@@ -178,11 +193,15 @@ bool Nemesis::failover(const FailoverFault& fault) {
 bool Nemesis::delay_spike(std::vector<NodeId> targets, Duration extra, Duration length) {
   const std::string target = names_json(targets);
   simulation_->record(vocabulary::proc::kNemesis, EventKind::kFaultBegin,
-                      {{field::kKind, fault_kind_name(FaultKind::kDelaySpike)}, {field::kTarget, RawJson{target}}, {field::kExtraNs, extra}, {field::kForNs, length}});
+                      {{field::kKind, fault_kind_name(FaultKind::kDelaySpike)},
+                       {field::kTarget, RawJson{target}},
+                       {field::kExtraNs, extra},
+                       {field::kForNs, length}});
   const sim::DelaySpikeId spike = simulation_->network().add_delay_spike(extra, std::move(targets));
   simulation_->schedule(simulation_->now() + length, [this, spike, target] {
     simulation_->network().remove_delay_spike(spike);
-    simulation_->record(vocabulary::proc::kNemesis, EventKind::kFaultEnd, {{field::kKind, fault_kind_name(FaultKind::kDelaySpike)}, {field::kTarget, RawJson{target}}});
+    simulation_->record(vocabulary::proc::kNemesis, EventKind::kFaultEnd,
+                        {{field::kKind, fault_kind_name(FaultKind::kDelaySpike)}, {field::kTarget, RawJson{target}}});
   });
   return true;
 }
@@ -193,11 +212,14 @@ bool Nemesis::starve_renewal(NodeId worker, Duration length) {
     return false;  // not renewing now: nothing to starve
   }
   const std::string name = name_of(worker);
-  simulation_->record(vocabulary::proc::kNemesis, EventKind::kFaultBegin, {{field::kKind, fault_kind_name(FaultKind::kStarveRenewal)}, {field::kTarget, name}, {field::kForNs, length}});
+  simulation_->record(
+      vocabulary::proc::kNemesis, EventKind::kFaultBegin,
+      {{field::kKind, fault_kind_name(FaultKind::kStarveRenewal)}, {field::kTarget, name}, {field::kForNs, length}});
   simulation_->pause_process(*renewal);
   simulation_->schedule(simulation_->now() + length, [this, renewal, name] {
     simulation_->resume_process(*renewal);
-    simulation_->record(vocabulary::proc::kNemesis, EventKind::kFaultEnd, {{field::kKind, fault_kind_name(FaultKind::kStarveRenewal)}, {field::kTarget, name}});
+    simulation_->record(vocabulary::proc::kNemesis, EventKind::kFaultEnd,
+                        {{field::kKind, fault_kind_name(FaultKind::kStarveRenewal)}, {field::kTarget, name}});
   });
   return true;
 }

@@ -27,7 +27,8 @@ class Nemesis {
   // Runs `fault` at true time `at`.
   void at(sim::Time at, std::function<void()> fault);
   // Runs `fault` `delay` after the `nth` (from 1) `event` recorded by `proc`.
-  void after_event(std::string proc, vocabulary::EventKind event, int nth, sim::Duration delay, std::function<void()> fault);
+  void after_event(std::string proc, vocabulary::EventKind event, int nth, sim::Duration delay,
+                   std::function<void()> fault);
 
   // The faults, acting now. Each returns true iff it fired (and was recorded).
   bool pause(sim::NodeId target, sim::Duration length);

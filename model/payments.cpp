@@ -9,10 +9,9 @@
 
 namespace locksim::model {
 
-namespace reason = vocabulary::reason;
-
 using vocabulary::EventKind;
 namespace field = vocabulary::field;
+namespace reason = vocabulary::reason;
 
 using sim::Context;
 

@@ -2,6 +2,7 @@
 
 #include <utility>
 #include <vector>
+
 #include "vocabulary/event_kind.h"
 #include "vocabulary/field_name.h"
 #include "vocabulary/reason.h"
@@ -11,6 +12,7 @@ namespace locksim::model {
 using vocabulary::EventKind;
 namespace field = vocabulary::field;
 namespace reason = vocabulary::reason;
+
 namespace {
 
 using sim::Context;
@@ -64,8 +66,10 @@ void RedisInstance::on_boot(Context context) {
       const auto kept = restored.keys.find(lock);
       const bool forgotten = kept == restored.keys.end() || kept->second.value != key.value;
       if (forgotten && options_.role == RedisRole::kPrimary) {
-        context.record(EventKind::kLeaseLost,
-                       {{field::kLock, lock}, {field::kOwner, key.owner}, {field::kToken, key.token}, {field::kReason, reason::kRestart}});
+        context.record(EventKind::kLeaseLost, {{field::kLock, lock},
+                                               {field::kOwner, key.owner},
+                                               {field::kToken, key.token},
+                                               {field::kReason, reason::kRestart}});
       }
     }
     data_ = std::move(restored);
@@ -215,19 +219,20 @@ AcquireReply RedisInstance::acquire(Context context, const AcquireCommand& comma
     // A plain SET over a live key (H9): the lease in it vanishes without
     // expiring, and its owner was never told.
     context.record(EventKind::kLeaseLost, {{field::kLock, command.lock},
-                                  {field::kOwner, replaced->second.owner},
-                                  {field::kToken, replaced->second.token},
-                                  {field::kReason, reason::kOverwritten}});
+                                           {field::kOwner, replaced->second.owner},
+                                           {field::kToken, replaced->second.token},
+                                           {field::kReason, reason::kOverwritten}});
   }
   RedisKey key{command.owner, command.value, ++data_.token_counter, command.lease,
                deadline_after(context.now(), command.lease), ++uses_};
   if (command.lease == sim::Duration::max()) {
-    context.record(EventKind::kLeaseGrant, {{field::kLock, command.lock}, {field::kOwner, key.owner}, {field::kToken, key.token}});
+    context.record(EventKind::kLeaseGrant,
+                   {{field::kLock, command.lock}, {field::kOwner, key.owner}, {field::kToken, key.token}});
   } else {
     context.record(EventKind::kLeaseGrant, {{field::kLock, command.lock},
-                                   {field::kOwner, key.owner},
-                                   {field::kToken, key.token},
-                                   {field::kLeaseNs, command.lease}});
+                                            {field::kOwner, key.owner},
+                                            {field::kToken, key.token},
+                                            {field::kLeaseNs, command.lease}});
   }
   const std::int64_t token = key.token;
   data_.keys[command.lock] = std::move(key);
@@ -243,9 +248,9 @@ ReleaseReply RedisInstance::release(Context context, const ReleaseCommand& comma
     return ReleaseReply{};
   }
   context.record(EventKind::kLeaseRelease, {{field::kLock, command.lock},
-                                   {field::kOwner, key->second.owner},
-                                   {field::kToken, key->second.token},
-                                   {field::kBy, command.requester}});
+                                            {field::kOwner, key->second.owner},
+                                            {field::kToken, key->second.token},
+                                            {field::kBy, command.requester}});
   data_.keys.erase(key);
   changed(context, command.lock);
   return ReleaseReply{true, false};
@@ -263,9 +268,9 @@ ExtendReply RedisInstance::extend(Context context, const ExtendCommand& command)
   key->second.deadline = deadline_after(context.now(), command.lease);
   touch(command.lock);
   context.record(EventKind::kLeaseRenew, {{field::kLock, command.lock},
-                                 {field::kOwner, key->second.owner},
-                                 {field::kToken, key->second.token},
-                                 {field::kLeaseNs, command.lease}});
+                                          {field::kOwner, key->second.owner},
+                                          {field::kToken, key->second.token},
+                                          {field::kLeaseNs, command.lease}});
   changed(context, command.lock);
   return ExtendReply{true, key->second.token, false};
 }
@@ -340,9 +345,9 @@ int RedisInstance::evict(Context context, int keys) {
     const auto key = data_.keys.find(*victim.lock);
     // Evicted like any key: the lease vanishes without expiring, and its owner is never told.
     context.record(EventKind::kLeaseLost, {{field::kLock, key->first},
-                                  {field::kOwner, key->second.owner},
-                                  {field::kToken, key->second.token},
-                                  {field::kReason, reason::kEvicted}});
+                                           {field::kOwner, key->second.owner},
+                                           {field::kToken, key->second.token},
+                                           {field::kReason, reason::kEvicted}});
     data_.keys.erase(key);
     changed(context, *victim.lock);  // a primary's eviction reaches its replica as a DEL
     ++evicted_locks;
@@ -443,7 +448,10 @@ void RedisInstance::promote(sim::Simulation& simulation, const RedisInstance& ol
     const bool adopted = copy != data_.keys.end() && copy->second.value == key.value;
     if (!adopted && key.deadline > old_clock && !old_primary_alive) {
       simulation.record(old_primary.name(), EventKind::kLeaseLost,
-                        {{field::kLock, lock}, {field::kOwner, key.owner}, {field::kToken, key.token}, {field::kReason, reason::kFailover}});
+                        {{field::kLock, lock},
+                         {field::kOwner, key.owner},
+                         {field::kToken, key.token},
+                         {field::kReason, reason::kFailover}});
     }
   }
   for (const auto& [lock, key] : data_.keys) {
@@ -468,7 +476,8 @@ void RedisInstance::adopt_live_leases(Context context, const RedisInstance& old_
       copy = data_.keys.erase(copy);
       continue;
     }
-    std::vector<Field> fields{{field::kLock, copy->first}, {field::kOwner, copy->second.owner}, {field::kToken, copy->second.token}};
+    std::vector<Field> fields{
+        {field::kLock, copy->first}, {field::kOwner, copy->second.owner}, {field::kToken, copy->second.token}};
     if (copy->second.deadline != LocalTime::max()) {
       fields.emplace_back(field::kLeaseNs, copy->second.deadline - context.now());
     }
@@ -487,7 +496,10 @@ void RedisInstance::rejoin(sim::Simulation& simulation, const RedisInstance& new
                          kept->second.deadline == key.deadline;
     if (!adopted) {
       simulation.record(name_, EventKind::kLeaseLost,
-                        {{field::kLock, lock}, {field::kOwner, key.owner}, {field::kToken, key.token}, {field::kReason, reason::kFailover}});
+                        {{field::kLock, lock},
+                         {field::kOwner, key.owner},
+                         {field::kToken, key.token},
+                         {field::kReason, reason::kFailover}});
     }
   }
   // Clients blocked in WAIT are unblocked by the role change, with what was acknowledged.

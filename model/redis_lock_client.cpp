@@ -101,7 +101,11 @@ sim::Task<RenewOutcome> RedisLockClient::renew(Context context, Lease lease) {
   }
   const ExtendReply& answer = reply->body.get<ExtendReply>();
   if (!answer.extended) {
-    co_return RenewOutcome{false, {}, answer.read_only ? reason::kReadOnly : answer.no_replicas ? reason::kNoReplicas : reason::kNotOwner};
+    co_return RenewOutcome{false,
+                           {},
+                           answer.read_only     ? reason::kReadOnly
+                           : answer.no_replicas ? reason::kNoReplicas
+                                                : reason::kNotOwner};
   }
   co_return RenewOutcome{true, sent_at + lease_, {}};
 }
@@ -115,7 +119,9 @@ sim::Task<ReleaseOutcome> RedisLockClient::release(Context context, std::string 
   }
   const ReleaseReply& answer = reply->body.get<ReleaseReply>();
   if (!answer.deleted) {
-    co_return ReleaseOutcome{false, answer.read_only ? reason::kReadOnly : answer.no_replicas ? reason::kNoReplicas : reason::kNotOwner};
+    co_return ReleaseOutcome{false, answer.read_only     ? reason::kReadOnly
+                                    : answer.no_replicas ? reason::kNoReplicas
+                                                         : reason::kNotOwner};
   }
   co_return ReleaseOutcome{true, {}};
 }

@@ -136,7 +136,9 @@ void RedisService::heal(sim::Simulation& simulation) {
   if (failover_->cut) {
     simulation.network().heal(*failover_->cut);
     failover_->cut.reset();
-    simulation.record(vocabulary::proc::kNemesis, EventKind::kFaultEnd, {{field::kKind, fault_kind_name(FaultKind::kFailover)}, {field::kTarget, instances_[failover_->old_primary].name()}});
+    simulation.record(vocabulary::proc::kNemesis, EventKind::kFaultEnd,
+                      {{field::kKind, fault_kind_name(FaultKind::kFailover)},
+                       {field::kTarget, instances_[failover_->old_primary].name()}});
   }
   if (!failover_->promoted) {
     return;  // detect() or promote() finishes the failover

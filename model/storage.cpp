@@ -1,16 +1,16 @@
 #include "model/storage.h"
 
 #include <utility>
+
 #include "vocabulary/event_kind.h"
 #include "vocabulary/field_name.h"
 #include "vocabulary/reason.h"
 
 namespace locksim::model {
 
-namespace reason = vocabulary::reason;
-
 using vocabulary::EventKind;
 namespace field = vocabulary::field;
+namespace reason = vocabulary::reason;
 
 using sim::Context;
 
@@ -63,7 +63,8 @@ sim::Task<> Storage::handle_write(Context context, sim::Message request) {
   }
   // The history's write.accept / write.reject carry every identifying field present.
   const std::string& request_id = command.request_id.value_or(std::string{});
-  std::vector<sim::Field> fields{{field::kKey, command.key}, {field::kValue, command.value}, {field::kWriter, command.writer}};
+  std::vector<sim::Field> fields{
+      {field::kKey, command.key}, {field::kValue, command.value}, {field::kWriter, command.writer}};
   if (command.token) fields.emplace_back(field::kToken, *command.token);
   if (command.request_id) fields.emplace_back(field::kRequestId, request_id);
   if (command.job) fields.emplace_back(field::kJob, *command.job);

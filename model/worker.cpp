@@ -101,18 +101,20 @@ sim::Task<std::optional<Lease>> Worker::acquire_until_granted(Context context) {
     AcquireOutcome outcome = co_await client_->acquire(context, name_, value);
     if (outcome.lease) {
       if (outcome.lease->length == Duration::max()) {
-        context.record(EventKind::kAcquireOk, {{field::kLock, lock}, {field::kToken, outcome.lease->token}, {field::kLocalTime, context.now()}});
+        context.record(
+            EventKind::kAcquireOk,
+            {{field::kLock, lock}, {field::kToken, outcome.lease->token}, {field::kLocalTime, context.now()}});
       } else if (outcome.lease->validity) {
         context.record(EventKind::kAcquireOk, {{field::kLock, lock},
-                                      {field::kToken, outcome.lease->token},
-                                      {field::kLeaseNs, outcome.lease->length},
-                                      {field::kValidityNs, *outcome.lease->validity},
-                                      {field::kLocalTime, context.now()}});
+                                               {field::kToken, outcome.lease->token},
+                                               {field::kLeaseNs, outcome.lease->length},
+                                               {field::kValidityNs, *outcome.lease->validity},
+                                               {field::kLocalTime, context.now()}});
       } else {
         context.record(EventKind::kAcquireOk, {{field::kLock, lock},
-                                      {field::kToken, outcome.lease->token},
-                                      {field::kLeaseNs, outcome.lease->length},
-                                      {field::kLocalTime, context.now()}});
+                                               {field::kToken, outcome.lease->token},
+                                               {field::kLeaseNs, outcome.lease->length},
+                                               {field::kLocalTime, context.now()}});
       }
       co_return std::move(*outcome.lease);
     }
@@ -132,7 +134,8 @@ sim::Task<std::optional<Lease>> Worker::acquire_until_granted(Context context) {
       }
     }
     if (give_up != nullptr) {
-      context.record(EventKind::kAcquireGiveUp, {{field::kLock, lock}, {field::kReason, give_up}, {field::kTries, tries}});
+      context.record(EventKind::kAcquireGiveUp,
+                     {{field::kLock, lock}, {field::kReason, give_up}, {field::kTries, tries}});
       co_return std::nullopt;
     }
     co_await context.sleep(wait);
@@ -150,14 +153,17 @@ void Worker::end_hold(Context context) {
   // The reason is what this worker can know: a failed renewal, or its own
   // clock saying the lease ran out; otherwise it gives the lock up.
   const char* reason = lease_lost_ ? reason::kLost : lease_ran_out(context) ? reason::kExpired : reason::kReleased;
-  context.record(EventKind::kHoldEnd, {{field::kLock, options_.lock.name}, {field::kToken, held_->token}, {field::kReason, reason}});
+  context.record(EventKind::kHoldEnd,
+                 {{field::kLock, options_.lock.name}, {field::kToken, held_->token}, {field::kReason, reason}});
   held_.reset();
   ++hold_number_;  // stops this hold's renewal process
 }
 
 void Worker::before_crash(sim::Simulation& simulation) {
   if (held_) {
-    simulation.record(name_, EventKind::kHoldEnd, {{field::kLock, options_.lock.name}, {field::kToken, held_->token}, {field::kReason, reason::kCrash}});
+    simulation.record(
+        name_, EventKind::kHoldEnd,
+        {{field::kLock, options_.lock.name}, {field::kToken, held_->token}, {field::kReason, reason::kCrash}});
     held_.reset();
     ++hold_number_;
   }

@@ -1,6 +1,5 @@
 #include "reports/plan_text.h"
 
-
 #include <fmt/format.h>
 
 #include "scenarios/saved_plan.h"

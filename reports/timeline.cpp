@@ -17,12 +17,12 @@
 
 namespace locksim::reports {
 
+using vocabulary::EventKind;
 using vocabulary::FaultKind;
+using vocabulary::event_kind_name;
 using vocabulary::fault_kind_name;
 namespace field = vocabulary::field;
 
-using vocabulary::EventKind;
-using vocabulary::event_kind_name;
 namespace {
 
 using checker::EventKind;
@@ -151,8 +151,12 @@ class TimelineBuilder {
         break;
       }
       case EventKind::kHoldBegin: open_belief(entry); break;
-      case EventKind::kHoldEnd: close_belief(entry.proc, entry.time_ns, text_of(entry, field::kReason)); break;
-      case EventKind::kCrash: close_belief(entry.proc, entry.time_ns, vocabulary::reason::kCrash); break;
+      case EventKind::kHoldEnd:
+        close_belief(entry.proc, entry.time_ns, text_of(entry, field::kReason));
+        break;
+      case EventKind::kCrash:
+        close_belief(entry.proc, entry.time_ns, vocabulary::reason::kCrash);
+        break;
       case EventKind::kReadInvoke: pending_reads_[entry.proc].push_back(entry.time_ns); break;
       case EventKind::kReadAccept:
       case EventKind::kReadReject: land_read(entry); break;
@@ -371,8 +375,10 @@ class TimelineBuilder {
       const std::int64_t by = integer_of(entry, "by_ns").value_or(0);
       return fmt::format("clock {}{}", by > 0 ? "+" : "", readable_duration(by));
     }
-    if (kind == fault_kind_name(FaultKind::kClockDrift)) return fmt::format("clock drift {} ppm", text_of(entry, field::kPpm));
-    if (kind == fault_kind_name(FaultKind::kMemoryPressure)) return fmt::format("memory pressure (evict {})", text_of(entry, field::kEvict));
+    if (kind == fault_kind_name(FaultKind::kClockDrift))
+      return fmt::format("clock drift {} ppm", text_of(entry, field::kPpm));
+    if (kind == fault_kind_name(FaultKind::kMemoryPressure))
+      return fmt::format("memory pressure (evict {})", text_of(entry, field::kEvict));
     if (kind == fault_kind_name(FaultKind::kDelaySpike)) {
       return fmt::format("delay +{}", readable_duration(integer_of(entry, "extra_ns").value_or(0)));
     }
@@ -390,7 +396,8 @@ class TimelineBuilder {
     const std::string kind = text_of(entry, field::kKind);
     const std::string label = fault_label(entry, kind);
     const std::vector<std::string> targets = targets_of(entry);
-    if (kind == fault_kind_name(FaultKind::kClockJump) || kind == fault_kind_name(FaultKind::kMemoryPressure) || kind == fault_kind_name(FaultKind::kClockDrift)) {
+    if (kind == fault_kind_name(FaultKind::kClockJump) || kind == fault_kind_name(FaultKind::kMemoryPressure) ||
+        kind == fault_kind_name(FaultKind::kClockDrift)) {
       for (const std::string& target : targets) {
         if (const auto lane = timeline_.lane_of(target)) {
           timeline_.markers.push_back(FaultMarker{*lane, kind, entry.time_ns, label});

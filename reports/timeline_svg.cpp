@@ -18,11 +18,11 @@
 
 namespace locksim::reports {
 
+using vocabulary::EventKind;
 using vocabulary::FaultKind;
+using vocabulary::event_kind_name;
 using vocabulary::fault_kind_name;
 
-using vocabulary::EventKind;
-using vocabulary::event_kind_name;
 namespace {
 
 constexpr double kWidth = 1000;
@@ -273,7 +273,8 @@ class TimelinePainter {
       if (!range) continue;
       const double top = lane_top(span.lane);
       const double width = std::max(range->second - range->first, 1.5);
-      const bool down = span.kind == fault_kind_name(FaultKind::kCrash) || span.kind == fault_kind_name(FaultKind::kPowerLoss);
+      const bool down =
+          span.kind == fault_kind_name(FaultKind::kCrash) || span.kind == fault_kind_name(FaultKind::kPowerLoss);
       if (span.kind == fault_kind_name(FaultKind::kPause)) {
         SvgElement& rect = svg.add(svg_rect(range->first, top + 3, width, lane_height(span.lane) - 6, url("pause-hatch")));
         rect.set("stroke", "#8d8d8d").set("class", "pause");
@@ -293,7 +294,8 @@ class TimelinePainter {
       if (!range) continue;
       const double top = lane_top(span.lane);
       const bool pause = span.kind == fault_kind_name(FaultKind::kPause);
-      const bool down = span.kind == fault_kind_name(FaultKind::kCrash) || span.kind == fault_kind_name(FaultKind::kPowerLoss);
+      const bool down =
+          span.kind == fault_kind_name(FaultKind::kCrash) || span.kind == fault_kind_name(FaultKind::kPowerLoss);
       const std::string text = down ? span.label + " (down)" : span.label;
       const double font_size = pause ? 10 : 9;
       const double left = range->first + 3;
@@ -336,7 +338,10 @@ class TimelinePainter {
 
   // A lease that ran out or vanished (not a plain release) is where the gap opens: mark and name its end.
   void add_lease_end(SvgDocument& svg, const LeaseBar& lease, double middle) const {
-    if ((lease.ended_by != event_kind_name(EventKind::kLeaseExpire) && lease.ended_by != event_kind_name(EventKind::kLeaseLost)) || !visible(lease.end_ns)) return;
+    if ((lease.ended_by != event_kind_name(EventKind::kLeaseExpire) &&
+         lease.ended_by != event_kind_name(EventKind::kLeaseLost)) ||
+        !visible(lease.end_ns))
+      return;
     const double end = x(lease.end_ns);
     svg.add(svg_line(end, middle - 13, end, middle + 13, "#222222", 2)).set("class", "lease-end");
     const std::string text = lease.ended_by == event_kind_name(EventKind::kLeaseExpire) ? "expired" : "lost";

@@ -14,11 +14,11 @@
 
 namespace locksim::reports {
 
+using vocabulary::EventKind;
 using vocabulary::FaultKind;
+using vocabulary::event_kind_name;
 using vocabulary::fault_kind_name;
 
-using vocabulary::EventKind;
-using vocabulary::event_kind_name;
 namespace {
 
 constexpr std::size_t kColumnWidth = 18;
@@ -247,7 +247,9 @@ class TextPainter {
       return;
     }
     for (const LeaseBar* lease : promised) {
-      if ((lease->ended_by == event_kind_name(EventKind::kLeaseExpire) || lease->ended_by == event_kind_name(EventKind::kLeaseLost)) && row.holds(lease->end_ns)) {
+      if ((lease->ended_by == event_kind_name(EventKind::kLeaseExpire) ||
+           lease->ended_by == event_kind_name(EventKind::kLeaseLost)) &&
+          row.holds(lease->end_ns)) {
         cell.add(lease->ended_by == event_kind_name(EventKind::kLeaseExpire) ? "expired" : "lost");
         return;
       }

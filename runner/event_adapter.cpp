@@ -64,8 +64,7 @@ std::optional<std::string> EventAdapter::adapt(std::uint64_t index, sim::Time ti
     // second: the recorder's contract is that it writes those four itself.
     return fmt::format("a record may not carry field `{}`: the recorder writes it for every line", own_field_);
   }
-  const bool mapped = !proc.empty() && time.ns() <= checker::kLongestTimeNs &&
-                      fields_adapted == FieldsAdapted::kMapped;
+  const bool mapped = !proc.empty() && time.ns() <= checker::kLongestTimeNs && fields_adapted == FieldsAdapted::kMapped;
   if (!mapped) {
     if (auto problem = adapt_through_text(index, time, proc, event, fields)) return problem;
   } else {
@@ -132,9 +131,8 @@ EventAdapter::FieldsAdapted EventAdapter::adapt_fields(std::span<const sim::Fiel
   return result;
 }
 
-std::optional<std::string> EventAdapter::adapt_through_text(std::uint64_t index, sim::Time time,
-                                                            std::string_view proc, sim::EventKind event,
-                                                            std::span<const sim::Field> fields) {
+std::optional<std::string> EventAdapter::adapt_through_text(std::uint64_t index, sim::Time time, std::string_view proc,
+                                                            sim::EventKind event, std::span<const sim::Field> fields) {
   line_.clear();
   sim::format_history_line(line_, index, time, proc, event, fields);
   checker::LineReader& reader = line_reader();

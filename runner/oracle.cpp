@@ -12,6 +12,7 @@ namespace locksim::runner {
 
 using vocabulary::EventKind;
 namespace field = vocabulary::field;
+
 namespace {
 
 using checker::ViolationKind;
@@ -38,14 +39,15 @@ Oracle::OwnerState& Oracle::owner(std::string_view name) {
   return found->second;
 }
 
-void Oracle::observe(sim::Time now, std::string_view proc, EventKind event,
-                     std::span<const sim::Field> fields) {
+void Oracle::observe(sim::Time now, std::string_view proc, EventKind event, std::span<const sim::Field> fields) {
   last_now_ = now;
   forget_due_promises(now);
   if (event == EventKind::kLeaseGrant) {
     acquiring(text_field(fields, field::kOwner));
-    if (const auto token = integer_field(fields, field::kToken)) granted_token(proc, text_field(fields, field::kOwner), *token);
-    grant(now, proc, Promise{std::string{text_field(fields, field::kOwner)}, token_of(fields), now, lease_length(fields)});
+    if (const auto token = integer_field(fields, field::kToken))
+      granted_token(proc, text_field(fields, field::kOwner), *token);
+    grant(now, proc,
+          Promise{std::string{text_field(fields, field::kOwner)}, token_of(fields), now, lease_length(fields)});
   } else if (event == EventKind::kAcquireInvoke) {
     invoked_acquire(proc);
     owner(proc).acquire_invoked_at = now;
@@ -73,7 +75,8 @@ void Oracle::observe(sim::Time now, std::string_view proc, EventKind event,
   } else if (event == EventKind::kLeaseLost) {
     forget(proc, text_field(fields, field::kOwner), token_of(fields));
   } else if (event == EventKind::kLeaseAdopt) {
-    adopt(now, proc, Promise{std::string{text_field(fields, field::kOwner)}, token_of(fields), now, lease_length(fields)});
+    adopt(now, proc,
+          Promise{std::string{text_field(fields, field::kOwner)}, token_of(fields), now, lease_length(fields)});
   } else if (event == EventKind::kCrash && !is_worker(proc)) {
     crash_instance(proc);
   } else if (event == EventKind::kHoldBegin) {

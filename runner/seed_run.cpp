@@ -23,6 +23,7 @@ namespace locksim::runner {
 
 using vocabulary::EventKind;
 namespace field = vocabulary::field;
+
 namespace {
 
 using scenarios::FaultKind;
@@ -224,21 +225,22 @@ SeedRun run_plan(const scenarios::Scenario& scenario, const scenarios::Plan& pla
   std::optional<Oracle> oracle;
   if (oracle_choice == OracleChoice::kOn) {
     oracle.emplace(oracle_setup(scenario, system));
-    simulation.observe([&oracle, &simulation](std::string_view proc, EventKind event,
-                                              std::span<const sim::Field> fields) {
-      oracle->observe(simulation.now(), proc, event, fields);
-    });
+    simulation.observe(
+        [&oracle, &simulation](std::string_view proc, EventKind event, std::span<const sim::Field> fields) {
+          oracle->observe(simulation.now(), proc, event, fields);
+        });
   }
   // run.begin and run.end are both recorded here: the run's frame is the runner's.
   const std::string service = system.service().describe_json();
   const std::string workload = workload_json(scenario.system.workload);
-  simulation.record(vocabulary::proc::kRun, EventKind::kRunBegin, {{field::kScenario, scenario.name},
-                                         {field::kSeed, static_cast<std::int64_t>(plan.seed)},
-                                         {field::kFencing, fencing == model::Fencing::kOn},
-                                         {field::kVersion, kVersion},
-                                         {field::kService, sim::RawJson{service}},
-                                         {field::kWorkload, sim::RawJson{workload}},
-                                         {field::kStuckAfterNs, scenario.system.lock.stuck_after}});
+  simulation.record(vocabulary::proc::kRun, EventKind::kRunBegin,
+                    {{field::kScenario, scenario.name},
+                     {field::kSeed, static_cast<std::int64_t>(plan.seed)},
+                     {field::kFencing, fencing == model::Fencing::kOn},
+                     {field::kVersion, kVersion},
+                     {field::kService, sim::RawJson{service}},
+                     {field::kWorkload, sim::RawJson{workload}},
+                     {field::kStuckAfterNs, scenario.system.lock.stuck_after}});
   for (const auto& [node, drift_ppb] : plan.drift_ppb) {
     simulation.set_clock_drift(node_named(simulation, node), drift_ppb);
   }

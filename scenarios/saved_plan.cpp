@@ -21,7 +21,8 @@ std::string saved_plan_json(std::string_view original, const Scenario& scenario,
   nlohmann::ordered_json document = nlohmann::ordered_json::parse(original);
   nlohmann::ordered_json faults = nlohmann::ordered_json::array();
   for (const auto& [node, drift_ppb] : plan.drift_ppb) {
-    faults.push_back({{"kind", fault_kind_name(FaultKind::kClockDrift)}, {"target", node}, {"at", "0s"}, {"ppm", drift_ppb / 1000}});
+    faults.push_back(
+        {{"kind", fault_kind_name(FaultKind::kClockDrift)}, {"target", node}, {"at", "0s"}, {"ppm", drift_ppb / 1000}});
   }
   for (const PlannedFault& fault : plan.faults) {
     nlohmann::ordered_json entry{{"kind", fault_kind_name(fault.kind)}};
@@ -73,6 +74,5 @@ std::string saved_plan_json(std::string_view original, const Scenario& scenario,
                                         scenario.name, plan.seed, scenario.description);
   return document.dump(2) + "\n";
 }
-
 
 }  // namespace locksim::scenarios

@@ -16,7 +16,6 @@
 
 namespace locksim::scenarios {
 
-
 // Requires `original` to be the JSON text `scenario` was parsed from.
 [[nodiscard]] std::string saved_plan_json(std::string_view original, const Scenario& scenario, const Plan& plan);
 

@@ -24,8 +24,8 @@ using sim::Distribution;
 using sim::Duration;
 
 // The fault kinds and their names: vocabulary/fault_kind.h.
-using vocabulary::FaultKind;
 using vocabulary::fault_kind_name;
+using vocabulary::FaultKind;
 
 // Whom a fault hits: a node by name, or one node of a group drawn from the seed.
 enum class TargetGroup { kNamed, kWorkers, kService, kAny };
@@ -51,11 +51,16 @@ enum class TriggerEvent {
 // The history event of the target that a trigger counts.
 [[nodiscard]] constexpr vocabulary::EventKind watched_event(TriggerEvent when) {
   switch (when) {
-    case TriggerEvent::kAfterAcquire: return vocabulary::EventKind::kAcquireOk;
-    case TriggerEvent::kBeforeWrite: return vocabulary::EventKind::kWriteInvoke;
-    case TriggerEvent::kAfterGrant: return vocabulary::EventKind::kLeaseGrant;
-    case TriggerEvent::kBeforeReply: return vocabulary::EventKind::kAcquireInvoke;
-    case TriggerEvent::kBeforeCharge: return vocabulary::EventKind::kEffectInvoke;
+    case TriggerEvent::kAfterAcquire:
+      return vocabulary::EventKind::kAcquireOk;
+    case TriggerEvent::kBeforeWrite:
+      return vocabulary::EventKind::kWriteInvoke;
+    case TriggerEvent::kAfterGrant:
+      return vocabulary::EventKind::kLeaseGrant;
+    case TriggerEvent::kBeforeReply:
+      return vocabulary::EventKind::kAcquireInvoke;
+    case TriggerEvent::kBeforeCharge:
+      return vocabulary::EventKind::kEffectInvoke;
   }
   return vocabulary::EventKind::kAcquireOk;  // not reached: every trigger is listed
 }

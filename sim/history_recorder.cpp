@@ -82,8 +82,8 @@ std::uint64_t hash_record_text(std::uint64_t hash, std::string_view text) {
 // The canonical serialisation the record hash folds in (history_recorder.h):
 // each part of the line in the line's order, each string with its length and
 // each field value with its type, so no two different records fold alike.
-std::uint64_t hash_record(std::uint64_t hash, std::uint64_t index, Time t, std::string_view proc,
-                          EventKind event, std::span<const Field> fields) {
+std::uint64_t hash_record(std::uint64_t hash, std::uint64_t index, Time t, std::string_view proc, EventKind event,
+                          std::span<const Field> fields) {
   hash = mix(hash, index);
   hash = mix(hash, static_cast<std::uint64_t>(t.ns()));
   hash = hash_record_text(hash, proc);
@@ -104,8 +104,8 @@ std::uint64_t hash_record(std::uint64_t hash, std::uint64_t index, Time t, std::
 
 }  // namespace
 
-void format_history_line(fmt::memory_buffer& out, std::uint64_t index, Time t, std::string_view proc,
-                         EventKind event, std::span<const Field> fields) {
+void format_history_line(fmt::memory_buffer& out, std::uint64_t index, Time t, std::string_view proc, EventKind event,
+                         std::span<const Field> fields) {
   fmt::format_to(std::back_inserter(out), "{{\"i\":{},\"t\":{},\"proc\":", index, t.ns());
   text::append_json_string(out, proc);
   out.append(std::string_view{",\"ev\":"});
@@ -125,8 +125,7 @@ void format_history_line(fmt::memory_buffer& out, std::uint64_t index, Time t, s
   out.push_back('}');
 }
 
-void HistoryRecorder::record(Time t, std::string_view proc, EventKind event,
-                             std::span<const Field> fields) {
+void HistoryRecorder::record(Time t, std::string_view proc, EventKind event, std::span<const Field> fields) {
   LOCKSIM_ASSERT(t >= last_time_, "history events must be recorded in true-time order");
   last_time_ = t;
   hash_ = hash_record(hash_, events_recorded_, t, proc, event, fields);

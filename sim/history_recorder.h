@@ -30,6 +30,7 @@
 #include <fmt/format.h>
 
 #include "time.h"
+
 #include "vocabulary/event_kind.h"
 
 namespace locksim::sim {
@@ -92,7 +93,7 @@ class HistoryRecorder {
 
 // Appends record number `index` as its history line (no newline): `i`, `t`,
 // `proc`, `ev`, then the fields in order, as docs/history-format.md says.
-void format_history_line(fmt::memory_buffer& out, std::uint64_t index, Time t, std::string_view proc,
-                         EventKind event, std::span<const Field> fields);
+void format_history_line(fmt::memory_buffer& out, std::uint64_t index, Time t, std::string_view proc, EventKind event,
+                         std::span<const Field> fields);
 
 }  // namespace locksim::sim

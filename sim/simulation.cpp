@@ -331,8 +331,8 @@ void Simulation::retime_timers(NodeId node_id, std::optional<ClockKind> clock) {
       continue;  // its clock did not change: its event stands, in its place in the queue
     }
     ++timer.generation;  // the event scheduled on the old clock is now stale
-    queue_.push(node.clock(timer.clock).when_reads(timer.deadline, now_), static_cast<std::uint32_t>(QueuedKind::kTimer),
-                node_id.index, timer_ticket(slot, timer.generation));
+    queue_.push(node.clock(timer.clock).when_reads(timer.deadline, now_),
+                static_cast<std::uint32_t>(QueuedKind::kTimer), node_id.index, timer_ticket(slot, timer.generation));
   }
 }
 

@@ -79,8 +79,7 @@ using NodeBoot = std::function<void(Context)>;
 // faults hook in here). It must not crash or pause the recording node
 // directly — that node's process is running — but may schedule an action at
 // the current time, which runs before the process's next step.
-using EventObserver =
-    std::function<void(std::string_view proc, EventKind event, std::span<const Field> fields)>;
+using EventObserver = std::function<void(std::string_view proc, EventKind event, std::span<const Field> fields)>;
 
 enum class StopReason {
   kQuiescent,   // no events left (every process finished or waits forever)

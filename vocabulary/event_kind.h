@@ -49,8 +49,8 @@ enum class EventKind : std::uint8_t {
   kEffectInvoke,   // a worker calls an external effect (the payments API)
   kEffectOk,
   kEffectFail,
-  kEffectAccept,   // the external service performed the effect (no token is checked)
-  kEffectReject,   // the external service dropped a repeated idempotency key
+  kEffectAccept,  // the external service performed the effect (no token is checked)
+  kEffectReject,  // the external service dropped a repeated idempotency key
   kFaultBegin,
   kFaultEnd,
 };

@@ -24,8 +24,8 @@ enum class FaultKind {
 
 // In the enum's order.
 inline constexpr std::array<std::string_view, 10> kFaultKindNames{
-    "pause",       "crash",          "clock-jump", "clock-drift", "partition",
-    "failover",    "delay-spike",    "starve-renewal", "power-loss", "memory-pressure"};
+    "pause",    "crash",       "clock-jump",     "clock-drift", "partition",
+    "failover", "delay-spike", "starve-renewal", "power-loss",  "memory-pressure"};
 static_assert(static_cast<std::size_t>(FaultKind::kMemoryPressure) + 1 == kFaultKindNames.size());
 
 [[nodiscard]] constexpr std::string_view fault_kind_name(FaultKind kind) {

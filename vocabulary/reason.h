@@ -5,19 +5,19 @@
 namespace locksim::vocabulary::reason {
 
 // acquire.fail, renew.fail, release.fail, write.fail, effect.fail.
-inline constexpr char kHeld[] = "held";                          // another owner holds the lock
-inline constexpr char kTimeout[] = "timeout";                    // no reply in time: it may still happen
-inline constexpr char kConnection[] = "connection";              // refused or broken (live)
-inline constexpr char kError[] = "error";                        // the server answered with an error (live)
-inline constexpr char kRejected[] = "rejected";                  // storage refused, reason unknown (live)
-inline constexpr char kNotOwner[] = "not-owner";                 // renew/release of a key held by another
-inline constexpr char kNotHeld[] = "not-held";                   // renew/release of a key that is gone (live)
-inline constexpr char kReadOnly[] = "read-only";                 // a Redis replica answered READONLY
-inline constexpr char kNoReplicas[] = "no-replicas";             // min-replicas-to-write not met
-inline constexpr char kNotReplicated[] = "not-replicated";       // WAIT saw too few replicas
-inline constexpr char kNoQuorum[] = "no-quorum";                 // Redlock: too few instances agreed
-inline constexpr char kValidityElapsed[] = "validity-elapsed";   // Redlock: the round took the TTL
-inline constexpr char kSessionExpired[] = "session-expired";     // a consensus session ended
+inline constexpr char kHeld[] = "held";                         // another owner holds the lock
+inline constexpr char kTimeout[] = "timeout";                   // no reply in time: it may still happen
+inline constexpr char kConnection[] = "connection";             // refused or broken (live)
+inline constexpr char kError[] = "error";                       // the server answered with an error (live)
+inline constexpr char kRejected[] = "rejected";                 // storage refused, reason unknown (live)
+inline constexpr char kNotOwner[] = "not-owner";                // renew/release of a key held by another
+inline constexpr char kNotHeld[] = "not-held";                  // renew/release of a key that is gone (live)
+inline constexpr char kReadOnly[] = "read-only";                // a Redis replica answered READONLY
+inline constexpr char kNoReplicas[] = "no-replicas";            // min-replicas-to-write not met
+inline constexpr char kNotReplicated[] = "not-replicated";      // WAIT saw too few replicas
+inline constexpr char kNoQuorum[] = "no-quorum";                // Redlock: too few instances agreed
+inline constexpr char kValidityElapsed[] = "validity-elapsed";  // Redlock: the round took the TTL
+inline constexpr char kSessionExpired[] = "session-expired";    // a consensus session ended
 
 // acquire.give_up.
 inline constexpr char kMaxTries[] = "max-tries";

@@ -221,7 +221,8 @@ SystemOptions expiring_holder_options(sim::Duration lock_delay) {
 }
 
 void freeze_worker_1_after_acquire(Nemesis& nemesis, System& system) {
-  nemesis.after_event("worker-1", EventKind::kAcquireOk, 1, 0_s, [&nemesis, &system] { nemesis.pause(system.worker_node(1), 4_s); });
+  nemesis.after_event("worker-1", EventKind::kAcquireOk, 1, 0_s,
+                      [&nemesis, &system] { nemesis.pause(system.worker_node(1), 4_s); });
 }
 
 TEST(ConsensusLockDelay, AfterAHoldersSessionExpiresNoOneIsGrantedForTheLockDelay) {
@@ -314,8 +315,10 @@ TEST(ConsensusDeterminism, TheSameSeedAndPlanGiveTheSameHistoryEventForEvent) {
 // expired and worker-2 has been granted; worker-2 freezes right after its grant,
 // before its first fenced read, so storage has not yet seen the new revision.
 void stale_write_inside_the_fencing_window(Nemesis& nemesis, System& system) {
-  nemesis.after_event("worker-1", EventKind::kWriteInvoke, 1, 0_s, [&nemesis, &system] { nemesis.pause(system.worker_node(1), 2_s); });
-  nemesis.after_event("worker-2", EventKind::kAcquireOk, 1, 0_s, [&nemesis, &system] { nemesis.pause(system.worker_node(2), 3_s); });
+  nemesis.after_event("worker-1", EventKind::kWriteInvoke, 1, 0_s,
+                      [&nemesis, &system] { nemesis.pause(system.worker_node(1), 2_s); });
+  nemesis.after_event("worker-2", EventKind::kAcquireOk, 1, 0_s,
+                      [&nemesis, &system] { nemesis.pause(system.worker_node(2), 3_s); });
 }
 
 SystemOptions fenced_reads_and_writes(sim::Duration lease) {
@@ -351,9 +354,8 @@ TEST(ConsensusFencingWindow, ValidatingWithTheServiceRejectsThatWrite) {
 void slow_validation_answer(Nemesis& nemesis, System& system) {
   // write.invoke at t; the write reaches storage at t + 1 ms, the question
   // reaches consensus at t + 2 ms, and its answer leaves inside the spike.
-  nemesis.after_event("worker-1", EventKind::kWriteInvoke, 1, 1500_us, [&nemesis, &system] {
-    nemesis.delay_spike({system.storage_node()}, 5_s, 1_s);
-  });
+  nemesis.after_event("worker-1", EventKind::kWriteInvoke, 1, 1500_us,
+                      [&nemesis, &system] { nemesis.delay_spike({system.storage_node()}, 5_s, 1_s); });
 }
 
 SystemOptions validated_with_the_service(sim::Duration lock_delay, sim::Duration request_timeout) {

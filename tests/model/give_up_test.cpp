@@ -5,6 +5,7 @@
 #include <rapidcheck/gtest.h>
 
 #include "model_test_support.h"
+
 #include "vocabulary/event_kind.h"
 
 using EventKind = ::locksim::vocabulary::EventKind;
@@ -27,7 +28,8 @@ SystemOptions lock_lost_for_good(int jobs) {
 }
 
 void crash_worker_1_holding(Nemesis& nemesis, System& system) {
-  nemesis.after_event("worker-1", EventKind::kAcquireOk, 1, 0_s, [&nemesis, &system] { nemesis.crash(system.worker_node(1), std::nullopt); });
+  nemesis.after_event("worker-1", EventKind::kAcquireOk, 1, 0_s,
+                      [&nemesis, &system] { nemesis.crash(system.worker_node(1), std::nullopt); });
 }
 
 TEST(GiveUp, AWorkerOutOfTriesGivesEachJobUpAndTheRunEndsInsteadOfHanging) {

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "model_test_support.h"
+
 #include "vocabulary/event_kind.h"
 
 using EventKind = ::locksim::vocabulary::EventKind;
@@ -49,7 +50,8 @@ TEST(Control, WithoutFaultsEveryJobWritesOnceUnderItsOwnLease) {
 // --- H1: pause past the lease ---------------------------------------------------------
 
 void pause_worker_1_after_acquire(Nemesis& nemesis, System& system) {
-  nemesis.after_event("worker-1", EventKind::kAcquireOk, 1, 0_s, [&nemesis, &system] { nemesis.pause(system.worker_node(1), 15_s); });
+  nemesis.after_event("worker-1", EventKind::kAcquireOk, 1, 0_s,
+                      [&nemesis, &system] { nemesis.pause(system.worker_node(1), 15_s); });
 }
 
 TEST(H1PausePastLease, WithoutFencingTheWokenHoldersStaleWriteIsAccepted) {
@@ -116,14 +118,16 @@ SystemOptions checking_before_write(sim::ClockKind lease_clock = sim::ClockKind:
 }
 
 void freeze_worker_1_for_eleven_seconds(Nemesis& nemesis, System& system) {
-  nemesis.after_event("worker-1", EventKind::kAcquireOk, 1, 0_s, [&nemesis, &system] { nemesis.pause(system.worker_node(1), 11_s); });
+  nemesis.after_event("worker-1", EventKind::kAcquireOk, 1, 0_s,
+                      [&nemesis, &system] { nemesis.pause(system.worker_node(1), 11_s); });
 }
 
 TEST(H3HolderClockJumpsBack, CheckBeforeWriteIsFooledIntoAStaleWrite) {
   const History history = run_system(checking_before_write(), [](Nemesis& nemesis, System& system) {
     // Frozen once it has read (not at its acquire.ok, where whether the read
     // was already sent depends on the worker's yield points): it read 0.
-    nemesis.after_event("worker-1", EventKind::kReadOk, 1, 0_s, [&nemesis, &system] { nemesis.pause(system.worker_node(1), 11_s); });
+    nemesis.after_event("worker-1", EventKind::kReadOk, 1, 0_s,
+                        [&nemesis, &system] { nemesis.pause(system.worker_node(1), 11_s); });
     nemesis.at(sim::Time{} + 6_s, [&nemesis, &system] { nemesis.jump_clock(system.worker_node(1), -(5_s)); });
   });
   EXPECT_GT(history.overlapping_holds(), 0);
@@ -226,7 +230,8 @@ SystemOptions three_workers_plain_delete(ReleaseMethod release) {
 }
 
 void freeze_worker_1_for_eight_seconds(Nemesis& nemesis, System& system) {
-  nemesis.after_event("worker-1", EventKind::kAcquireOk, 1, 0_s, [&nemesis, &system] { nemesis.pause(system.worker_node(1), 8_s); });
+  nemesis.after_event("worker-1", EventKind::kAcquireOk, 1, 0_s,
+                      [&nemesis, &system] { nemesis.pause(system.worker_node(1), 8_s); });
 }
 
 TEST(H8PlainDelete, TheLateHolderDeletesTheNextHoldersLock) {

@@ -157,8 +157,10 @@ inline History run_system(const SystemOptions& options, const Plan& plan = {}, R
   simulation_options.network = settings.network;
   sim::Simulation simulation{simulation_options,
                              [&history](std::string_view line) { history.events.push_back(nlohmann::json::parse(line)); }};
-  simulation.record("run", EventKind::kRunBegin, {{"scenario", "test"}, {"seed", static_cast<std::int64_t>(settings.seed)},
-                                         {"fencing", options.storage.fencing == Fencing::kOn}});
+  simulation.record("run", EventKind::kRunBegin,
+                    {{"scenario", "test"},
+                     {"seed", static_cast<std::int64_t>(settings.seed)},
+                     {"fencing", options.storage.fencing == Fencing::kOn}});
   System system{simulation, options};
   Nemesis nemesis{simulation, system};
   if (plan) plan(nemesis, system);

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "model_test_support.h"
+
 #include "vocabulary/event_kind.h"
 
 using EventKind = ::locksim::vocabulary::EventKind;

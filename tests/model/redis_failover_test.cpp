@@ -5,6 +5,7 @@
 #include <rapidcheck/gtest.h>
 
 #include "model_test_support.h"
+
 #include "vocabulary/event_kind.h"
 
 using EventKind = ::locksim::vocabulary::EventKind;
@@ -92,7 +93,8 @@ TEST(RedisFailoverReplicated, TheAdoptedLeaseEndsOnceAndNoOtherOwnerIsGrantedWhi
 Plan failover_then_crash_the_holder(sim::Duration jump_of_the_replicas_clock) {
   return [jump_of_the_replicas_clock](Nemesis& nemesis, System& system) {
     nemesis.after_event("redis-0", EventKind::kLeaseGrant, 1, 500_ms, [&nemesis, &system, jump_of_the_replicas_clock] {
-      if (jump_of_the_replicas_clock != 0_s) nemesis.jump_clock(system.service().nodes()[1], jump_of_the_replicas_clock);
+      if (jump_of_the_replicas_clock != 0_s)
+        nemesis.jump_clock(system.service().nodes()[1], jump_of_the_replicas_clock);
       nemesis.failover();
       nemesis.crash(system.worker_node(1), std::nullopt);
     });

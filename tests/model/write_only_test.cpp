@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "model_test_support.h"
+
 #include "vocabulary/event_kind.h"
 
 using EventKind = ::locksim::vocabulary::EventKind;
@@ -57,7 +58,8 @@ TEST(WriteOnlyWorkload, EachJobWritesItsOwnNumberToTheSharedKey) {
 
 // worker-1 freezes with its write in hand for longer than the lease.
 void pause_worker_1_before_its_write(Nemesis& nemesis, System& system) {
-  nemesis.after_event("worker-1", EventKind::kWriteInvoke, 1, 0_s, [&nemesis, &system] { nemesis.pause(system.worker_node(1), 15_s); });
+  nemesis.after_event("worker-1", EventKind::kWriteInvoke, 1, 0_s,
+                      [&nemesis, &system] { nemesis.pause(system.worker_node(1), 15_s); });
 }
 
 TEST(WriteOnlyWorkload, WithoutFencingAPausedHoldersOlderResultLandsOverTheNewerOne) {

@@ -15,9 +15,9 @@
 #include <rapidcheck/gtest.h>
 
 #include "checker/event.h"
-#include "vocabulary/event_kind.h"
 #include "checker/history_reader.h"
 #include "sim/history_recorder.h"
+#include "vocabulary/event_kind.h"
 
 namespace locksim::runner {
 namespace {
@@ -236,7 +236,8 @@ TEST(EventAdapter, MapsASimulatedWriteWithoutText) {
   EventAdapter adapter;
   const std::vector<sim::Field> fields{{"key", "qty"}, {"value", 5}, {"writer", "worker-2"}, {"token", 7},
                                        {"request_id", 12}, {"job", "customer-9"}};
-  ASSERT_EQ(adapter.adapt(3, sim::Time::from_ns(42), "storage", vocabulary::EventKind::kWriteAccept, fields), std::nullopt);
+  ASSERT_EQ(adapter.adapt(3, sim::Time::from_ns(42), "storage", vocabulary::EventKind::kWriteAccept, fields),
+            std::nullopt);
   const checker::Event& event = adapter.event();
   EXPECT_EQ(event.index, 3);
   EXPECT_EQ(event.time_ns, 42);

@@ -13,9 +13,9 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "vocabulary/event_kind.h"
 #include "checker/history_checker.h"
 #include "runner/oracle.h"
+#include "vocabulary/event_kind.h"
 
 namespace locksim::runner {
 namespace {
@@ -60,7 +60,8 @@ BothCounts count_both(const std::vector<Record>& records, ViolationKind kind, in
       }
     }
     text += line.dump() + "\n";
-    oracle.observe(sim::Time{} + Duration::nanoseconds(record.t), record.proc, vocabulary::event_kind_from_name(record.ev).value(), fields);
+    oracle.observe(sim::Time{} + Duration::nanoseconds(record.t), record.proc,
+                   vocabulary::event_kind_from_name(record.ev).value(), fields);
   }
   const checker::CheckOutcome outcome = checker::check_history_text(text, "lease-rules.jsonl", {});
   EXPECT_FALSE(outcome.error) << outcome.error->message() << "\n" << text;

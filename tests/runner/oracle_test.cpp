@@ -91,7 +91,8 @@ TEST_F(OracleTest, AnAdoptedLeaseIsTheSameLeaseAndEndsOnceWhereverItEnds) {
 
 TEST_F(OracleTest, AForgottenLeaseIsPromisedUntilItsLengthRunsOut) {
   grant(0, "redis-0", "worker-1", 1);
-  record(1'000, "redis-0", EventKind::kLeaseLost, {{"lock", "lock"}, {"owner", "worker-1"}, {"token", 1}, {"reason", "restart"}});
+  record(1'000, "redis-0", EventKind::kLeaseLost,
+         {{"lock", "lock"}, {"owner", "worker-1"}, {"token", 1}, {"reason", "restart"}});
   grant(5'000, "redis-0", "worker-2", 2);   // still promised to worker-1: a double grant
   record(6'000, "redis-0", EventKind::kLeaseRelease, {{"owner", "worker-2"}, {"token", 2}, {"by", "worker-2"}});
   grant(10'000, "redis-0", "worker-3", 3);  // worker-1's promise ended at 10 s, before this
@@ -139,13 +140,15 @@ TEST_F(OracleTest, ALockIsStuckWhenAUselessOwnerIsStillPromisedItWhileOthersAreT
   oracle.observe(at_ms(100), "worker-1", EventKind::kCrash, std::span{none.begin(), none.size()});
   oracle.observe(at_ms(1'000), "worker-2", EventKind::kAcquireFail, std::span{none.begin(), none.size()});  // not yet
   oracle.observe(at_ms(1'200), "worker-2", EventKind::kAcquireFail, std::span{none.begin(), none.size()});
-  oracle.observe(at_ms(1'300), "worker-2", EventKind::kAcquireFail, std::span{none.begin(), none.size()});  // same moment
+  oracle.observe(at_ms(1'300), "worker-2", EventKind::kAcquireFail,
+                 std::span{none.begin(), none.size()});  // same moment
   EXPECT_EQ(oracle.finish({}).of(ViolationKind::kStuckLock), 1);
 }
 
 TEST_F(OracleTest, AnOwnerGrantedANewTokenWhileItsOwnForgottenLeaseIsStillPromisedWritesInLockOrder) {
   grant(0, "redis-0", "worker-1", 1);
-  record(1'000, "redis-0", EventKind::kLeaseLost, {{"lock", "lock"}, {"owner", "worker-1"}, {"token", 1}, {"reason", "evicted"}});
+  record(1'000, "redis-0", EventKind::kLeaseLost,
+         {{"lock", "lock"}, {"owner", "worker-1"}, {"token", 1}, {"reason", "evicted"}});
   grant(1'100, "redis-0", "worker-2", 2);  // worker-1's token 1 is promised until 10 s: a double grant
   record(1'200, "storage", EventKind::kReadAccept, {{"key", "qty"}, {"reader", "worker-2"}});
   record(1'300, "storage", EventKind::kWriteAccept, {{"key", "qty"}, {"value", 1}, {"writer", "worker-2"}});
@@ -180,7 +183,8 @@ TEST_F(OracleTest, AnOwnerGrantedTheLockAgainIsNotIdleWhileItWaitsToBeginHolding
   at(10, "worker-1", EventKind::kHoldBegin, {});
   at(999, "worker-1", EventKind::kHoldEnd, {});
   at(1'000, "redis-0", EventKind::kLeaseRelease, {{"owner", "worker-1"}, {"token", 1}, {"by", "worker-1"}});
-  at(2'000, "redis-0", EventKind::kLeaseGrant, {{"owner", "worker-1"}, {"token", 2}, {"lease_ns", Duration::seconds(30)}});
+  at(2'000, "redis-0", EventKind::kLeaseGrant,
+     {{"owner", "worker-1"}, {"token", 2}, {"lease_ns", Duration::seconds(30)}});
   at(14'000, "worker-2", EventKind::kAcquireFail, {});  // worker-1 waits on its replicas: acquiring, not idle
   EXPECT_EQ(oracle.finish({}).of(ViolationKind::kStuckLock), 0);
   at(15'000, "worker-1", EventKind::kCrash, {});

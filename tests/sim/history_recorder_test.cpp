@@ -5,6 +5,7 @@
 #include <vector>
 
 #include <gtest/gtest.h>
+
 #include "vocabulary/event_kind.h"
 
 using EventKind = ::locksim::vocabulary::EventKind;

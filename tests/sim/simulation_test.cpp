@@ -3,11 +3,11 @@
 #include <stdexcept>
 
 #include "sim/duration_text.h"
+#include "vocabulary/event_kind.h"
 
 #include <gtest/gtest.h>
 
 #include "kernel_test_support.h"
-#include "vocabulary/event_kind.h"
 
 using EventKind = ::locksim::vocabulary::EventKind;
 
@@ -249,7 +249,8 @@ TEST(Simulation, ObserversSeeEveryRecordedEventInOrder) {
   Simulation simulation{SimulationOptions{}};
   std::vector<std::string> seen;
   simulation.observe([&seen](std::string_view proc, EventKind event, std::span<const Field> fields) {
-    seen.push_back(std::string{proc} + " " + std::string{vocabulary::event_kind_name(event)} + " " + std::to_string(fields.size()));
+    seen.push_back(std::string{proc} + " " + std::string{vocabulary::event_kind_name(event)} + " " +
+                   std::to_string(fields.size()));
   });
   simulation.record("run", EventKind::kRunBegin, {{"seed", 1}});
   simulation.record("nemesis", EventKind::kFaultBegin, {{"kind", "pause"}, {"target", "worker-1"}});

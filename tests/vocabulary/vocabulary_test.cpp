@@ -2,6 +2,8 @@
 // tables agree with themselves, and no other source of the program spells
 // them again (a copy that compiles is how a misspelled event or a mistyped
 // trigger went unnoticed before).
+#include <gtest/gtest.h>
+
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -9,8 +11,6 @@
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "vocabulary/event_kind.h"
 #include "vocabulary/fault_kind.h"
@@ -62,9 +62,8 @@ std::set<std::string> words_to_find() {
     if (name.find('-') != std::string_view::npos) words.emplace(name);
   }
   for (const char* name : {reason::kNotOwner, reason::kNotHeld, reason::kReadOnly, reason::kNoReplicas,
-                           reason::kNotReplicated, reason::kNoQuorum, reason::kValidityElapsed,
-                           reason::kSessionExpired, reason::kMaxTries, reason::kStaleToken,
-                           reason::kDuplicateRequest, reason::kNotCurrent}) {
+                           reason::kNotReplicated, reason::kNoQuorum, reason::kValidityElapsed, reason::kSessionExpired,
+                           reason::kMaxTries, reason::kStaleToken, reason::kDuplicateRequest, reason::kNotCurrent}) {
     words.emplace(name);
   }
   return words;
@@ -91,7 +90,8 @@ TEST(Vocabulary, NoSourceOutsideTheVocabularySpellsAnEventFaultKindOrReasonName)
   const std::filesystem::path root{LOCKSIM_SOURCE_DIR};
   std::vector<std::string> found;
   std::size_t files = 0;
-  for (const char* folder : {"sim", "model", "scenarios", "checker", "runner", "reports", "explore", "live", "cli", "text"}) {
+  for (const char* folder :
+       {"sim", "model", "scenarios", "checker", "runner", "reports", "explore", "live", "cli", "text"}) {
     for (const auto& entry : std::filesystem::recursive_directory_iterator(root / folder)) {
       const std::string extension = entry.path().extension().string();
       if (extension != ".cpp" && extension != ".h") continue;
