@@ -60,30 +60,12 @@ std::vector<std::string> targets_of(const TraceEntry& entry) {
 // What a proc is, from the events it records (a name is only a fallback:
 // a recorded real history may name its procs anything).
 std::optional<LaneKind> kind_by_event(EventKind kind) {
-  switch (kind) {
-    case EventKind::kAcquireInvoke:
-    case EventKind::kAcquireOk:
-    case EventKind::kAcquireFail:
-    case EventKind::kAcquireGiveUp:
-    case EventKind::kHoldBegin:
-    case EventKind::kHoldEnd:
-    case EventKind::kWriteInvoke:
-    case EventKind::kReadInvoke:
-    case EventKind::kEffectInvoke: return LaneKind::kWorker;
-    case EventKind::kLeaseGrant:
-    case EventKind::kLeaseRenew:
-    case EventKind::kLeaseExpire:
-    case EventKind::kLeaseRelease:
-    case EventKind::kLeaseLost:
-    case EventKind::kLeaseAdopt:
-    case EventKind::kReplicaPromote: return LaneKind::kService;
-    case EventKind::kWriteAccept:
-    case EventKind::kWriteReject:
-    case EventKind::kReadAccept:
-    case EventKind::kReadReject: return LaneKind::kStorage;
-    case EventKind::kEffectAccept:
-    case EventKind::kEffectReject: return LaneKind::kExternal;
-    default: return std::nullopt;
+  switch (vocabulary::emitter_of(kind)) {
+    case vocabulary::Emitter::kWorker: return LaneKind::kWorker;
+    case vocabulary::Emitter::kService: return LaneKind::kService;
+    case vocabulary::Emitter::kStorage: return LaneKind::kStorage;
+    case vocabulary::Emitter::kExternal: return LaneKind::kExternal;
+    default: return std::nullopt;  // run, nemesis, and crash/restart (any node)
   }
 }
 
