@@ -121,15 +121,19 @@ nanoseconds FaultProxy::draw_delay(Link& link) {
   return nanoseconds{static_cast<std::int64_t>(std::llround(scaled))};
 }
 
-nanoseconds FaultProxy::extra_delay(const Link& link) const {
+nanoseconds FaultProxy::extra_delay(const Link& link, const std::string& sender) {
   nanoseconds extra{0};
-  const auto now = steady_clock::now();
-  for (const Spike& spike : spikes_) {
-    if (now >= spike.until) continue;
-    if (spike.targets.empty() || spike.targets.contains(link.worker) || spike.targets.contains(link.server)) {
-      extra += spike.extra;
+  std::vector<std::shared_ptr<Spike>> satisfied;
+  for (const std::shared_ptr<Spike>& spike : spikes_) {
+    if (spike->targets.empty() || spike->targets.contains(link.worker) || spike->targets.contains(link.server)) {
+      extra += spike->extra;
+      if (spike->waits_for_request && (spike->targets.empty() || spike->targets.contains(sender))) {
+        spike->waits_for_request = false;
+        satisfied.push_back(spike);
+      }
     }
   }
+  for (const std::shared_ptr<Spike>& spike : satisfied) end_spike_if_over(spike);
   return extra;
 }
 
@@ -151,8 +155,10 @@ asio::awaitable<void> FaultProxy::read_side(std::shared_ptr<Connection> connecti
     // A TCP stream keeps its order: nothing overtakes an earlier chunk, also
     // not one a spike holds (the sender's later requests on this connection
     // wait behind it; a client that gave up reconnects and is not held).
-    const auto deliver_at = std::max(direction.last_delivery, steady_clock::now() + draw_delay(connection->link)) +
-                            extra_delay(connection->link);
+    const Link& link = connection->link;
+    const std::string& sender = &direction == &connection->up ? link.worker : link.server;
+    const auto deliver_at =
+        std::max(direction.last_delivery, steady_clock::now() + draw_delay(connection->link)) + extra_delay(link, sender);
     direction.last_delivery = deliver_at;
     direction.queue.push_back({deliver_at, std::string(buffer.data(), read)});
     direction.wake.cancel();
@@ -213,10 +219,31 @@ void FaultProxy::heal(int partition) {
   healed_.cancel();
 }
 
-void FaultProxy::spike(const std::vector<std::string>& targets, nanoseconds extra, nanoseconds length) {
-  const auto until = steady_clock::now() + std::max<nanoseconds>(length, kShortestSpike);
-  std::erase_if(spikes_, [](const Spike& spike) { return steady_clock::now() >= spike.until; });
-  spikes_.push_back({{targets.begin(), targets.end()}, extra, until});
+void FaultProxy::spike(const std::vector<std::string>& targets, nanoseconds extra, nanoseconds length,
+                       SpikeHold hold, std::function<void()> ended) {
+  auto spike = std::make_shared<Spike>(io_, std::set<std::string>{targets.begin(), targets.end()}, extra,
+                                       hold == SpikeHold::kTheNextRequestToo, std::move(ended));
+  spikes_.push_back(spike);
+  spike->timer.expires_after(std::max<nanoseconds>(length, kShortestSpike));
+  spike->timer.async_wait([this, spike](const boost::system::error_code& error) {
+    if (error) return;
+    spike->length_over = true;
+    end_spike_if_over(spike);
+    if (!spike->waits_for_request) return;
+    spike->timer.expires_after(kLongestWaitForRequest);
+    spike->timer.async_wait([this, spike](const boost::system::error_code& late) {
+      if (late) return;
+      spike->waits_for_request = false;
+      end_spike_if_over(spike);
+    });
+  });
+}
+
+void FaultProxy::end_spike_if_over(const std::shared_ptr<Spike>& spike) {
+  if (!spike->length_over || spike->waits_for_request) return;
+  if (std::erase(spikes_, spike) == 0) return;  // already ended
+  spike->timer.cancel();
+  if (spike->ended) spike->ended();
 }
 
 }  // namespace locksim::live

@@ -8,8 +8,9 @@
 //   before an earlier chunk of the same connection — a TCP stream keeps its
 //   order, as the simulator's FIFO links do;
 // - a delay spike adds its extra delay to what is sent to or from its
-//   targets while it lasts (at least kShortestSpike, so the request it was
-//   timed for is caught whatever the scheduler does);
+//   targets while it lasts (at least kShortestSpike); one a worker's fault
+//   point started lasts also until it has held the request that worker
+//   sends next, however late the scheduler lets it leave;
 // - a partition holds every byte on the links it cuts until it heals.
 //   Unlike the simulator's messages, bytes on a cut TCP link are not lost:
 //   TCP sends them again, so a request sent into a partition is carried out
@@ -22,6 +23,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -37,6 +39,15 @@ namespace locksim::live {
 
 // Spikes shorter than this are stretched to it live.
 inline constexpr std::chrono::milliseconds kShortestSpike{2};
+// A spike waiting for its target's next request gives up after this: a
+// worker that sends nothing for so long (a crashed one) is not coming.
+inline constexpr std::chrono::seconds kLongestWaitForRequest{1};
+
+// How long a spike lasts live.
+enum class SpikeHold {
+  kItsLength,         // its length (at least kShortestSpike)
+  kTheNextRequestToo, // also until it held a request one of its targets sent
+};
 
 // A link's own settings; the defaults are a worker's link.
 struct LinkOptions {
@@ -74,25 +85,36 @@ class FaultProxy {
   // True when no byte is on its way: nothing read is still waiting to be delivered.
   [[nodiscard]] bool quiet() const;
 
-  // Adds `extra` to what is sent to or from any of `targets` for `length`.
-  void spike(const std::vector<std::string>& targets, std::chrono::nanoseconds extra, std::chrono::nanoseconds length);
+  // Adds `extra` to what is sent to or from any of `targets` for `length`
+  // (and as `hold` says); calls `ended` when it is over.
+  void spike(const std::vector<std::string>& targets, std::chrono::nanoseconds extra, std::chrono::nanoseconds length,
+             SpikeHold hold, std::function<void()> ended);
 
  private:
   struct Link;
   struct Direction;
   struct Connection;
+  struct Spike;
 
   asio::awaitable<void> accept(std::shared_ptr<Link> link);
   asio::awaitable<void> read_side(std::shared_ptr<Connection> connection, Direction& direction);
   asio::awaitable<void> write_side(std::shared_ptr<Connection> connection, Direction& direction);
   [[nodiscard]] bool is_cut(const Link& link) const;
-  [[nodiscard]] std::chrono::nanoseconds extra_delay(const Link& link) const;
+  // The extra delay of a chunk `sender` sends on `link`; a spike waiting for its target's next request has it.
+  std::chrono::nanoseconds extra_delay(const Link& link, const std::string& sender);
+  void end_spike_if_over(const std::shared_ptr<Spike>& spike);
   std::chrono::nanoseconds draw_delay(Link& link);
 
   struct Spike {
+    Spike(asio::io_context& io, std::set<std::string> on, std::chrono::nanoseconds added, bool waits,
+          std::function<void()> on_end)
+        : targets{std::move(on)}, extra{added}, waits_for_request{waits}, ended{std::move(on_end)}, timer{io} {}
     std::set<std::string> targets;
     std::chrono::nanoseconds extra{};
-    std::chrono::steady_clock::time_point until;
+    bool waits_for_request = false;  // SpikeHold::kTheNextRequestToo, and no request held yet
+    bool length_over = false;
+    std::function<void()> ended;
+    asio::steady_timer timer;  // its length; then the wait for a request
   };
   struct Partition {
     std::set<std::string> side_a;
@@ -106,7 +128,7 @@ class FaultProxy {
   std::vector<std::shared_ptr<Link>> links_;
   std::map<int, Partition> partitions_;
   int next_partition_ = 1;
-  std::vector<Spike> spikes_;
+  std::vector<std::shared_ptr<Spike>> spikes_;  // those still on
   // Every byte held by a partition waits on this timer; a heal cancels it, waking them all.
   asio::steady_timer healed_;
 };

@@ -337,13 +337,14 @@ class Coordinator {
     watches_.push_back({fault, std::string{point.watched}, on_event.nth, on_event.delay});
   }
 
-  void act(const PlannedFault& fault) {
+  // `hold`: a spike a worker's fault point started also holds the request it sends next.
+  void act(const PlannedFault& fault, SpikeHold hold = SpikeHold::kItsLength) {
     if (fault.kind == FaultKind::kFailover) {
       if (failover_ && failover_->act(fault)) fired_[fault.index] = true;
       return;
     }
     if (fault.kind == FaultKind::kPartition || fault.kind == FaultKind::kDelaySpike) {
-      act_on_network(fault);
+      act_on_network(fault, hold);
       return;
     }
     if (targets_a_lock_instance(fault)) {
@@ -383,17 +384,16 @@ class Coordinator {
     });
   }
 
-  void act_on_network(const PlannedFault& fault) {
+  void act_on_network(const PlannedFault& fault, SpikeHold hold) {
     fired_[fault.index] = true;
     const nanoseconds length = scaled(fault.length);
     if (fault.kind == FaultKind::kDelaySpike) {
-      proxy_->spike({fault.target}, scaled(fault.extra), length);
       const Json target = Json::array({fault.target});
       record_nemesis(EventKind::kFaultBegin, {{field::kKind, fault_kind_name(FaultKind::kDelaySpike)},
                                               {field::kTarget, target},
                                               {field::kExtraNs, scaled(fault.extra).count()},
                                               {field::kForNs, length.count()}});
-      after(std::max<nanoseconds>(length, kShortestSpike), [this, target] {
+      proxy_->spike({fault.target}, scaled(fault.extra), length, hold, [this, target] {
         record_nemesis(EventKind::kFaultEnd,
                        {{field::kKind, fault_kind_name(FaultKind::kDelaySpike)}, {field::kTarget, target}});
       });
@@ -661,7 +661,7 @@ class Coordinator {
       const std::size_t index = line[field::kFault].get<std::size_t>();
       const PlannedFault* fault = planned(index, worker.name);
       if (fault != nullptr && fault->kind != FaultKind::kPause) {
-        act(*fault);
+        act(*fault, SpikeHold::kTheNextRequestToo);
         // It said so just before stopping: a SIGCONT sent before it stopped would be lost.
         wait_until_stopped(worker.pid);
         signal_worker(worker.pid, SIGCONT);

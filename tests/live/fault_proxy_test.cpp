@@ -6,6 +6,7 @@
 // held is delivered.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <future>
 #include <thread>
@@ -17,6 +18,7 @@
 namespace locksim::live {
 namespace {
 
+using std::chrono::microseconds;
 using std::chrono::milliseconds;
 using std::chrono::steady_clock;
 
@@ -98,9 +100,27 @@ TEST(FaultProxy, ASpikeDelaysItsTargetAndNoOneElse) {
   proxy.start();
   RedisClient spiked{"127.0.0.1", spiked_port};
   RedisClient other{"127.0.0.1", other_port};
-  proxy.on_proxy([](FaultProxy& p) { p.spike({"worker-1"}, milliseconds(80), milliseconds(500)); });
+  proxy.on_proxy([](FaultProxy& p) { p.spike({"worker-1"}, milliseconds(80), milliseconds(500), SpikeHold::kItsLength, {}); });
   EXPECT_GE(round_trip_ms(spiked), 80.0);
   EXPECT_LT(round_trip_ms(other), 80.0) << "worker-2 is no target of the spike";
+}
+
+TEST(FaultProxy, ASpikeAtAFaultPointHoldsItsTargetsNextRequestHoweverLateItLeaves) {
+  const RedisServer server;
+  ProxyOnAThread proxy{sim::Distribution::constant(sim::Duration::microseconds(1))};
+  const int spiked_port = proxy.open("worker-1", "redis-0", server.port());
+  proxy.start();
+  RedisClient spiked{"127.0.0.1", spiked_port};
+  std::atomic<bool> ended = false;
+  proxy.on_proxy([&](FaultProxy& p) {
+    p.spike({"worker-1"}, milliseconds(80), microseconds(1), SpikeHold::kTheNextRequestToo, [&] { ended = true; });
+  });
+  // Later than the spike's length and than kShortestSpike: a loaded scheduler's delay.
+  std::this_thread::sleep_for(milliseconds(20));
+  EXPECT_FALSE(ended) << "the spike waits for the request";
+  EXPECT_GE(round_trip_ms(spiked), 80.0) << "the next request is held";
+  EXPECT_TRUE(ended);
+  EXPECT_LT(round_trip_ms(spiked), 80.0) << "and only that one";
 }
 
 TEST(FaultProxy, AClientThatGaveUpDuringAPartitionStillHasItsRequestCarriedOut) {

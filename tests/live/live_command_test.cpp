@@ -146,8 +146,11 @@ TEST(LiveCommand, AWriteHeldByADelaySpikeLandsLastAndTheRunWaitsForIt) {
   const std::string history = histories + "/h02-delayed-write-live-seed1-fencing-off.jsonl";
   const std::vector<nlohmann::json> accepted = events_named(history, "write.accept");
   const std::vector<nlohmann::json> done = events_named(history, "write.ok");
-  ASSERT_EQ(accepted.size(), 3u) << "two jobs, and the write the spike held";
-  ASSERT_EQ(done.size(), 2u);
+  // Two jobs and the write the spike held; at this time scale a request
+  // timeout is 5 ms, which a loaded machine's reply can miss, and the
+  // worker then tries its job again: one more accepted write each time.
+  ASSERT_GE(accepted.size(), 3u) << "two jobs, and the write the spike held";
+  ASSERT_EQ(done.size(), 2u) << "one per job";
   // The held write is worker-1's first (the spike's target and point),
   // whichever worker held the lock first.
   const std::vector<nlohmann::json> invoked = events_named(history, "write.invoke");
