@@ -26,22 +26,31 @@ using sim::Duration;
 
 constexpr Duration kPrecision = Duration::microseconds(1);
 
-// The length that bisection varies, by name; nullptr when the fault has none.
+// The length that bisection varies: its key's name and where it is in the fault.
 struct Length {
   const char* name;
-  Duration PlannedFault::*member;
+  Duration& (*of)(PlannedFault& fault);
 };
 
 std::optional<Length> length_of(const PlannedFault& fault) {
-  switch (fault.kind) {
+  constexpr auto kFor = [](PlannedFault& planned) -> Duration& { return planned.length; };
+  switch (fault.kind()) {
     case FaultKind::kPause:
     case FaultKind::kPartition:
-    case FaultKind::kStarveRenewal: return Length{"for", &PlannedFault::length};
+    case FaultKind::kStarveRenewal: return Length{"for", kFor};
     case FaultKind::kFailover:
-      if (fault.failover_primary == model::FailoverPrimary::kPartition) return Length{"for", &PlannedFault::length};
+      if (std::get<model::faults::Failover>(fault.params).primary == model::FailoverPrimary::kPartition) {
+        return Length{"for", kFor};
+      }
       return std::nullopt;
-    case FaultKind::kClockJump: return Length{"by", &PlannedFault::by};
-    case FaultKind::kDelaySpike: return Length{"extra", &PlannedFault::extra};
+    case FaultKind::kClockJump:
+      return Length{"by", [](PlannedFault& planned) -> Duration& {
+                      return std::get<model::faults::ClockJump>(planned.params).by;
+                    }};
+    case FaultKind::kDelaySpike:
+      return Length{"extra", [](PlannedFault& planned) -> Duration& {
+                      return std::get<model::faults::DelaySpike>(planned.params).extra;
+                    }};
     case FaultKind::kCrash:
     case FaultKind::kPowerLoss:
     case FaultKind::kClockDrift:
@@ -82,7 +91,7 @@ std::string length_phrase(FaultKind kind, Duration length) {
 
 RunnableCase with_length(const RunnableCase& base, std::size_t position, const Length& length, Duration value) {
   RunnableCase changed = base;
-  changed.plan.faults[position].*length.member = value;
+  length.of(changed.plan.faults[position]) = value;
   return changed;
 }
 
@@ -232,18 +241,19 @@ std::vector<CriticalEvent> critical_events(const RunnableCase& minimal, CaseRunn
     const PlannedFault& fault = minimal.plan.faults[position];
     CriticalEvent event;
     event.fault = fault.index;
-    event.kind = fault.kind;
+    event.kind = fault.kind();
     event.target = fault.target;
     RunnableCase without = minimal;
     without.plan.faults.erase(without.plan.faults.begin() + static_cast<std::ptrdiff_t>(position));
     event.needed = !runner.shows(without, kind);
     if (const std::optional<Length> length = length_of(fault); length && event.needed) {
       event.length_name = length->name;
-      event.length = fault.*length->member;
+      PlannedFault planned = fault;
+      event.length = length->of(planned);
       event.threshold = smallest_failing(
           event.length.value(), [&](Duration value) { return with_length(minimal, position, *length, value); }, runner,
           kind);
-      if (fault.kind == FaultKind::kPause) {
+      if (fault.kind() == FaultKind::kPause) {
         const LeaseAtFault lease = lease_at_pause(history, fault.target);
         event.lease = lease.lease;
         event.lease_left = lease.left;

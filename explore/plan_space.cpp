@@ -200,10 +200,13 @@ int fewest_workers(const Scenario& scenario) {
   };
   for (const FaultSpec& fault : scenario.faults) {
     count({fault.target.node});
-    count(fault.side_a);
-    count(fault.side_b);
-    if (fault.kind == scenarios::FaultKind::kFailover && fault.failover_primary == model::FailoverPrimary::kPartition) {
-      count(fault.with_primary);
+    if (const auto* partition = std::get_if<model::faults::Partition>(&fault.params)) {
+      count(partition->side_a);
+      count(partition->side_b);
+    }
+    if (const auto* failover = std::get_if<model::faults::Failover>(&fault.params);
+        failover && failover->primary == model::FailoverPrimary::kPartition) {
+      count(failover->with_primary);
     }
   }
   return std::min(fewest, scenario.system.workers.count);
@@ -287,8 +290,18 @@ std::string run_key(const RunnableCase& runnable_case) {
                                 scenario.network.delay.describe(), scenario.system.workers.work.describe());
   for (const scenarios::PlannedFault& fault : runnable_case.plan.faults) {
     const auto* at = std::get_if<scenarios::AtTime>(&fault.trigger);
-    key += fmt::format(" | {} {} {} {} {} {} {}", fault.index, fault.target, at ? at->at.count_ns() : -1, fault.length.count_ns(),
-                       fault.by.count_ns(), fault.extra.count_ns(), fault.restart_after ? fault.restart_after->count_ns() : -1);
+    key += fmt::format(" | {} {} {} {}", fault.index, fault.target, at ? at->at.count_ns() : -1, fault.length.count_ns());
+    key += std::visit(
+        [](const auto& kind) {
+          // What explore varies: a kind's numbers (by, extra) and a restart.
+          std::string numbers;
+          for (const model::FaultNumber& number : kind.numbers()) numbers += fmt::format(" {}", number.value);
+          if constexpr (requires { kind.restart_after; }) {
+            numbers += fmt::format(" {}", kind.restart_after ? kind.restart_after->count_ns() : -1);
+          }
+          return numbers;
+        },
+        fault.params);
   }
   return key;
 }

@@ -155,7 +155,8 @@ bool FailoverService::act(const scenarios::PlannedFault& fault) {
   failing_over_ = true;
   const std::string old_primary = instance_name(0);
   const Json target = Json::array({instance_name(0), instance_name(1)});
-  if (fault.failover_primary == model::FailoverPrimary::kCrash) {
+  const auto& failover = std::get<model::faults::Failover>(fault.params);
+  if (failover.primary == model::FailoverPrimary::kCrash) {
     record_(Json{{field::kTime, now_()},
                  {field::kProc, vocabulary::proc::kNemesis},
                  {field::kEvent, event_kind_name(EventKind::kFaultBegin)},
@@ -173,7 +174,7 @@ bool FailoverService::act(const scenarios::PlannedFault& fault) {
   std::vector<std::string> away{instance_name(1), "sentinel"};
   for (int index = 1; index <= scenario_.system.workers.count; ++index) {
     const std::string worker = fmt::format("worker-{}", index);
-    const bool with = std::ranges::find(fault.with_primary, worker) != fault.with_primary.end();
+    const bool with = std::ranges::find(failover.with_primary, worker) != failover.with_primary.end();
     (with ? with_old : away).push_back(worker);
   }
   cut_ = proxy_.cut(with_old, away);

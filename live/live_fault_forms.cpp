@@ -58,7 +58,7 @@ bool targets_a_lock_instance(const PlannedFault& fault) { return fault.target.st
 bool targets_a_worker(const PlannedFault& fault) { return fault.target.starts_with("worker-"); }
 
 std::string no_live_form(const PlannedFault& fault, const LiveFaultContext& context) {
-  switch (fault.kind) {
+  switch (fault.kind()) {
     case FaultKind::kPause:
     case FaultKind::kCrash:
       if (targets_a_lock_instance(fault)) return on_lock_instance(fault, context);

@@ -326,8 +326,8 @@ class Coordinator {
     // lasts its length, any other fault lets it go on at once.
     const bool at_the_point = on_event.delay == sim::Duration::zero() || point.self_stops_despite(on_event.delay);
     if (at_the_point && targets_a_worker(fault) &&
-        (fault.kind == FaultKind::kPause || fault.kind == FaultKind::kPartition ||
-         fault.kind == FaultKind::kDelaySpike)) {
+        (fault.kind() == FaultKind::kPause || fault.kind() == FaultKind::kPartition ||
+         fault.kind() == FaultKind::kDelaySpike)) {
       self_stops_[fault.target].push_back({std::string{point.self_stop}, on_event.nth, fault.index});
       // A user's program that does not take its stops itself is stopped from
       // here on seeing the line: a little later than the line (docs/live.md).
@@ -339,28 +339,36 @@ class Coordinator {
 
   // `hold`: a spike a worker's fault point started also holds the request it sends next.
   void act(const PlannedFault& fault, SpikeHold hold = SpikeHold::kItsLength) {
-    if (fault.kind == FaultKind::kFailover) {
-      if (failover_ && failover_->act(fault)) fired_[fault.index] = true;
-      return;
-    }
-    if (fault.kind == FaultKind::kPartition || fault.kind == FaultKind::kDelaySpike) {
-      act_on_network(fault, hold);
-      return;
-    }
+    std::visit(
+        [&](const auto& params) {
+          using Kind = std::decay_t<decltype(params)>;
+          if constexpr (std::is_same_v<Kind, model::faults::Failover>) {
+            if (failover_ && failover_->act(fault)) fired_[fault.index] = true;
+          } else if constexpr (std::is_same_v<Kind, model::faults::DelaySpike>) {
+            spike(fault, params, hold);
+          } else if constexpr (std::is_same_v<Kind, model::faults::Partition>) {
+            partition(fault, params);
+          } else if constexpr (std::is_same_v<Kind, model::faults::Pause> || std::is_same_v<Kind, model::faults::Crash>) {
+            pause_or_crash(fault);
+          }
+          // Every other kind is refused before the run (no_live_form).
+        },
+        fault.params);
+  }
+
+  void pause_or_crash(const PlannedFault& fault) {
     if (targets_a_lock_instance(fault)) {
       if (LockInstance* instance = instance_named(fault.target)) act_on_lock_instance(*instance, fault);
       return;
     }
     WorkerSlot* worker = worker_named(fault.target);
     if (worker == nullptr || !worker->running) return;
-    if (fault.kind == FaultKind::kPause) {
+    if (fault.kind() == FaultKind::kPause) {
       signal_worker(worker->pid, SIGSTOP);
-      record_nemesis(EventKind::kFaultBegin, {{field::kKind, fault_kind_name(FaultKind::kPause)},
-                                              {field::kTarget, worker->name},
-                                              {field::kForNs, scaled(fault.length).count()}});
+      record_nemesis(EventKind::kFaultBegin, fault_begin_fields(fault, worker->name));
       resume_after(*worker, scaled(fault.length));
     } else {
-      crash(*worker, fault);
+      crash(*worker, std::get<model::faults::Crash>(fault.params));
     }
     fired_[fault.index] = true;
   }
@@ -384,31 +392,42 @@ class Coordinator {
     });
   }
 
-  void act_on_network(const PlannedFault& fault, SpikeHold hold) {
+  // A fault.begin's fields: its kind, target, the kind's own numbers (scaled durations) and, if it lasts, `for`.
+  Json fault_begin_fields(const PlannedFault& fault, Json target) const {
+    Json fields{{field::kKind, fault_kind_name(fault.kind())}, {field::kTarget, std::move(target)}};
+    std::visit(
+        [&](const auto& params) {
+          for (const model::FaultNumber& number : params.numbers()) {
+            fields[number.field] = number.is_duration ? scaled(sim::Duration::nanoseconds(number.value)).count()
+                                                      : number.value;
+          }
+        },
+        fault.params);
+    if (model::takes_length(fault.kind())) fields[field::kForNs] = scaled(fault.length).count();
+    return fields;
+  }
+
+  void spike(const PlannedFault& fault, const model::faults::DelaySpike& params, SpikeHold hold) {
     fired_[fault.index] = true;
-    const nanoseconds length = scaled(fault.length);
-    if (fault.kind == FaultKind::kDelaySpike) {
-      const Json target = Json::array({fault.target});
-      record_nemesis(EventKind::kFaultBegin, {{field::kKind, fault_kind_name(FaultKind::kDelaySpike)},
-                                              {field::kTarget, target},
-                                              {field::kExtraNs, scaled(fault.extra).count()},
-                                              {field::kForNs, length.count()}});
-      proxy_->spike({fault.target}, scaled(fault.extra), length, hold, [this, target] {
-        record_nemesis(EventKind::kFaultEnd,
-                       {{field::kKind, fault_kind_name(FaultKind::kDelaySpike)}, {field::kTarget, target}});
-      });
-      return;
-    }
-    const int cut = proxy_->cut(fault.side_a, fault.side_b);
+    const Json target = Json::array({fault.target});
+    record_nemesis(EventKind::kFaultBegin, fault_begin_fields(fault, target));
+    proxy_->spike({fault.target}, scaled(params.extra), scaled(fault.length), hold, [this, target] {
+      record_nemesis(EventKind::kFaultEnd,
+                     {{field::kKind, fault_kind_name(FaultKind::kDelaySpike)}, {field::kTarget, target}});
+    });
+  }
+
+  void partition(const PlannedFault& fault, const model::faults::Partition& params) {
+    fired_[fault.index] = true;
+    const int cut = proxy_->cut(params.side_a, params.side_b);
     Json target = Json::array();
-    for (const auto& side : {fault.side_a, fault.side_b}) {
+    for (const auto& side : {params.side_a, params.side_b}) {
       for (const std::string& node : side) target.push_back(node);
     }
-    record_nemesis(EventKind::kFaultBegin, {{field::kKind, fault_kind_name(FaultKind::kPartition)},
-                                            {field::kTarget, target},
-                                            {field::kBetween, Json::array({fault.side_a, fault.side_b})},
-                                            {field::kForNs, length.count()}});
-    after(length, [this, cut, target] {
+    Json fields = fault_begin_fields(fault, target);
+    fields[field::kBetween] = Json::array({params.side_a, params.side_b});
+    record_nemesis(EventKind::kFaultBegin, fields);
+    after(scaled(fault.length), [this, cut, target] {
       proxy_->heal(cut);
       record_nemesis(EventKind::kFaultEnd,
                      {{field::kKind, fault_kind_name(FaultKind::kPartition)}, {field::kTarget, target}});
@@ -420,11 +439,9 @@ class Coordinator {
     // A fault that finds it down does nothing, as in the model.
     if (!server.running() || instance.restarting.joinable()) return;
     fired_[fault.index] = true;
-    if (fault.kind == FaultKind::kPause) {
+    if (fault.kind() == FaultKind::kPause) {
       server.freeze();
-      record_nemesis(EventKind::kFaultBegin, {{field::kKind, fault_kind_name(FaultKind::kPause)},
-                                              {field::kTarget, instance.name},
-                                              {field::kForNs, scaled(fault.length).count()}});
+      record_nemesis(EventKind::kFaultBegin, fault_begin_fields(fault, instance.name));
       after(scaled(fault.length), [this, slot = &instance] {
         slot->server->thaw();
         record_nemesis(EventKind::kFaultEnd,
@@ -440,8 +457,8 @@ class Coordinator {
         {field::kTime, now()}, {field::kProc, instance.name}, {field::kEvent, event_kind_name(EventKind::kCrash)}});
     // Redlock's delayed restart: the instance stays down that much longer
     // (the model's answers nothing meanwhile; live, it refuses connections).
-    if (fault.restart_after) {
-      after(scaled(*fault.restart_after) + scaled(scenario_.system.service.delayed_restart),
+    if (const auto& restart_after = std::get<model::faults::Crash>(fault.params).restart_after) {
+      after(scaled(*restart_after) + scaled(scenario_.system.service.delayed_restart),
             [this, slot = &instance] { restart_lock_instance(*slot); });
     }
   }
@@ -490,7 +507,7 @@ class Coordinator {
     });
   }
 
-  void crash(WorkerSlot& worker, const PlannedFault& fault) {
+  void crash(WorkerSlot& worker, const model::faults::Crash& fault) {
     signal_worker(worker.pid, SIGKILL);
     worker.running = false;
     record_nemesis(EventKind::kFaultBegin,
@@ -660,18 +677,17 @@ class Coordinator {
     if (event == kLiveStop) {
       const std::size_t index = line[field::kFault].get<std::size_t>();
       const PlannedFault* fault = planned(index, worker.name);
-      if (fault != nullptr && fault->kind != FaultKind::kPause) {
+      if (fault != nullptr && fault->kind() != FaultKind::kPause) {
         act(*fault, SpikeHold::kTheNextRequestToo);
         // It said so just before stopping: a SIGCONT sent before it stopped would be lost.
         wait_until_stopped(worker.pid);
         signal_worker(worker.pid, SIGCONT);
       } else if (fault != nullptr) {
-        coordinator_lines_.push_back(Json{{field::kTime, line[field::kTime]},
-                                          {field::kProc, vocabulary::proc::kNemesis},
-                                          {field::kEvent, event_kind_name(EventKind::kFaultBegin)},
-                                          {field::kKind, fault_kind_name(FaultKind::kPause)},
-                                          {field::kTarget, worker.name},
-                                          {field::kForNs, scaled(fault->length).count()}});
+        Json begin{{field::kTime, line[field::kTime]},
+                   {field::kProc, vocabulary::proc::kNemesis},
+                   {field::kEvent, event_kind_name(EventKind::kFaultBegin)}};
+        begin.update(fault_begin_fields(*fault, worker.name));
+        coordinator_lines_.push_back(std::move(begin));
         fired_[index] = true;
         resume_after(worker, scaled(fault->length));
       }
@@ -892,7 +908,7 @@ std::vector<std::string> faults_without_live_form(const scenarios::Scenario& sce
     const std::string why = no_live_form(fault, context);
     if (why.empty() || named[fault.index]) continue;
     named[fault.index] = true;
-    lines.push_back(fmt::format("faults[{}] ({}): {}", fault.index, scenarios::fault_kind_name(fault.kind), why));
+    lines.push_back(fmt::format("faults[{}] ({}): {}", fault.index, scenarios::fault_kind_name(fault.kind()), why));
   }
   return lines;
 }

@@ -37,91 +37,121 @@ void Nemesis::after_event(std::string proc, EventKind event, int nth, Duration d
   });
 }
 
-bool Nemesis::pause(NodeId target, Duration length) {
+bool Nemesis::apply(const BoundFault& fault) {
+  return std::visit([this, &fault](const auto& params) { return act(fault, params); }, fault.params);
+}
+
+template <class Params>
+void Nemesis::record_begin(const Params& params, const Field& target, const BoundFault& fault,
+                           std::optional<Field> between) {
+  std::vector<Field> fields{{field::kKind, fault_kind_name(Params::kKind)}, target};
+  if (between) fields.push_back(*between);
+  for (const FaultNumber& number : params.numbers()) fields.emplace_back(number.field, number.value);
+  if constexpr (kTakesLength<Params>) fields.emplace_back(field::kForNs, fault.length);
+  simulation_->record_fields(vocabulary::proc::kNemesis, EventKind::kFaultBegin, fields);
+}
+
+void Nemesis::record_end(FaultKind kind, const Field& target) {
+  simulation_->record(vocabulary::proc::kNemesis, EventKind::kFaultEnd, {{field::kKind, fault_kind_name(kind)}, target});
+}
+
+bool Nemesis::pause(NodeId target, Duration length) { return apply({target, length, faults::Pause{}}); }
+bool Nemesis::crash(NodeId target, std::optional<Duration> restart_after) {
+  return apply({target, {}, faults::Crash{restart_after}});
+}
+bool Nemesis::power_loss(NodeId target, std::optional<Duration> restart_after) {
+  return apply({target, {}, faults::PowerLoss{restart_after}});
+}
+bool Nemesis::memory_pressure(NodeId target, int keys) { return apply({target, {}, faults::MemoryPressure{keys}}); }
+bool Nemesis::jump_clock(NodeId target, Duration by) { return apply({target, {}, faults::ClockJump{by}}); }
+bool Nemesis::drift_clock(NodeId target, std::int64_t drift_ppm) {
+  return apply({target, {}, faults::ClockDrift{drift_ppm}});
+}
+bool Nemesis::partition(std::vector<NodeId> side_a, std::vector<NodeId> side_b, Duration length) {
+  return apply({std::nullopt, length, faults::PartitionOf<NodeId>{std::move(side_a), std::move(side_b)}});
+}
+bool Nemesis::delay_spike(NodeId target, Duration extra, Duration length) {
+  return apply({target, length, faults::DelaySpike{extra}});
+}
+bool Nemesis::starve_renewal(NodeId worker, Duration length) { return apply({worker, length, faults::StarveRenewal{}}); }
+
+bool Nemesis::act(const BoundFault& fault, const faults::Pause& params) {
+  const NodeId target = *fault.target;
   if (!simulation_->is_up(target)) {
     return false;
   }
   const std::string name = name_of(target);
-  simulation_->record(
-      vocabulary::proc::kNemesis, EventKind::kFaultBegin,
-      {{field::kKind, fault_kind_name(FaultKind::kPause)}, {field::kTarget, name}, {field::kForNs, length}});
+  record_begin(params, {field::kTarget, name}, fault);
   if (pause_depth_[target.index]++ == 0) {
     simulation_->pause(target);
   }
-  simulation_->schedule(simulation_->now() + length, [this, target, name] {
+  simulation_->schedule(simulation_->now() + fault.length, [this, target, name] {
     if (--pause_depth_[target.index] == 0 && simulation_->is_up(target)) {
       simulation_->resume(target);
     }
-    simulation_->record(vocabulary::proc::kNemesis, EventKind::kFaultEnd,
-                        {{field::kKind, fault_kind_name(FaultKind::kPause)}, {field::kTarget, name}});
+    record_end(FaultKind::kPause, {field::kTarget, name});
   });
   return true;
 }
 
-bool Nemesis::crash(NodeId target, std::optional<Duration> restart_after) {
+bool Nemesis::act(const BoundFault& fault, const faults::Crash& params) {
+  const NodeId target = *fault.target;
   if (!simulation_->is_up(target)) {
     return false;
   }
   const std::string name = name_of(target);
-  simulation_->record(vocabulary::proc::kNemesis, EventKind::kFaultBegin,
-                      {{field::kKind, fault_kind_name(FaultKind::kCrash)}, {field::kTarget, name}});
+  record_begin(params, {field::kTarget, name}, fault);
   pause_depth_.erase(target.index);
   system_->crash(target);
-  if (restart_after) {
-    simulation_->schedule(simulation_->now() + *restart_after, [this, target, name] {
+  if (params.restart_after) {
+    simulation_->schedule(simulation_->now() + *params.restart_after, [this, target, name] {
       system_->restart(target);
-      simulation_->record(vocabulary::proc::kNemesis, EventKind::kFaultEnd,
-                          {{field::kKind, fault_kind_name(FaultKind::kCrash)}, {field::kTarget, name}});
+      record_end(FaultKind::kCrash, {field::kTarget, name});
     });
   }
   return true;
 }
 
-bool Nemesis::power_loss(NodeId target, std::optional<Duration> restart_after) {
+bool Nemesis::act(const BoundFault& fault, const faults::PowerLoss& params) {
+  const NodeId target = *fault.target;
   if (!simulation_->is_up(target)) {
     return false;
   }
   const std::string name = name_of(target);
-  simulation_->record(vocabulary::proc::kNemesis, EventKind::kFaultBegin,
-                      {{field::kKind, fault_kind_name(FaultKind::kPowerLoss)}, {field::kTarget, name}});
+  record_begin(params, {field::kTarget, name}, fault);
   pause_depth_.erase(target.index);
   system_->power_loss(target);
-  if (restart_after) {
-    simulation_->schedule(simulation_->now() + *restart_after, [this, target, name] {
+  if (params.restart_after) {
+    simulation_->schedule(simulation_->now() + *params.restart_after, [this, target, name] {
       system_->restart(target);
-      simulation_->record(vocabulary::proc::kNemesis, EventKind::kFaultEnd,
-                          {{field::kKind, fault_kind_name(FaultKind::kPowerLoss)}, {field::kTarget, name}});
+      record_end(FaultKind::kPowerLoss, {field::kTarget, name});
     });
   }
   return true;
 }
 
-bool Nemesis::memory_pressure(NodeId target, int keys) {
+bool Nemesis::act(const BoundFault& fault, const faults::MemoryPressure& params) {
+  const NodeId target = *fault.target;
   if (!system_->can_press_memory(target)) {
     return false;
   }
-  simulation_->record(vocabulary::proc::kNemesis, EventKind::kFaultBegin,
-                      {{field::kKind, fault_kind_name(FaultKind::kMemoryPressure)},
-                       {field::kTarget, name_of(target)},
-                       {field::kEvict, std::int64_t{keys}}});
-  system_->press_memory(target, keys);
+  const std::string name = name_of(target);
+  record_begin(params, {field::kTarget, name}, fault);
+  system_->press_memory(target, params.evict);
   return true;
 }
 
-bool Nemesis::jump_clock(NodeId target, Duration by) {
-  simulation_->record(
-      vocabulary::proc::kNemesis, EventKind::kFaultBegin,
-      {{field::kKind, fault_kind_name(FaultKind::kClockJump)}, {field::kTarget, name_of(target)}, {field::kByNs, by}});
-  simulation_->jump_clock(target, by);
+bool Nemesis::act(const BoundFault& fault, const faults::ClockJump& params) {
+  const std::string name = name_of(*fault.target);
+  record_begin(params, {field::kTarget, name}, fault);
+  simulation_->jump_clock(*fault.target, params.by);
   return true;
 }
 
-bool Nemesis::drift_clock(NodeId target, std::int64_t drift_ppm) {
-  simulation_->record(vocabulary::proc::kNemesis, EventKind::kFaultBegin,
-                      {{field::kKind, fault_kind_name(FaultKind::kClockDrift)},
-                       {field::kTarget, name_of(target)},
-                       {field::kPpm, drift_ppm}});
-  simulation_->set_clock_drift(target, drift_ppm * 1000);
+bool Nemesis::act(const BoundFault& fault, const faults::ClockDrift& params) {
+  const std::string name = name_of(*fault.target);
+  record_begin(params, {field::kTarget, name}, fault);
+  simulation_->set_clock_drift(*fault.target, params.ppm * 1000);
   return true;
 }
 
@@ -133,21 +163,48 @@ std::string Nemesis::names_json(const std::vector<NodeId>& nodes) const {
   return json + "]";
 }
 
-bool Nemesis::partition(std::vector<NodeId> side_a, std::vector<NodeId> side_b, Duration length) {
-  const std::string between = fmt::format("[{},{}]", names_json(side_a), names_json(side_b));
-  std::vector<NodeId> everyone = side_a;
-  everyone.insert(everyone.end(), side_b.begin(), side_b.end());
+bool Nemesis::act(const BoundFault& fault, const faults::PartitionOf<NodeId>& params) {
+  const std::string between = fmt::format("[{},{}]", names_json(params.side_a), names_json(params.side_b));
+  std::vector<NodeId> everyone = params.side_a;
+  everyone.insert(everyone.end(), params.side_b.begin(), params.side_b.end());
   const std::string target = names_json(everyone);
-  simulation_->record(vocabulary::proc::kNemesis, EventKind::kFaultBegin,
-                      {{field::kKind, fault_kind_name(FaultKind::kPartition)},
-                       {field::kTarget, RawJson{target}},
-                       {field::kBetween, RawJson{between}},
-                       {field::kForNs, length}});
-  const sim::PartitionId cut = simulation_->network().cut(std::move(side_a), std::move(side_b));
-  simulation_->schedule(simulation_->now() + length, [this, cut, target] {
+  record_begin(params, {field::kTarget, RawJson{target}}, fault, Field{field::kBetween, RawJson{between}});
+  const sim::PartitionId cut = simulation_->network().cut(params.side_a, params.side_b);
+  simulation_->schedule(simulation_->now() + fault.length, [this, cut, target] {
     simulation_->network().heal(cut);
-    simulation_->record(vocabulary::proc::kNemesis, EventKind::kFaultEnd,
-                        {{field::kKind, fault_kind_name(FaultKind::kPartition)}, {field::kTarget, RawJson{target}}});
+    record_end(FaultKind::kPartition, {field::kTarget, RawJson{target}});
+  });
+  return true;
+}
+
+bool Nemesis::act(const BoundFault& fault, const faults::Failover& params) {
+  return failover(FailoverFault{params.primary, params.with_primary, {}, fault.length});
+}
+
+bool Nemesis::act(const BoundFault& fault, const faults::DelaySpike& params) {
+  std::vector<NodeId> targets{*fault.target};
+  const std::string target = names_json(targets);
+  record_begin(params, {field::kTarget, RawJson{target}}, fault);
+  const sim::DelaySpikeId spike = simulation_->network().add_delay_spike(params.extra, std::move(targets));
+  simulation_->schedule(simulation_->now() + fault.length, [this, spike, target] {
+    simulation_->network().remove_delay_spike(spike);
+    record_end(FaultKind::kDelaySpike, {field::kTarget, RawJson{target}});
+  });
+  return true;
+}
+
+bool Nemesis::act(const BoundFault& fault, const faults::StarveRenewal& params) {
+  const NodeId worker = *fault.target;
+  const std::optional<sim::ProcessId> renewal = simulation_->find_process(worker, "renewal");
+  if (!renewal) {
+    return false;  // not renewing now: nothing to starve
+  }
+  const std::string name = name_of(worker);
+  record_begin(params, {field::kTarget, name}, fault);
+  simulation_->pause_process(*renewal);
+  simulation_->schedule(simulation_->now() + fault.length, [this, renewal, name] {
+    simulation_->resume_process(*renewal);
+    record_end(FaultKind::kStarveRenewal, {field::kTarget, name});
   });
   return true;
 }
@@ -187,40 +244,6 @@ bool Nemesis::failover(const FailoverFault& fault) {
     fields.emplace_back(field::kForNs, fault.heal_after);
   }
   simulation_->record_fields(vocabulary::proc::kNemesis, EventKind::kFaultBegin, fields);
-  return true;
-}
-
-bool Nemesis::delay_spike(std::vector<NodeId> targets, Duration extra, Duration length) {
-  const std::string target = names_json(targets);
-  simulation_->record(vocabulary::proc::kNemesis, EventKind::kFaultBegin,
-                      {{field::kKind, fault_kind_name(FaultKind::kDelaySpike)},
-                       {field::kTarget, RawJson{target}},
-                       {field::kExtraNs, extra},
-                       {field::kForNs, length}});
-  const sim::DelaySpikeId spike = simulation_->network().add_delay_spike(extra, std::move(targets));
-  simulation_->schedule(simulation_->now() + length, [this, spike, target] {
-    simulation_->network().remove_delay_spike(spike);
-    simulation_->record(vocabulary::proc::kNemesis, EventKind::kFaultEnd,
-                        {{field::kKind, fault_kind_name(FaultKind::kDelaySpike)}, {field::kTarget, RawJson{target}}});
-  });
-  return true;
-}
-
-bool Nemesis::starve_renewal(NodeId worker, Duration length) {
-  const std::optional<sim::ProcessId> renewal = simulation_->find_process(worker, "renewal");
-  if (!renewal) {
-    return false;  // not renewing now: nothing to starve
-  }
-  const std::string name = name_of(worker);
-  simulation_->record(
-      vocabulary::proc::kNemesis, EventKind::kFaultBegin,
-      {{field::kKind, fault_kind_name(FaultKind::kStarveRenewal)}, {field::kTarget, name}, {field::kForNs, length}});
-  simulation_->pause_process(*renewal);
-  simulation_->schedule(simulation_->now() + length, [this, renewal, name] {
-    simulation_->resume_process(*renewal);
-    simulation_->record(vocabulary::proc::kNemesis, EventKind::kFaultEnd,
-                        {{field::kKind, fault_kind_name(FaultKind::kStarveRenewal)}, {field::kTarget, name}});
-  });
   return true;
 }
 

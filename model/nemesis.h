@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "model/fault.h"
 #include "model/system.h"
 #include "sim/simulation.h"
 
@@ -30,7 +31,11 @@ class Nemesis {
   void after_event(std::string proc, vocabulary::EventKind event, int nth, sim::Duration delay,
                    std::function<void()> fault);
 
-  // The faults, acting now. Each returns true iff it fired (and was recorded).
+  // Carries out a planned fault, bound to this system's nodes, now; true iff
+  // it fired (and was recorded). One overload of act() per fault kind.
+  bool apply(const BoundFault& fault);
+
+  // The faults, acting now, as apply() does them.
   bool pause(sim::NodeId target, sim::Duration length);
   bool crash(sim::NodeId target, std::optional<sim::Duration> restart_after);
   // A machine crash: as crash, but a Redis instance also loses what it had not fsynced.
@@ -44,10 +49,26 @@ class Nemesis {
   // Redis Sentinel's failover of the primary (crashed or cut off: `fault`),
   // which the service carries out over time (model/redis_service.h).
   bool failover(const FailoverFault& fault = {});
-  bool delay_spike(std::vector<sim::NodeId> targets, sim::Duration extra, sim::Duration length);
+  bool delay_spike(sim::NodeId target, sim::Duration extra, sim::Duration length);
   bool starve_renewal(sim::NodeId worker, sim::Duration length);
 
  private:
+  bool act(const BoundFault& fault, const faults::Pause& params);
+  bool act(const BoundFault& fault, const faults::Crash& params);
+  bool act(const BoundFault& fault, const faults::ClockJump& params);
+  bool act(const BoundFault& fault, const faults::ClockDrift& params);
+  bool act(const BoundFault& fault, const faults::PartitionOf<sim::NodeId>& params);
+  bool act(const BoundFault& fault, const faults::Failover& params);
+  bool act(const BoundFault& fault, const faults::DelaySpike& params);
+  bool act(const BoundFault& fault, const faults::StarveRenewal& params);
+  bool act(const BoundFault& fault, const faults::PowerLoss& params);
+  bool act(const BoundFault& fault, const faults::MemoryPressure& params);
+  // fault.begin: the kind, `target`, `between` (if any), the kind's numbers and, if it lasts, `for`.
+  template <class Params>
+  void record_begin(const Params& params, const sim::Field& target, const BoundFault& fault,
+                    std::optional<sim::Field> between = std::nullopt);
+  void record_end(vocabulary::FaultKind kind, const sim::Field& target);
+
   [[nodiscard]] std::string name_of(sim::NodeId node) const { return simulation_->node_name(node); }
   [[nodiscard]] std::string names_json(const std::vector<sim::NodeId>& nodes) const;
 

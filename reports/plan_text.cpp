@@ -20,18 +20,17 @@ std::string trigger_text(const scenarios::PlannedFault& fault) {
 }  // namespace
 
 std::string planned_fault_text(const scenarios::PlannedFault& fault) {
-  std::string text = fmt::format("faults[{}] {} ", fault.index, scenarios::fault_kind_name(fault.kind));
+  std::string text = fmt::format("faults[{}] {} ", fault.index, scenarios::fault_kind_name(fault.kind()));
   if (!fault.target.empty()) text += fault.target + " ";
   text += trigger_text(fault);
-  switch (fault.kind) {
-    case scenarios::FaultKind::kPause:
-    case scenarios::FaultKind::kPartition:
-    case scenarios::FaultKind::kStarveRenewal: text += fmt::format(", for {}", sim::format_duration(fault.length)); break;
-    case scenarios::FaultKind::kClockJump: text += fmt::format(", by {}", sim::format_duration(fault.by)); break;
-    case scenarios::FaultKind::kDelaySpike:
-      text += fmt::format(", {} extra for {}", sim::format_duration(fault.extra), sim::format_duration(fault.length));
-      break;
-    default: break;
+  if (const auto* jump = std::get_if<model::faults::ClockJump>(&fault.params)) {
+    text += fmt::format(", by {}", sim::format_duration(jump->by));
+  } else if (const auto* spike = std::get_if<model::faults::DelaySpike>(&fault.params)) {
+    text += fmt::format(", {} extra for {}", sim::format_duration(spike->extra), sim::format_duration(fault.length));
+  } else if (std::holds_alternative<model::faults::Pause>(fault.params) ||
+             std::holds_alternative<model::faults::Partition>(fault.params) ||
+             std::holds_alternative<model::faults::StarveRenewal>(fault.params)) {
+    text += fmt::format(", for {}", sim::format_duration(fault.length));
   }
   return text;
 }

@@ -118,7 +118,7 @@ PicturedRun picture(const PictureSource& source, model::Fencing mode, std::uint6
 std::optional<std::size_t> worker_pause(const scenarios::Scenario& scenario) {
   for (std::size_t index = 0; index < scenario.faults.size(); ++index) {
     const scenarios::FaultSpec& fault = scenario.faults[index];
-    if (fault.kind != scenarios::FaultKind::kPause) continue;
+    if (fault.kind() != scenarios::FaultKind::kPause) continue;
     if (fault.target.group == scenarios::TargetGroup::kWorkers ||
         (fault.target.group == scenarios::TargetGroup::kNamed && fault.target.node.starts_with("worker-"))) {
       return index;

@@ -26,7 +26,6 @@ namespace field = vocabulary::field;
 
 namespace {
 
-using scenarios::FaultKind;
 using scenarios::PlannedFault;
 using scenarios::TriggerEvent;
 
@@ -44,32 +43,22 @@ std::vector<sim::NodeId> nodes_named(const sim::Simulation& simulation, const st
   return nodes;
 }
 
-// Carries out one planned fault now; true iff it fired.
-bool apply(const PlannedFault& fault, model::Nemesis& nemesis, const sim::Simulation& simulation) {
-  switch (fault.kind) {
-    case FaultKind::kPause:
-      return nemesis.pause(node_named(simulation, fault.target), fault.length);
-    case FaultKind::kCrash:
-      return nemesis.crash(node_named(simulation, fault.target), fault.restart_after);
-    case FaultKind::kClockJump:
-      return nemesis.jump_clock(node_named(simulation, fault.target), fault.by);
-    case FaultKind::kClockDrift:
-      return nemesis.drift_clock(node_named(simulation, fault.target), fault.ppm);
-    case FaultKind::kPartition:
-      return nemesis.partition(nodes_named(simulation, fault.side_a), nodes_named(simulation, fault.side_b),
-                               fault.length);
-    case FaultKind::kFailover:
-      return nemesis.failover(model::FailoverFault{fault.failover_primary, fault.with_primary, {}, fault.length});
-    case FaultKind::kDelaySpike:
-      return nemesis.delay_spike({node_named(simulation, fault.target)}, fault.extra, fault.length);
-    case FaultKind::kStarveRenewal:
-      return nemesis.starve_renewal(node_named(simulation, fault.target), fault.length);
-    case FaultKind::kPowerLoss:
-      return nemesis.power_loss(node_named(simulation, fault.target), fault.restart_after);
-    case FaultKind::kMemoryPressure:
-      return nemesis.memory_pressure(node_named(simulation, fault.target), fault.evict);
-  }
-  return false;
+// A planned fault bound to the running system, once: its nodes by name become nodes.
+model::BoundFault bind(const PlannedFault& fault, const sim::Simulation& simulation) {
+  std::optional<sim::NodeId> target;
+  if (!fault.target.empty()) target = node_named(simulation, fault.target);
+  return {target, fault.length, std::visit(
+                                    [&simulation](const auto& params) -> model::FaultParamsOf<sim::NodeId> {
+                                      if constexpr (std::is_same_v<std::decay_t<decltype(params)>,
+                                                                   model::faults::Partition>) {
+                                        return model::faults::PartitionOf<sim::NodeId>{
+                                            nodes_named(simulation, params.side_a),
+                                            nodes_named(simulation, params.side_b)};
+                                      } else {
+                                        return params;
+                                      }
+                                    },
+                                    fault.params)};
 }
 
 sim::Duration drift_allowance(const scenarios::Scenario& scenario) {
@@ -248,8 +237,8 @@ SeedRun run_plan(const scenarios::Scenario& scenario, const scenarios::Plan& pla
   model::Nemesis nemesis{simulation, system};
   std::vector<bool> fired(scenario.faults.size(), false);
   for (const PlannedFault& fault : plan.faults) {
-    auto act = [&fault, &nemesis, &simulation, &fired] {
-      if (apply(fault, nemesis, simulation)) fired[fault.index] = true;
+    auto act = [bound = bind(fault, simulation), index = fault.index, &nemesis, &fired] {
+      if (nemesis.apply(bound)) fired[index] = true;
     };
     if (const auto* at = std::get_if<scenarios::AtTime>(&fault.trigger)) {
       nemesis.at(sim::Time{} + at->at, act);

@@ -43,21 +43,7 @@ std::vector<std::string> fault_targets(const Scenario& scenario, const FaultSpec
 }
 
 PlannedFault plan_fault(const FaultSpec& fault, std::size_t index, std::string target, Duration length) {
-  PlannedFault planned;
-  planned.index = index;
-  planned.kind = fault.kind;
-  planned.target = std::move(target);
-  planned.length = length;
-  planned.restart_after = fault.restart_after;
-  planned.by = fault.by;
-  planned.ppm = fault.ppm;
-  planned.side_a = fault.side_a;
-  planned.side_b = fault.side_b;
-  planned.extra = fault.extra;
-  planned.failover_primary = fault.failover_primary;
-  planned.with_primary = fault.with_primary;
-  planned.evict = fault.evict;
-  return planned;
+  return PlannedFault{index, std::move(target), AtTime{}, length, fault.params};
 }
 
 std::vector<std::string> scenario_node_names(const Scenario& scenario) {

@@ -21,19 +21,12 @@ namespace locksim::scenarios {
 // One fault occurrence made concrete: fixed target(s), trigger and lengths.
 struct PlannedFault {
   std::size_t index = 0;  // the fault's position in the scenario (faults_fired key "faults[index]")
-  FaultKind kind = FaultKind::kPause;
   std::string target;  // the node it hits, or whose event triggers it ("" for an untargeted partition or failover)
   std::variant<AtTime, OnEvent> trigger = AtTime{};
-  Duration length;                     // pause, partition, delay-spike, starve-renewal
-  std::optional<Duration> restart_after;
-  Duration by;
-  std::int64_t ppm = 0;
-  std::vector<std::string> side_a;
-  std::vector<std::string> side_b;
-  Duration extra;
-  model::FailoverPrimary failover_primary = model::FailoverPrimary::kCrash;
-  std::vector<std::string> with_primary;  // failover with primary "partition"
-  int evict = 1;
+  Duration length;  // its `for`, drawn (unused by a kind without one)
+  model::FaultParams params;
+
+  [[nodiscard]] FaultKind kind() const { return model::fault_kind_of(params); }
 };
 
 struct Plan {

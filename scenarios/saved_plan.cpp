@@ -15,6 +15,43 @@ std::string trigger_name(TriggerEvent when) {
   return kNames[static_cast<std::size_t>(when)];
 }
 
+// Writes a planned fault's own keys (model/fault.h) as a scenario file gives them.
+class FaultKeysWriter {
+ public:
+  FaultKeysWriter(nlohmann::ordered_json& entry, sim::Duration length) : entry_{entry}, length_{length} {}
+
+  void operator()(const model::faults::Pause&) const { write_length(); }
+  void operator()(const model::faults::StarveRenewal&) const { write_length(); }
+  void operator()(const model::faults::MemoryPressure& pressure) const { entry_["evict"] = pressure.evict; }
+  void operator()(const model::faults::Crash& crash) const { write_restart(crash.restart_after); }
+  void operator()(const model::faults::PowerLoss& loss) const { write_restart(loss.restart_after); }
+  void operator()(const model::faults::ClockJump& jump) const { entry_["by"] = sim::format_duration(jump.by); }
+  void operator()(const model::faults::ClockDrift& drift) const { entry_["ppm"] = drift.ppm; }
+  void operator()(const model::faults::Partition& partition) const {
+    entry_["between"] = {partition.side_a, partition.side_b};
+    write_length();
+  }
+  void operator()(const model::faults::Failover& failover) const {
+    if (failover.primary != model::FailoverPrimary::kPartition) return;
+    entry_["primary"] = "partition";
+    entry_["with_primary"] = failover.with_primary;
+    write_length();
+  }
+  void operator()(const model::faults::DelaySpike& spike) const {
+    entry_["extra"] = sim::format_duration(spike.extra);
+    write_length();
+  }
+
+ private:
+  void write_length() const { entry_["for"] = sim::format_duration(length_); }
+  void write_restart(const std::optional<sim::Duration>& restart_after) const {
+    if (restart_after) entry_["restart_after"] = sim::format_duration(*restart_after);
+  }
+
+  nlohmann::ordered_json& entry_;
+  sim::Duration length_;
+};
+
 }  // namespace
 
 std::string saved_plan_json(std::string_view original, const Scenario& scenario, const Plan& plan) {
@@ -25,7 +62,7 @@ std::string saved_plan_json(std::string_view original, const Scenario& scenario,
         {{"kind", fault_kind_name(FaultKind::kClockDrift)}, {"target", node}, {"at", "0s"}, {"ppm", drift_ppb / 1000}});
   }
   for (const PlannedFault& fault : plan.faults) {
-    nlohmann::ordered_json entry{{"kind", fault_kind_name(fault.kind)}};
+    nlohmann::ordered_json entry{{"kind", fault_kind_name(fault.kind())}};
     if (!fault.target.empty()) entry["target"] = fault.target;
     if (const auto* at = std::get_if<AtTime>(&fault.trigger)) {
       entry["at"] = sim::format_duration(at->at);
@@ -35,32 +72,7 @@ std::string saved_plan_json(std::string_view original, const Scenario& scenario,
       entry["nth"] = on_event.nth;
       entry["delay"] = sim::format_duration(on_event.delay);
     }
-    switch (fault.kind) {
-      case FaultKind::kPause:
-      case FaultKind::kStarveRenewal: entry["for"] = sim::format_duration(fault.length); break;
-      case FaultKind::kMemoryPressure: entry["evict"] = fault.evict; break;
-      case FaultKind::kCrash:
-      case FaultKind::kPowerLoss:
-        if (fault.restart_after) entry["restart_after"] = sim::format_duration(*fault.restart_after);
-        break;
-      case FaultKind::kClockJump: entry["by"] = sim::format_duration(fault.by); break;
-      case FaultKind::kClockDrift: entry["ppm"] = fault.ppm; break;
-      case FaultKind::kPartition:
-        entry["between"] = {fault.side_a, fault.side_b};
-        entry["for"] = sim::format_duration(fault.length);
-        break;
-      case FaultKind::kFailover:
-        if (fault.failover_primary == model::FailoverPrimary::kPartition) {
-          entry["primary"] = "partition";
-          entry["with_primary"] = fault.with_primary;
-          entry["for"] = sim::format_duration(fault.length);
-        }
-        break;
-      case FaultKind::kDelaySpike:
-        entry["extra"] = sim::format_duration(fault.extra);
-        entry["for"] = sim::format_duration(fault.length);
-        break;
-    }
+    std::visit(FaultKeysWriter{entry, fault.length}, fault.params);
     faults.push_back(entry);
   }
   document["faults"] = faults;

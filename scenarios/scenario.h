@@ -9,6 +9,7 @@
 #include <variant>
 #include <vector>
 
+#include "model/fault.h"
 #include "model/options.h"
 #include "scenarios/expectation.h"
 #include "scenarios/scenario_limits.h"
@@ -80,19 +81,13 @@ struct AtRate {
 using Trigger = std::variant<AtTime, OnEvent, AtRate>;
 
 struct FaultSpec {
-  FaultKind kind = FaultKind::kPause;
   FaultTarget target;
   Trigger trigger = AtTime{};
-  Distribution length = Distribution::constant(Duration::seconds(1));  // `for`: pause, partition, spike, starve
-  std::optional<Duration> restart_after;                            // crash
-  Duration by;                                                      // clock-jump, may be negative
-  std::int64_t ppm = 0;                                             // clock-drift
-  std::vector<std::string> side_a;                                  // partition `between`
-  std::vector<std::string> side_b;
-  Duration extra;                                                   // delay-spike
-  model::FailoverPrimary failover_primary = model::FailoverPrimary::kCrash;  // failover `primary`
-  std::vector<std::string> with_primary{"worker-1"};                // failover `with_primary` (partition)
-  int evict = 1;                                                    // memory-pressure: keys to free room for
+  // `for`, for the kinds that take one (model::takes_length): drawn per occurrence.
+  Distribution length = Distribution::constant(Duration::seconds(1));
+  model::FaultParams params;  // its kind, and the keys of its own (model/fault.h)
+
+  [[nodiscard]] FaultKind kind() const { return model::fault_kind_of(params); }
 };
 
 // The stuck_lock threshold when the file gives none: 10 × the lease, or one

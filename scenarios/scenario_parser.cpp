@@ -514,30 +514,92 @@ AtRate read_rate(const Reader& reader, const json& value, const std::string& pat
   return rate;
 }
 
-void read_failover(const Reader& reader, const json& value, const std::string& path,
-                   const std::vector<std::string>& nodes, FaultSpec& fault) {
-  with_member(value, "primary", [&](const json& v) {
-    fault.failover_primary = reader.choice<model::FailoverPrimary>(
-        v, path + "/primary", {{"crash", model::FailoverPrimary::kCrash}, {"partition", model::FailoverPrimary::kPartition}});
-  });
-  const bool split_brain = fault.failover_primary == model::FailoverPrimary::kPartition;
-  if (!split_brain && (value.contains("with_primary") || value.contains("for"))) {
-    reader.fail(path + (value.contains("for") ? "/for" : "/with_primary"), "goes with \"primary\": \"partition\"");
+// Reads a fault's own keys (model/fault.h) into its kind's parameters, and
+// its `for` into the spec's length.
+class FaultParamsReader {
+ public:
+  FaultParamsReader(const Reader& reader, const json& value, const std::string& path,
+                    const std::vector<std::string>& nodes, Distribution& length)
+      : reader_{reader}, value_{value}, path_{path}, nodes_{nodes}, length_{length} {}
+
+  void operator()(model::faults::Pause&) const { read_length(); }
+  void operator()(model::faults::StarveRenewal&) const { read_length(); }
+  void operator()(model::faults::Crash& crash) const { read_restart(crash.restart_after); }
+  void operator()(model::faults::PowerLoss& loss) const { read_restart(loss.restart_after); }
+  void operator()(model::faults::MemoryPressure& pressure) const {
+    with_member(value_, "evict", [&](const json& v) {
+      pressure.evict = static_cast<int>(reader_.integer(v, path_ + "/evict", 1, 1'000'000));
+    });
   }
-  if (!split_brain) return;
-  if (!value.contains("for")) reader.fail(path, "a failover with \"primary\": \"partition\" needs \"for\"");
-  fault.length = reader.distribution(value["for"], path + "/for");
-  with_member(value, "with_primary", [&](const json& v) {
-    if (!v.is_array()) reader.expected(path + "/with_primary", "a list of worker names", v);
-    fault.with_primary.clear();
-    for (std::size_t index = 0; index < v.size(); ++index) {
-      const std::string item = fmt::format("{}/with_primary/{}", path, index);
-      const std::string name = node_name(reader, v[index], item, nodes);
-      if (name.rfind("worker-", 0) != 0) reader.fail(item, "with_primary lists workers");
-      fault.with_primary.push_back(name);
+  void operator()(model::faults::ClockJump& jump) const {
+    jump.by = reader_.duration(required("by"), path_ + "/by", true);
+  }
+  void operator()(model::faults::ClockDrift& drift) const {
+    drift.ppm = reader_.integer(required("ppm"), path_ + "/ppm", -400'000, 400'000);
+  }
+  void operator()(model::faults::DelaySpike& spike) const {
+    spike.extra = reader_.duration(required("extra"), path_ + "/extra");
+    read_length();
+  }
+  void operator()(model::faults::Partition& partition) const {
+    const json& between = required("between");
+    if (!between.is_array() || between.size() != 2 || !between[0].is_array() || !between[1].is_array() ||
+        between[0].empty() || between[1].empty()) {
+      reader_.expected(path_ + "/between", "two non-empty lists of node names", between);
     }
-  });
-}
+    for (std::size_t side = 0; side < 2; ++side) {
+      for (std::size_t index = 0; index < between[side].size(); ++index) {
+        const std::string name =
+            node_name(reader_, between[side][index], fmt::format("{}/between/{}/{}", path_, side, index), nodes_);
+        (side == 0 ? partition.side_a : partition.side_b).push_back(name);
+      }
+    }
+    read_length();
+  }
+  void operator()(model::faults::Failover& failover) const {
+    with_member(value_, "primary", [&](const json& v) {
+      failover.primary = reader_.choice<model::FailoverPrimary>(
+          v, path_ + "/primary",
+          {{"crash", model::FailoverPrimary::kCrash}, {"partition", model::FailoverPrimary::kPartition}});
+    });
+    const bool split_brain = failover.primary == model::FailoverPrimary::kPartition;
+    if (!split_brain && (value_.contains("with_primary") || value_.contains("for"))) {
+      reader_.fail(path_ + (value_.contains("for") ? "/for" : "/with_primary"), "goes with \"primary\": \"partition\"");
+    }
+    if (!split_brain) return;
+    if (!value_.contains("for")) reader_.fail(path_, "a failover with \"primary\": \"partition\" needs \"for\"");
+    length_ = reader_.distribution(value_["for"], path_ + "/for");
+    with_member(value_, "with_primary", [&](const json& v) {
+      if (!v.is_array()) reader_.expected(path_ + "/with_primary", "a list of worker names", v);
+      failover.with_primary.clear();
+      for (std::size_t index = 0; index < v.size(); ++index) {
+        const std::string item = fmt::format("{}/with_primary/{}", path_, index);
+        const std::string name = node_name(reader_, v[index], item, nodes_);
+        if (name.rfind("worker-", 0) != 0) reader_.fail(item, "with_primary lists workers");
+        failover.with_primary.push_back(name);
+      }
+    });
+  }
+
+ private:
+  const json& required(const char* key) const {
+    if (!value_.contains(key)) {
+      reader_.fail(path_, fmt::format("a {} fault needs \"{}\"", value_["kind"].get<std::string>(), key));
+    }
+    return value_[key];
+  }
+  void read_length() const { length_ = reader_.distribution(required("for"), path_ + "/for"); }
+  void read_restart(std::optional<Duration>& restart_after) const {
+    with_member(value_, "restart_after",
+                [&](const json& v) { restart_after = reader_.duration(v, path_ + "/restart_after"); });
+  }
+
+  const Reader& reader_;
+  const json& value_;
+  const std::string& path_;
+  const std::vector<std::string>& nodes_;
+  Distribution& length_;
+};
 
 FaultSpec read_fault(const Reader& reader, const json& value, const std::string& path, const Scenario& scenario,
                      double& expected_rate_occurrences) {
@@ -548,20 +610,12 @@ FaultSpec read_fault(const Reader& reader, const json& value, const std::string&
   for (std::size_t at = 0; at < vocabulary::kFaultKindNames.size(); ++at) {
     kinds.emplace_back(vocabulary::kFaultKindNames[at], static_cast<FaultKind>(at));
   }
-  fault.kind = reader.choice<FaultKind>(value["kind"], path + "/kind", kinds);
+  fault.params = model::default_fault_params(reader.choice<FaultKind>(value["kind"], path + "/kind", kinds));
   std::vector<std::string> allowed{"kind", "target", "at", "when", "nth", "delay", "rate"};
-  switch (fault.kind) {
-    case FaultKind::kPause:
-    case FaultKind::kStarveRenewal: allowed.insert(allowed.end(), {"for"}); break;
-    case FaultKind::kCrash:
-    case FaultKind::kPowerLoss: allowed.insert(allowed.end(), {"restart_after"}); break;
-    case FaultKind::kMemoryPressure: allowed.insert(allowed.end(), {"evict"}); break;
-    case FaultKind::kClockJump: allowed.insert(allowed.end(), {"by"}); break;
-    case FaultKind::kClockDrift: allowed.insert(allowed.end(), {"ppm"}); break;
-    case FaultKind::kPartition: allowed.insert(allowed.end(), {"between", "for"}); break;
-    case FaultKind::kFailover: allowed.insert(allowed.end(), {"primary", "with_primary", "for"}); break;
-    case FaultKind::kDelaySpike: allowed.insert(allowed.end(), {"extra", "for"}); break;
-  }
+  std::visit([&allowed](const auto& params) {
+    const auto& keys = std::decay_t<decltype(params)>::kKeys;
+    allowed.insert(allowed.end(), keys.begin(), keys.end());
+  }, fault.params);
   reader.require_object(value, path, allowed);
 
   const std::vector<std::string> nodes = scenario_node_names(scenario);
@@ -574,14 +628,14 @@ FaultSpec read_fault(const Reader& reader, const json& value, const std::string&
     } else {
       fault.target.node = node_name(reader, value["target"], path + "/target", nodes);
     }
-  } else if (fault.kind != FaultKind::kPartition && fault.kind != FaultKind::kFailover) {
+  } else if (fault.kind() != FaultKind::kPartition && fault.kind() != FaultKind::kFailover) {
     reader.fail(path, "this fault needs a \"target\": a node name, \"workers\", \"service\" or \"any\"");
   }
-  if (fault.kind == FaultKind::kStarveRenewal && fault.target.group == TargetGroup::kNamed &&
+  if (fault.kind() == FaultKind::kStarveRenewal && fault.target.group == TargetGroup::kNamed &&
       fault.target.node.rfind("worker-", 0) != 0) {
     reader.fail(path + "/target", "starve-renewal targets a worker");
   }
-  if (fault.kind == FaultKind::kMemoryPressure) {
+  if (fault.kind() == FaultKind::kMemoryPressure) {
     if (scenario.system.service.kind == model::ServiceKind::kConsensus) {
       reader.fail(path + "/kind", "memory-pressure acts on a Redis instance; service.kind \"consensus\" has none");
     }
@@ -589,7 +643,7 @@ FaultSpec read_fault(const Reader& reader, const json& value, const std::string&
       reader.fail(path + "/target", "memory-pressure targets a Redis instance (redis-0, ...) or \"service\"");
     }
   }
-  if (fault.kind == FaultKind::kFailover && scenario.system.service.kind != model::ServiceKind::kRedisFailover) {
+  if (fault.kind() == FaultKind::kFailover && scenario.system.service.kind != model::ServiceKind::kRedisFailover) {
     reader.fail(path + "/kind", "a failover needs service.kind \"redis-failover\"");
   }
 
@@ -624,52 +678,7 @@ FaultSpec read_fault(const Reader& reader, const json& value, const std::string&
     fault.trigger = on_event;
   }
 
-  auto required = [&](const char* key) -> const json& {
-    if (!value.contains(key)) reader.fail(path, fmt::format("a {} fault needs \"{}\"", value["kind"].get<std::string>(), key));
-    return value[key];
-  };
-  switch (fault.kind) {
-    case FaultKind::kPause:
-    case FaultKind::kStarveRenewal:
-      fault.length = reader.distribution(required("for"), path + "/for");
-      break;
-    case FaultKind::kCrash:
-    case FaultKind::kPowerLoss:
-      with_member(value, "restart_after", [&](const json& v) { fault.restart_after = reader.duration(v, path + "/restart_after"); });
-      break;
-    case FaultKind::kMemoryPressure:
-      with_member(value, "evict", [&](const json& v) { fault.evict = static_cast<int>(reader.integer(v, path + "/evict", 1, 1'000'000)); });
-      break;
-    case FaultKind::kClockJump:
-      fault.by = reader.duration(required("by"), path + "/by", true);
-      break;
-    case FaultKind::kClockDrift:
-      fault.ppm = reader.integer(required("ppm"), path + "/ppm", -400'000, 400'000);
-      break;
-    case FaultKind::kPartition: {
-      const json& between = required("between");
-      if (!between.is_array() || between.size() != 2 || !between[0].is_array() || !between[1].is_array() ||
-          between[0].empty() || between[1].empty()) {
-        reader.expected(path + "/between", "two non-empty lists of node names", between);
-      }
-      for (std::size_t side = 0; side < 2; ++side) {
-        for (std::size_t index = 0; index < between[side].size(); ++index) {
-          const std::string name =
-              node_name(reader, between[side][index], fmt::format("{}/between/{}/{}", path, side, index), nodes);
-          (side == 0 ? fault.side_a : fault.side_b).push_back(name);
-        }
-      }
-      fault.length = reader.distribution(required("for"), path + "/for");
-      break;
-    }
-    case FaultKind::kFailover:
-      read_failover(reader, value, path, nodes, fault);
-      break;
-    case FaultKind::kDelaySpike:
-      fault.extra = reader.duration(required("extra"), path + "/extra");
-      fault.length = reader.distribution(required("for"), path + "/for");
-      break;
-  }
+  std::visit(FaultParamsReader{reader, value, path, nodes, fault.length}, fault.params);
   return fault;
 }
 

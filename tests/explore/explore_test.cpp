@@ -70,7 +70,7 @@ TEST(Explore, PausePastLeaseShrinksToOnePauseTwoWorkersAndTheTrueThreshold) {
 
   const RunnableCase minimal = runnable(explored.scenario, found.minimal);
   ASSERT_EQ(minimal.plan.faults.size(), 1u);
-  EXPECT_EQ(minimal.plan.faults.front().kind, scenarios::FaultKind::kPause);
+  EXPECT_EQ(minimal.plan.faults.front().kind(), scenarios::FaultKind::kPause);
   EXPECT_LE(minimal.scenario.system.workers.count, 2);
 
   CaseRunner runner{explored.goal.mode, explored.goal.kinds};

@@ -355,7 +355,7 @@ void slow_validation_answer(Nemesis& nemesis, System& system) {
   // write.invoke at t; the write reaches storage at t + 1 ms, the question
   // reaches consensus at t + 2 ms, and its answer leaves inside the spike.
   nemesis.after_event("worker-1", EventKind::kWriteInvoke, 1, 1500_us,
-                      [&nemesis, &system] { nemesis.delay_spike({system.storage_node()}, 5_s, 1_s); });
+                      [&nemesis, &system] { nemesis.delay_spike(system.storage_node(), 5_s, 1_s); });
 }
 
 SystemOptions validated_with_the_service(sim::Duration lock_delay, sim::Duration request_timeout) {
@@ -496,7 +496,7 @@ RC_GTEST_PROP(ConsensusProperty, ValidatedFencingWithALockDelayAcceptsNoStaleWri
           } else {
             const sim::Duration extra = sim::Duration::milliseconds(fault.extra_ms);
             nemesis.at(at(sim::Duration::milliseconds(fault.at_ms)),
-                       [&nemesis, target, extra, length] { nemesis.delay_spike({target}, extra, length); });
+                       [&nemesis, target, extra, length] { nemesis.delay_spike(target, extra, length); });
           }
         }
       },

@@ -81,7 +81,7 @@ TEST(H1PausePastLease, WithFencingTheWokenHoldersWriteIsRejectedAsStale) {
 // worker-1's write leaves just before its lease ends and spends 90 s in the network.
 void delay_worker_1s_write(Nemesis& nemesis, System& system) {
   nemesis.after_event("worker-1", EventKind::kWriteInvoke, 1, 0_s,
-                      [&nemesis, &system] { nemesis.delay_spike({system.worker_node(1)}, 90_s, 1_ms); });
+                      [&nemesis, &system] { nemesis.delay_spike(system.worker_node(1), 90_s, 1_ms); });
 }
 
 SystemOptions nine_second_work() {
@@ -536,7 +536,7 @@ SystemOptions billing(bool idempotency_keys) {
 
 void delay_worker_1s_first_charge(Nemesis& nemesis, System& system) {
   nemesis.after_event("worker-1", EventKind::kWriteInvoke, 1, 0_s,
-                      [&nemesis, &system] { nemesis.delay_spike({system.worker_node(1)}, 1700_ms, 1_ms); });
+                      [&nemesis, &system] { nemesis.delay_spike(system.worker_node(1), 1700_ms, 1_ms); });
 }
 
 std::map<std::int64_t, int> accepted_charges_per_job(const History& history) {
@@ -579,7 +579,7 @@ SystemOptions external_billing(bool idempotency_keys, IdempotencyKey key) {
 
 void delay_worker_1s_first_external_charge(Nemesis& nemesis, System& system) {
   nemesis.after_event("worker-1", EventKind::kEffectInvoke, 1, 0_s,
-                      [&nemesis, &system] { nemesis.delay_spike({system.worker_node(1)}, 1700_ms, 1_ms); });
+                      [&nemesis, &system] { nemesis.delay_spike(system.worker_node(1), 1700_ms, 1_ms); });
 }
 
 std::map<std::int64_t, int> external_charges_per_job(const History& history) {

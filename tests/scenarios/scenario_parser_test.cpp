@@ -37,7 +37,7 @@ TEST(ScenarioParser, ReadsTheSpecExampleWithEveryValue) {
   EXPECT_EQ(scenario.network.delay, Distribution::log_normal(1_ms, 20_ms));
   EXPECT_EQ(scenario.drift_ppm, 100);
   ASSERT_EQ(scenario.faults.size(), 1u);
-  EXPECT_EQ(scenario.faults[0].kind, FaultKind::kPause);
+  EXPECT_EQ(scenario.faults[0].kind(), FaultKind::kPause);
   EXPECT_EQ(scenario.faults[0].target.node, "worker-1");
   EXPECT_EQ(std::get<OnEvent>(scenario.faults[0].trigger).when, TriggerEvent::kAfterAcquire);
   EXPECT_EQ(std::get<OnEvent>(scenario.faults[0].trigger).nth, 1);
@@ -91,8 +91,8 @@ TEST(ScenarioParser, ReadsSentinelTimingMitigationsAndASplitBrainFailoverWithThe
   EXPECT_EQ(defaults.system.service.min_replicas_to_write, 0);
   EXPECT_EQ(defaults.system.service.min_replicas_max_lag, 10_s);
   EXPECT_FALSE(defaults.system.workers.wait_replicas);
-  EXPECT_EQ(defaults.faults.at(0).failover_primary, model::FailoverPrimary::kPartition);
-  EXPECT_EQ(defaults.faults.at(0).with_primary, std::vector<std::string>{"worker-1"});
+  EXPECT_EQ(std::get<model::faults::Failover>(defaults.faults.at(0).params).primary, model::FailoverPrimary::kPartition);
+  EXPECT_EQ(std::get<model::faults::Failover>(defaults.faults.at(0).params).with_primary, std::vector<std::string>{"worker-1"});
   const Scenario given = parse_scenario(
       R"({"name": "x", "service": {"kind": "redis-failover", "down_after": "5s", "promotion": "300ms",
                                    "min_replicas_to_write": 1, "min_replicas_max_lag": "4s"},
@@ -106,7 +106,7 @@ TEST(ScenarioParser, ReadsSentinelTimingMitigationsAndASplitBrainFailoverWithThe
   EXPECT_EQ(given.system.service.min_replicas_max_lag, 4_s);
   ASSERT_TRUE(given.system.workers.wait_replicas);
   EXPECT_EQ(given.system.workers.wait_replicas->timeout, 100_ms);
-  EXPECT_EQ(given.faults.at(0).with_primary, (std::vector<std::string>{"worker-2", "worker-3"}));
+  EXPECT_EQ(std::get<model::faults::Failover>(given.faults.at(0).params).with_primary, (std::vector<std::string>{"worker-2", "worker-3"}));
 }
 
 TEST(ScenarioParser, RefusesSentinelSettingsWhereTheyDoNotApplyNamingThePath) {
@@ -205,7 +205,7 @@ TEST(ScenarioParser, RedlockDefaultsToFiveInstancesAndFaultsMayTargetThem) {
       "x.json");
   EXPECT_EQ(scenario.system.service.instances, model::RedlockService::kDefaultInstances);
   EXPECT_EQ(model::RedlockService::kDefaultInstances, 5);
-  EXPECT_EQ(scenario.faults[0].by, -(5_s));
+  EXPECT_EQ(std::get<model::faults::ClockJump>(scenario.faults[0].params).by, -(5_s));
 }
 
 TEST(ScenarioParser, ReadsEveryTriggerKind) {
@@ -219,9 +219,9 @@ TEST(ScenarioParser, ReadsEveryTriggerKind) {
   EXPECT_EQ(scenario.faults[0].target.group, TargetGroup::kWorkers);
   EXPECT_EQ(std::get<OnEvent>(scenario.faults[1].trigger).nth, 3);
   EXPECT_EQ(std::get<OnEvent>(scenario.faults[1].trigger).delay, 10_ms);
-  EXPECT_EQ(scenario.faults[1].restart_after, 1_s);
-  EXPECT_EQ(scenario.faults[2].side_a, std::vector<std::string>{"worker-1"});
-  EXPECT_EQ(scenario.faults[2].side_b, std::vector<std::string>{"redis-0"});
+  EXPECT_EQ(std::get<model::faults::Crash>(scenario.faults[1].params).restart_after, 1_s);
+  EXPECT_EQ(std::get<model::faults::Partition>(scenario.faults[2].params).side_a, std::vector<std::string>{"worker-1"});
+  EXPECT_EQ(std::get<model::faults::Partition>(scenario.faults[2].params).side_b, std::vector<std::string>{"redis-0"});
 }
 
 TEST(ScenarioParser, ReadsExpectationsOnTotalsSharesOfRunsAndRunOutcomes) {
