@@ -3,7 +3,7 @@
 // the same source as docs/scenario-format.md's table. Pointers are written as
 // scenario errors write them ("/workers/retry", "/faults/0/for"). Exit 0, or 2
 // for a pointer the format does not have (with the nearest keys if any are close).
-// `--markdown` prints the whole table, as the doc holds it.
+// `--markdown` prints the whole key table and the fault kinds' table, as the doc holds them.
 
 #include <memory>
 #include <string>
@@ -25,7 +25,7 @@ struct ExplainArguments {
 
 ExitCode run_explain(const ExplainArguments& arguments) {
   if (arguments.markdown) {
-    fmt::print("{}", scenarios::key_reference_markdown_table());
+    fmt::print("{}\n{}", scenarios::key_reference_markdown_table(), scenarios::fault_kind_markdown_table());
     return ExitCode::kOk;
   }
   if (arguments.pointer.empty()) {
@@ -53,7 +53,7 @@ void add_explain_command(CLI::App& app, ExitCode& exit_code) {
   auto arguments = std::make_shared<ExplainArguments>();
   CLI::App* command = app.add_subcommand("explain", "Explain a scenario key: type, unit, default, limits, meaning");
   auto* pointer = command->add_option("pointer", arguments->pointer, "The key's JSON pointer, e.g. /faults/0/for");
-  command->add_flag("--markdown", arguments->markdown, "Print the reference of every key as a Markdown table")
+  command->add_flag("--markdown", arguments->markdown, "Print the reference of every key, and of every fault kind, as Markdown tables")
       ->excludes(pointer);
   command->callback([arguments, &exit_code] { exit_code = run_explain(*arguments); });
 }

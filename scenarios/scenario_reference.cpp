@@ -337,4 +337,18 @@ std::string key_reference_markdown_table() {
   return table;
 }
 
+std::string fault_kind_markdown_table() {
+  std::string table = "| kind | parameters | what happens |\n|---|---|---|\n";
+  for (std::size_t kind = 0; kind < vocabulary::kFaultKindNames.size(); ++kind) {
+    std::visit(
+        [&table](const auto& params) {
+          using Params = std::decay_t<decltype(params)>;
+          table += fmt::format("| `{}` | {} | {} |\n", fault_kind_name(Params::kKind), Params::kRow.parameters,
+                               Params::kRow.effect);
+        },
+        model::default_fault_params(static_cast<FaultKind>(kind)));
+  }
+  return table;
+}
+
 }  // namespace locksim::scenarios

@@ -46,4 +46,8 @@ struct KeyReference {
 // The Markdown table of every entry (docs/scenario-format.md holds it verbatim).
 [[nodiscard]] std::string key_reference_markdown_table();
 
+// The Markdown table of the fault kinds, their parameters and what each does,
+// from their types (model/fault.h); docs/scenario-format.md holds it verbatim.
+[[nodiscard]] std::string fault_kind_markdown_table();
+
 }  // namespace locksim::scenarios

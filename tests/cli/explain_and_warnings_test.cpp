@@ -53,11 +53,14 @@ TEST(ExplainCommand, AKeyWithoutASlashIsExitTwoAndSaysHowPointersLook) {
 
 TEST(ExplainCommand, NoPointerIsExitTwo) { EXPECT_EQ(run_locksim("explain").exit_code, 2); }
 
-TEST(ExplainCommand, MarkdownPrintsTheWholeTable) {
+TEST(ExplainCommand, MarkdownPrintsTheWholeTableThenTheFaultKinds) {
   const Result result = run_locksim("explain --markdown");
   EXPECT_EQ(result.exit_code, 0);
   EXPECT_EQ(result.output.rfind("| key | type | unit | default | limits | meaning |\n", 0), 0u);
   EXPECT_NE(result.output.find("| `/workers/renew_every` |"), std::string::npos);
+  const std::size_t faults = result.output.find("\n\n| kind | parameters | what happens |\n");
+  ASSERT_NE(faults, std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("| `memory-pressure` | `evict`", faults), std::string::npos);
 }
 
 TEST(SettingWarnings, RunPrintsEachWarningOnceWithFileAndPointer) {
