@@ -4,6 +4,7 @@
 #include <climits>
 
 #include "live/monotonic_clock.h"
+#include "model/client_rules.h"
 #include "vocabulary/reason.h"
 
 namespace locksim::live {
@@ -64,9 +65,11 @@ nanoseconds RedlockClient::per_request_timeout() const {
 
 nanoseconds RedlockClient::validity_after(nanoseconds elapsed) const {
   if (!timing_.ttl) return nanoseconds::max();
-  const nanoseconds drift{static_cast<std::int64_t>(timing_.drift_factor * static_cast<double>(timing_.ttl->count()))};
-  const nanoseconds waited = timing_.subtract_elapsed ? elapsed : nanoseconds::zero();
-  return *timing_.ttl - waited - (drift + kDriftAllowanceMinimum);
+  // The model's rule (model/client_rules.h), on this process's clock; the 2 ms are not scaled.
+  return nanoseconds{model::redlock_validity(sim::Duration::nanoseconds(timing_.ttl->count()),
+                                             sim::Duration::nanoseconds(elapsed.count()), timing_.drift_factor,
+                                             timing_.subtract_elapsed)
+                         .count_ns()};
 }
 
 std::int64_t RedlockClient::valid_until(std::int64_t started_ns) const {

@@ -52,8 +52,6 @@ struct RedlockOutcome {
 
 class RedlockClient {
  public:
-  static constexpr std::chrono::nanoseconds kDriftAllowanceMinimum{2'000'000};
-
   RedlockClient(asio::any_io_executor executor, RedlockTiming timing);
 
   // One connection to each instance, redis-0 first (through the fault

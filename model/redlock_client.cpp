@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "model/client_rules.h"
 #include "model/protocol.h"
 #include "sim/assert.h"
 #include "vocabulary/reason.h"
@@ -30,11 +31,8 @@ Duration RedlockClient::validity_after(Duration elapsed) const {
   if (ttl_ == Duration::max()) {
     return Duration::max();  // no expiry: nothing to run out
   }
-  const Duration drift =
-      Duration::nanoseconds(static_cast<std::int64_t>(options_.drift_factor * static_cast<double>(ttl_.count_ns()))) +
-      kDriftAllowanceMinimum;
-  const Duration waited = options_.elapsed_check == ElapsedCheck::kSubtractElapsed ? elapsed : Duration::zero();
-  return ttl_ - waited - drift;
+  return redlock_validity(ttl_, elapsed, options_.drift_factor,
+                          options_.elapsed_check == ElapsedCheck::kSubtractElapsed);
 }
 
 LocalTime RedlockClient::believed_until(LocalTime start) const {

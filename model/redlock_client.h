@@ -64,8 +64,6 @@ struct RedlockClientOptions {
 
 class RedlockClient final : public LockClient {
  public:
-  // Added to the drift allowance whatever the TTL: the page's "+ 2 milliseconds".
-  static constexpr sim::Duration kDriftAllowanceMinimum = sim::Duration::milliseconds(2);
 
   // Requires at least one instance.
   RedlockClient(std::vector<sim::NodeId> instances, std::string lock, RedlockClientOptions options);

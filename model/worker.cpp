@@ -1,11 +1,11 @@
 #include "model/worker.h"
 
 #include <algorithm>
-#include <limits>
 #include <utility>
 
 #include <fmt/core.h>
 
+#include "model/client_rules.h"
 #include "model/protocol.h"
 #include "vocabulary/event_kind.h"
 #include "vocabulary/field_name.h"
@@ -24,13 +24,6 @@ namespace {
 
 const std::string& workload_key(const Workload& workload) {
   return std::visit([](const auto& kind) -> const std::string& { return kind.key; }, workload);
-}
-
-// Jobs per worker; the billing workload's customers are shared, not per worker.
-int jobs_per_worker(const Workload& workload) {
-  if (const auto* counter = std::get_if<CounterWorkload>(&workload)) return counter->jobs;
-  if (const auto* write_only = std::get_if<WriteOnlyWorkload>(&workload)) return write_only->jobs;
-  return std::numeric_limits<int>::max();
 }
 
 }  // namespace
@@ -54,12 +47,11 @@ sim::NodeBoot Worker::boot() {
 
 sim::Task<> Worker::run(Context context) {
   const int jobs = jobs_per_worker(options_.workload);
-  while (jobs_done_ + jobs_failed_ < jobs) {
+  while (jobs_.any_left(jobs)) {
     const std::optional<Lease> granted = co_await acquire_until_granted(context);
     if (!granted) {
-      ++jobs_failed_;
-      // Billing's jobs are the shared customers: a worker that gives up stops.
-      if (std::holds_alternative<BillingWorkload>(options_.workload)) break;
+      ++jobs_.given_up;
+      if (stops_after_giving_up(options_.workload)) break;
       co_await context.sleep(options_.workers.between.sample(context.rng()));
       continue;
     }
@@ -81,7 +73,7 @@ sim::Task<> Worker::run(Context context) {
       break;
     }
     if (result.done) {
-      ++jobs_done_;
+      ++jobs_.done;
     }
     co_await context.sleep(options_.workers.between.sample(context.rng()));
   }
@@ -91,8 +83,6 @@ sim::Task<> Worker::run(Context context) {
 
 sim::Task<std::optional<Lease>> Worker::acquire_until_granted(Context context) {
   const std::string& lock = options_.lock.name;
-  const std::optional<Duration> timeout = options_.workers.acquire_timeout;
-  const std::optional<int> max_tries = options_.workers.max_tries;
   const sim::LocalTime started = context.now();
   std::int64_t tries = 0;
   while (true) {
@@ -120,25 +110,15 @@ sim::Task<std::optional<Lease>> Worker::acquire_until_granted(Context context) {
     }
     context.record(EventKind::kAcquireFail, {{field::kLock, lock}, {field::kReason, outcome.reason}});
     ++tries;
-    Duration wait = options_.workers.retry.sample(context.rng());
-    const char* give_up = nullptr;
-    if (max_tries && tries >= *max_tries) {
-      give_up = reason::kMaxTries;
-    } else if (timeout) {
-      // Like tryLock(wait): never wait past the deadline; at it, one last try.
-      const Duration left = (started + *timeout) - context.now();
-      if (left <= Duration::zero()) {
-        give_up = reason::kTimeout;
-      } else {
-        wait = std::min(wait, left);
-      }
-    }
-    if (give_up != nullptr) {
+    const AfterFailedAcquire next =
+        after_failed_acquire(options_.workers.max_tries, options_.workers.acquire_timeout, tries,
+                             context.now() - started, options_.workers.retry.sample(context.rng()));
+    if (next.give_up != nullptr) {
       context.record(EventKind::kAcquireGiveUp,
-                     {{field::kLock, lock}, {field::kReason, give_up}, {field::kTries, tries}});
+                     {{field::kLock, lock}, {field::kReason, next.give_up}, {field::kTries, tries}});
       co_return std::nullopt;
     }
-    co_await context.sleep(wait);
+    co_await context.sleep(next.wait);
   }
 }
 
@@ -152,9 +132,9 @@ void Worker::begin_hold(Context context, const Lease& lease) {
 void Worker::end_hold(Context context) {
   // The reason is what this worker can know: a failed renewal, or its own
   // clock saying the lease ran out; otherwise it gives the lock up.
-  const char* reason = lease_lost_ ? reason::kLost : lease_ran_out(context) ? reason::kExpired : reason::kReleased;
-  context.record(EventKind::kHoldEnd,
-                 {{field::kLock, options_.lock.name}, {field::kToken, held_->token}, {field::kReason, reason}});
+  context.record(EventKind::kHoldEnd, {{field::kLock, options_.lock.name},
+                                       {field::kToken, held_->token},
+                                       {field::kReason, hold_end_reason(lease_lost_, lease_ran_out(context))}});
   held_.reset();
   ++hold_number_;  // stops this hold's renewal process
 }
@@ -187,12 +167,9 @@ sim::Task<Worker::JobResult> Worker::do_job_holding(Context context) {
   const std::string& key = workload_key(options_.workload);
   const Duration timeout = options_.service.request_timeout;
 
-  // The value to write: read+1, or for write-only (no read) this job's number.
-  std::int64_t value = jobs_done_ + 1;
-  std::optional<std::int64_t> job;
-  std::optional<std::string> request_id;
   const auto* billing = std::get_if<BillingWorkload>(&options_.workload);
   const bool external = billing != nullptr && billing->charge == Charge::kExternal;
+  std::optional<std::int64_t> observed;  // none for write-only: no read
   if (!std::holds_alternative<WriteOnlyWorkload>(options_.workload)) {
     context.record(EventKind::kReadInvoke, {{field::kKey, key}});
     const std::optional<std::int64_t> read_token =
@@ -205,39 +182,30 @@ sim::Task<Worker::JobResult> Worker::do_job_holding(Context context) {
       // read.reject says why when it refused a fenced read).
       co_return JobResult{};
     }
-    const std::int64_t observed = read->body.get<ReadReply>().value;
-    context.record(EventKind::kReadOk, {{field::kKey, key}, {field::kValue, observed}});
-    value = observed + 1;
-    if (billing != nullptr) {
-      if (observed >= billing->customers) {
-        co_return JobResult{true, true};
-      }
-      job = observed;  // the customer to charge
-      if (options_.storage.idempotency_keys && billing->idempotency_key == IdempotencyKey::kJob) {
-        request_id = fmt::format("customer-{}", observed);
-      }
-    }
+    observed = read->body.get<ReadReply>().value;
+    context.record(EventKind::kReadOk, {{field::kKey, key}, {field::kValue, *observed}});
   }
-  if (!request_id && options_.storage.idempotency_keys) {
-    request_id = fmt::format("{}-{}", name_, ++writes_);
+  std::optional<WriteIntent> intent = write_intent(options_, name_, observed, jobs_.done, attempt_keys_);
+  if (!intent) {
+    co_return JobResult{true, true};  // every customer billed
   }
 
   co_await context.sleep(options_.workers.work.sample(context.rng()));
 
-  if (options_.workers.check_before_write && (lease_lost_ || lease_ran_out(context))) {
+  if (skips_write(options_.workers, lease_lost_, lease_ran_out(context))) {
     co_return JobResult{};  // the hold ends (expired or lost) without writing
   }
   if (external) {
     // Step one, the charge, goes to payments with the key; step two, mark
     // done, is the cursor write, which carries no job (it is no charge) and
     // no idempotency key (writing the same cursor again harms nothing).
-    if (!co_await charge_externally(context, *job, std::move(request_id))) {
+    if (!co_await charge_externally(context, *intent->job, std::move(intent->request_id))) {
       co_return JobResult{};
     }
-    request_id.reset();
-    job.reset();
+    intent->request_id.reset();
+    intent->job.reset();
   }
-  WriteCommand write{key, value, name_, token_to_send(), request_id, job};
+  WriteCommand write{key, intent->value, name_, token_to_send(), intent->request_id, intent->job};
   std::vector<sim::Field> fields{{field::kKey, key}, {field::kValue, write.value}};
   if (write.token) fields.emplace_back(field::kToken, *write.token);
   if (write.request_id) fields.emplace_back(field::kRequestId, *write.request_id);

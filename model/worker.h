@@ -30,6 +30,7 @@
 #include <optional>
 #include <string>
 
+#include "model/client_rules.h"
 #include "model/lock_client.h"
 #include "model/options.h"
 #include "sim/simulation.h"
@@ -46,10 +47,10 @@ class Worker {
   [[nodiscard]] const std::string& name() const { return name_; }
   [[nodiscard]] bool finished() const { return finished_; }
   // Jobs whose effect was accepted (counter, write-only) or customers it charged (billing).
-  [[nodiscard]] int jobs_done() const { return jobs_done_; }
+  [[nodiscard]] int jobs_done() const { return jobs_.done; }
   [[nodiscard]] bool holding() const { return held_.has_value(); }
   // Jobs given up because the acquire timed out or ran out of tries.
-  [[nodiscard]] int jobs_failed() const { return jobs_failed_; }
+  [[nodiscard]] int jobs_failed() const { return jobs_.given_up; }
 
   // Called just before this worker's node crashes: a hold ends with it.
   void before_crash(sim::Simulation& simulation);
@@ -81,11 +82,10 @@ class Worker {
   std::optional<sim::NodeId> payments_;
   std::function<void()> on_finished_;
 
-  int jobs_done_ = 0;
-  int jobs_failed_ = 0;
+  JobCount jobs_;
   bool finished_ = false;
   std::uint64_t acquisitions_ = 0;
-  std::uint64_t writes_ = 0;
+  std::uint64_t attempt_keys_ = 0;  // idempotency keys per attempt handed out (client_rules.h)
   std::optional<Lease> held_;
   std::uint64_t hold_number_ = 0;
   bool lease_lost_ = false;
