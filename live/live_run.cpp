@@ -232,6 +232,7 @@ class Coordinator {
     bool finished = false;        // its job loop ended by itself
     bool restart_pending = false;
     int jobs_done = 0;
+    int jobs_given_up = 0;  // acquire.give_up: failed jobs, never done
     std::optional<std::int64_t> holding;  // the token of the hold it is in
     // Its events so far, by name, over all its processes: the model counts
     // a target's nth event over the whole run, a restart included.
@@ -535,7 +536,8 @@ class Coordinator {
         record(Json{
             {field::kTime, now()}, {field::kProc, slot->name}, {field::kEvent, event_kind_name(EventKind::kRestart)}});
         // Billing's jobs are the shared customers (the cursor says what is left): -1, all.
-        start(*slot, jobs_per_worker() == 0 ? -1 : std::max(0, jobs_per_worker() - slot->jobs_done));
+        start(*slot, jobs_per_worker() == 0 ? -1
+                                            : std::max(0, jobs_per_worker() - slot->jobs_done - slot->jobs_given_up));
       });
     }
   }
@@ -556,6 +558,7 @@ class Coordinator {
     config.time_scale = settings_.time_scale;
     config.seed = settings_.seed;
     config.jobs_left = jobs_left;
+    config.jobs_done = worker.jobs_done;
     config.sentinel = worker.sentinel;
     config.stops = stops_still_ahead(worker);
     LaunchedWorker launched;
@@ -696,6 +699,7 @@ class Coordinator {
     if (event == event_kind_name(EventKind::kHoldBegin)) worker.holding = line.value(field::kToken, std::int64_t{0});
     if (event == event_kind_name(EventKind::kHoldEnd)) worker.holding.reset();
     if (event == event_kind_name(EventKind::kWriteOk)) ++worker.jobs_done;
+    if (event == event_kind_name(EventKind::kAcquireGiveUp)) ++worker.jobs_given_up;
     const int seen = ++worker.seen[event];
     worker_lines_.push_back(std::move(line));
     for (const Watch& watch : watches_) {

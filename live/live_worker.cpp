@@ -24,6 +24,7 @@
 #include "live/primary_finder.h"
 #include "live/redlock_client.h"
 #include "live/worker_line.h"
+#include "model/client_rules.h"
 #include "scenarios/scenario_parser.h"
 #include "sim/random.h"
 #include "vocabulary/event_kind.h"
@@ -50,7 +51,7 @@ struct JobResult {
 struct Held {
   std::int64_t token = 0;
   std::string value;              // this acquisition's own key value
-  std::int64_t valid_until_ns = 0;  // on this process's monotonic clock, from the acquire's send
+  std::int64_t valid_until_ns = 0;  // on the lease clock (workers.clock), from the acquire's send
   std::uint64_t hold = 0;
 };
 
@@ -88,21 +89,28 @@ class Worker {
     asio::steady_timer start{co_await asio::this_coro::executor};
     start.expires_at(std::chrono::steady_clock::time_point{nanoseconds{config_.start_ns + config_.begin_ns}});
     co_await start.async_wait(asio::use_awaitable);
-    const int jobs = config_.jobs_left >= 0 ? config_.jobs_left : jobs_in_workload();
-    int done = 0;
-    while (done < jobs) {
-      const Held held = co_await acquire_until_granted();
+    const int jobs = config_.jobs_left >= 0 ? config_.jobs_left : model::jobs_per_worker(options_.workload);
+    model::JobCount count;  // this process's; its earlier ones did config_.jobs_done
+    while (count.any_left(jobs)) {
+      const std::optional<Held> granted = co_await acquire_until_granted();
+      if (!granted) {
+        ++count.given_up;
+        if (model::stops_after_giving_up(options_.workload)) break;
+        co_await sleep(scaled(options_.workers.between.sample(retry_rng_)));
+        continue;
+      }
+      const Held& held = *granted;
       held_ = held;
       lease_lost_ = false;
       emit(EventKind::kHoldBegin, {{field::kLock, lock_name()}, {field::kToken, held.token}});
       if (options_.workers.renew == model::RenewMethod::kWatchdog && options_.lock.lease) {
         asio::co_spawn(lock_.executor(), renew_while_holding(held.hold), asio::detached);
       }
-      const JobResult result = co_await do_job();
+      const JobResult result = co_await do_job(config_.jobs_done + count.done);
       if (held_) end_hold();
       if (options_.workers.release != model::ReleaseMethod::kNone) co_await release(held);
       if (result.no_more_work) break;
-      if (result.done) ++done;
+      if (result.done) ++count.done;
       co_await sleep(scaled(options_.workers.between.sample(retry_rng_)));
     }
   }
@@ -117,14 +125,10 @@ class Worker {
     timing.drift_factor = options_.service.drift_factor;
     timing.subtract_elapsed = options_.service.recheck_elapsed;
     timing.request_timeout = request_timeout();
+    timing.clock = options_.workers.clock;
     return timing;
   }
 
-  [[nodiscard]] int jobs_in_workload() const {
-    if (const auto* counter = std::get_if<model::CounterWorkload>(&options_.workload)) return counter->jobs;
-    if (const auto* write_only = std::get_if<model::WriteOnlyWorkload>(&options_.workload)) return write_only->jobs;
-    return std::numeric_limits<int>::max();  // billing: the shared customers, until the cursor says all are billed
-  }
   [[nodiscard]] const model::BillingWorkload* billing() const { return std::get_if<model::BillingWorkload>(&options_.workload); }
   [[nodiscard]] const std::string& workload_key() const {
     return std::visit([](const auto& workload) -> const std::string& { return workload.key; }, options_.workload);
@@ -186,7 +190,7 @@ class Worker {
   }
 
   // One acquire's answer: the token when granted, else why not; and until
-  // when this worker takes the lease to be its own, on its monotonic clock.
+  // when this worker takes the lease to be its own, on its lease clock.
   struct Attempt {
     std::optional<std::int64_t> token;
     std::string reason;
@@ -234,7 +238,7 @@ class Worker {
 
   // set-nx-px: one SET NX PX (and INCR) in one script.
   asio::awaitable<Attempt> set_if_absent(std::string value, std::string lease, std::string call) {
-    const std::int64_t sent_ns = monotonic_ns();
+    const std::int64_t sent_ns = lease_clock_ns(options_.workers.clock);
     // A named local, not a braced temporary inside co_await (GCC 12; sim/task.h).
     std::vector<std::string> arguments = acquire_arguments(value, lease, call);
     const std::optional<RespValue> reply = co_await lock_.command(std::move(arguments), request_timeout(), stop_when_sent());
@@ -265,17 +269,23 @@ class Worker {
   asio::awaitable<Attempt> get_then_set(std::string value, std::string lease, std::string call) {
     std::vector<std::string> get{"GET", keys_.lock(lock_name())};
     const std::optional<RespValue> current = co_await lock_.command(std::move(get), request_timeout());
-    if (!current || current->is_error()) co_return attempt_from(current, monotonic_ns());
+    if (!current || current->is_error()) co_return attempt_from(current, lease_clock_ns(options_.workers.clock));
     if (current->type != RespValue::Type::kNil) co_return Attempt{std::nullopt, reason::kHeld};
-    const std::int64_t sent_ns = monotonic_ns();
+    const std::int64_t sent_ns = lease_clock_ns(options_.workers.clock);
     // A named local, not a braced temporary inside co_await (GCC 12; sim/task.h).
     std::vector<std::string> set{"EVAL", std::string{kPlainSetScript}, "4", keys_.lock(lock_name()),
         keys_.token_counter(lock_name()), keys_.sequence(), keys_.log(), value, lease, config_.name, call};
     const std::optional<RespValue> reply = co_await lock_.command(std::move(set), request_timeout());
-    co_return attempt_from(reply, sent_ns);
+    Attempt attempt = attempt_from(reply, sent_ns);
+    // As the model's client: WAIT follows the SET whichever way it was sent.
+    if (attempt.token && options_.workers.wait_replicas) attempt = co_await replicated_or_given_back(attempt, value);
+    co_return attempt;
   }
 
-  asio::awaitable<Held> acquire_until_granted() {
+  // The lease, or nullopt when the job is given up (workers.max_tries, acquire_timeout).
+  asio::awaitable<std::optional<Held>> acquire_until_granted() {
+    const std::int64_t started = monotonic_ns();
+    std::int64_t tries = 0;
     while (true) {
       const std::string value = fmt::format("{}#{}", config_.name, ++acquisitions_);
       const std::string call = next_call();
@@ -294,20 +304,34 @@ class Worker {
         Json fields{{field::kLock, lock_name()}, {field::kToken, *attempt.token}};
         if (options_.lock.lease) fields["lease_ns"] = lease_ms() * 1'000'000;
         emit(EventKind::kAcquireOk, fields, call);
-        Held held{*attempt.token, value, attempt.valid_until_ns, ++holds_};
-        co_return held;
+        co_return Held{*attempt.token, value, attempt.valid_until_ns, ++holds_};
       }
       emit(EventKind::kAcquireFail, {{field::kLock, lock_name()}, {field::kReason, attempt.reason}}, call);
+      const std::optional<sim::Duration> timeout = options_.workers.acquire_timeout;
+      const model::AfterFailedAcquire next = model::after_failed_acquire(
+          options_.workers.max_tries, timeout ? std::optional{as_duration(scaled(*timeout))} : std::nullopt, ++tries,
+          sim::Duration::nanoseconds(monotonic_ns() - started),
+          as_duration(scaled(options_.workers.retry.sample(retry_rng_))));
+      if (next.give_up != nullptr) {
+        emit(EventKind::kAcquireGiveUp,
+             {{field::kLock, lock_name()}, {field::kReason, next.give_up}, {field::kTries, tries}});
+        co_return std::nullopt;
+      }
       if (primary_ && attempt.reason != reason::kHeld) co_await primary_->ask(request_timeout());
-      co_await sleep(scaled(options_.workers.retry.sample(retry_rng_)));
+      co_await sleep(nanoseconds{next.wait.count_ns()});
     }
   }
 
-  [[nodiscard]] bool lease_ran_out() const { return held_ && monotonic_ns() >= held_->valid_until_ns; }
+  static sim::Duration as_duration(nanoseconds length) { return sim::Duration::nanoseconds(length.count()); }
+
+  [[nodiscard]] bool lease_ran_out() const {
+    return held_ && lease_clock_ns(options_.workers.clock) >= held_->valid_until_ns;
+  }
 
   void end_hold() {
-    const char* why = lease_lost_ ? reason::kLost : lease_ran_out() ? reason::kExpired : reason::kReleased;
-    emit(EventKind::kHoldEnd, {{field::kLock, lock_name()}, {field::kToken, held_->token}, {field::kReason, why}});
+    emit(EventKind::kHoldEnd, {{field::kLock, lock_name()},
+                               {field::kToken, held_->token},
+                               {field::kReason, model::hold_end_reason(lease_lost_, lease_ran_out())}});
     held_.reset();
   }
 
@@ -316,11 +340,10 @@ class Worker {
     return held_->token;
   }
 
-  asio::awaitable<JobResult> do_job() {
+  // One job under the hold; `done`: the jobs this worker did before it (all its processes).
+  asio::awaitable<JobResult> do_job(int done) {
     const std::string& key = workload_key();
-    std::int64_t value = ++writes_;
-    std::optional<std::int64_t> job;  // billing: the customer this job charges
-    std::optional<std::string> request_id;
+    std::optional<std::int64_t> observed;  // none for write-only: no read
     if (reads()) {
       const std::string call = next_call();
       emit(EventKind::kReadInvoke, {{field::kKey, key}}, call);
@@ -333,29 +356,25 @@ class Worker {
       // Like the model: a read without an answer, or turned away, leaves its
       // read.invoke without a completion.
       if (!reply || reply->is_error() || reply->item_integer(0) != 1) co_return JobResult{};
-      const std::int64_t observed = reply->item_integer(1);
-      emit(EventKind::kReadOk, {{field::kKey, key}, {field::kValue, observed}}, call);
-      value = observed + 1;
-      if (const model::BillingWorkload* bill = billing()) {
-        // The cursor is the next unbilled customer (model/worker.cpp).
-        if (observed >= bill->customers) co_return JobResult{true, true};
-        job = observed;
-        if (options_.storage.idempotency_keys && bill->idempotency_key == model::IdempotencyKey::kJob) {
-          request_id = fmt::format("customer-{}", observed);
-        }
-      }
+      observed = reply->item_integer(1);
+      emit(EventKind::kReadOk, {{field::kKey, key}, {field::kValue, *observed}}, call);
     }
-    if (!request_id && options_.storage.idempotency_keys) request_id = fmt::format("{}-{}", config_.name, writes_);
+    std::optional<model::WriteIntent> intent =
+        model::write_intent(options_, config_.name, observed, done, attempt_keys_);
+    if (!intent) co_return JobResult{true, true};  // every customer billed
 
     co_await sleep(scaled(options_.workers.work.sample(work_rng_)));
-    if (options_.workers.check_before_write && (lease_lost_ || lease_ran_out())) co_return JobResult{};
+    if (model::skips_write(options_.workers, lease_lost_, lease_ran_out())) co_return JobResult{};
     if (billing() != nullptr && billing()->charge == model::Charge::kExternal) {
       // Step one, the charge, goes to payments with the key; step two, mark
       // done, is the cursor write, with no job and no key (as the model).
-      if (!co_await charge_externally(*job, request_id)) co_return JobResult{};
-      request_id.reset();
-      job.reset();
+      if (!co_await charge_externally(*intent->job, intent->request_id)) co_return JobResult{};
+      intent->request_id.reset();
+      intent->job.reset();
     }
+    const std::int64_t value = intent->value;
+    const std::optional<std::string>& request_id = intent->request_id;
+    const std::optional<std::int64_t>& job = intent->job;
 
     const std::string call = next_call();
     const std::optional<std::int64_t> token = token_to_send();
@@ -416,7 +435,7 @@ class Worker {
       if (!held_ || held_->hold != hold) co_return;
       const std::string call = next_call();
       emit(EventKind::kRenewInvoke, {{field::kLock, lock_name()}, {field::kToken, held_->token}}, call);
-      const std::int64_t sent_ns = monotonic_ns();
+      const std::int64_t sent_ns = lease_clock_ns(options_.workers.clock);
       // A named local, not a braced temporary inside co_await (GCC 12; sim/task.h).
       std::vector<std::string> arguments{"EVAL", std::string{kRenewScript}, "3", keys_.lock(lock_name()), keys_.sequence(), keys_.log(), held_->value,
            std::to_string(lease_ms()), config_.name, call, plain ? "1" : "0"};
@@ -493,7 +512,7 @@ class Worker {
   std::uint64_t acquisitions_ = 0;
   std::uint64_t holds_ = 0;
   std::uint64_t calls_ = 0;
-  std::int64_t writes_ = 0;
+  std::uint64_t attempt_keys_ = 0;  // idempotency keys per attempt handed out (model/client_rules.h)
   std::map<std::string, int> seen_;  // events emitted so far, by name (for self-stops)
 };
 

@@ -94,7 +94,7 @@ asio::awaitable<std::vector<std::optional<RespValue>>> RedlockClient::on_every_i
 
 asio::awaitable<RedlockOutcome> RedlockClient::acquire(std::vector<std::string> acquire, std::vector<std::string> release,
                                                        std::function<void()> on_all_sent) {
-  const std::int64_t started = monotonic_ns();
+  const std::int64_t started = lease_clock_ns(timing_.clock);
   const std::vector<std::optional<RespValue>> replies = co_await on_every_instance(std::move(acquire), std::move(on_all_sent));
   int grants = 0;
   std::int64_t highest_token = 0;
@@ -103,7 +103,7 @@ asio::awaitable<RedlockOutcome> RedlockClient::acquire(std::vector<std::string> 
     ++grants;
     highest_token = std::max(highest_token, reply->item_integer(1));
   }
-  const nanoseconds validity = validity_after(nanoseconds{monotonic_ns() - started});
+  const nanoseconds validity = validity_after(nanoseconds{lease_clock_ns(timing_.clock) - started});
   if (grants >= quorum() && validity > nanoseconds::zero()) {
     const RedlockOutcome granted{true, highest_token, valid_until(started), {}};
     co_return granted;
@@ -116,10 +116,10 @@ asio::awaitable<RedlockOutcome> RedlockClient::acquire(std::vector<std::string> 
 }
 
 asio::awaitable<RedlockOutcome> RedlockClient::renew(std::vector<std::string> extend) {
-  const std::int64_t started = monotonic_ns();
+  const std::int64_t started = lease_clock_ns(timing_.clock);
   const std::vector<std::optional<RespValue>> replies = co_await on_every_instance(std::move(extend));
   const auto extended = std::ranges::count_if(replies, said_yes);
-  const nanoseconds validity = validity_after(nanoseconds{monotonic_ns() - started});
+  const nanoseconds validity = validity_after(nanoseconds{lease_clock_ns(timing_.clock) - started});
   RedlockOutcome outcome;
   if (extended < quorum()) {
     outcome.reason = reason::kNoQuorum;

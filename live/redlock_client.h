@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "live/async_redis.h"
+#include "sim/clock_kind.h"
 
 namespace locksim::live {
 
@@ -41,12 +42,13 @@ struct RedlockTiming {
   double drift_factor = 0.01;
   bool subtract_elapsed = true;                  // the published algorithm; false: H14's client
   std::chrono::nanoseconds request_timeout{500'000'000};  // the scenario's (scaled)
+  sim::ClockKind clock = sim::ClockKind::kMonotonic;      // workers.clock: what the validity is timed on
 };
 
 struct RedlockOutcome {
   bool ok = false;
   std::int64_t token = 0;              // acquire: the highest token among the instances that granted
-  std::int64_t valid_until_ns = 0;     // on the worker's monotonic clock; INT64_MAX without expiry
+  std::int64_t valid_until_ns = 0;     // on the worker's lease clock (RedlockTiming::clock); INT64_MAX without expiry
   std::string reason;                  // when not ok: no-quorum, validity-elapsed
 };
 

@@ -20,6 +20,7 @@ std::string worker_config_json(const WorkerConfig& config) {
                                     {"time_scale", config.time_scale},
                                     {"seed", config.seed},
                                     {"jobs_left", config.jobs_left},
+                                    {"jobs_done", config.jobs_done},
                                     {"stops", nlohmann::ordered_json::array()}};
   for (const SelfStop& stop : config.stops) {
     json["stops"].push_back({{"after", stop.after}, {"nth", stop.nth}, {"fault", stop.fault}});
@@ -51,6 +52,7 @@ WorkerConfig parse_worker_config(const std::string& text) {
     config.time_scale = json.at("time_scale").get<double>();
     config.seed = json.at("seed").get<std::uint64_t>();
     config.jobs_left = json.at("jobs_left").get<int>();
+    config.jobs_done = json.value("jobs_done", 0);
     for (const nlohmann::json& stop : json.at("stops")) {
       config.stops.push_back(
           {stop.at("after").get<std::string>(), stop.at("nth").get<int>(), stop.at("fault").get<std::size_t>()});

@@ -57,6 +57,7 @@ struct WorkerConfig {
   double time_scale = 1.0;   // every scenario duration is multiplied by it
   std::uint64_t seed = 1;    // the worker's random streams (work lengths, retry waits)
   int jobs_left = -1;        // -1: all of the workload's jobs
+  int jobs_done = 0;         // by its earlier processes (write-only writes the job's number: done + 1)
   std::vector<SelfStop> stops;
   std::optional<SentinelRoute> sentinel;  // redis-failover only; lock_port is then its link to redis-0
 };

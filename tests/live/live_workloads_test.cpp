@@ -84,5 +84,51 @@ TEST(LiveWorkloads, AJobDerivedIdempotencyKeyDropsTheLateRepeatOfTheCharge) {
   EXPECT_NE(histories_text(histories).find(R"("ev":"effect.ok","replayed":true)"), std::string::npos);
 }
 
+// The give-up rules are the simulator's (model/client_rules.h): live gives
+// the same job up at the same attempt, with the same reason, and the job
+// is counted unfinished in both.
+void expect_gives_up_as_simulated(const std::string& scenario, const std::string& reason, int tries) {
+  const std::string json = scratch(scenario + ".json");
+  const std::string histories = scratch(scenario + "-histories");
+  const Result result = run_locksim("live " + data(scenario + ".json") + " --runs 1 --fencing off --compare-sim --history " +
+                                    histories + " --json " + json);
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  const nlohmann::json summary = read_json(json);
+  ASSERT_EQ(summary["scenarios"].size(), 2u) << "live and simulated";
+  for (const nlohmann::json& side : summary["scenarios"]) {
+    EXPECT_EQ(side["modes"]["fencing-off"]["unfinished_jobs"], 1) << side["name"];
+  }
+  const std::string text = histories_text(histories);
+  EXPECT_NE(text.find(fmt::format(R"("proc":"worker-2","ev":"acquire.give_up","lock":"lock","reason":"{}","tries":{})",
+                                  reason, tries)),
+            std::string::npos)
+      << text;
+}
+
+TEST(LiveWorkloads, MaxTriesGivesTheJobUpAtTheSameAttemptAsTheSimulator) {
+  expect_gives_up_as_simulated("give-up-max-tries", "max-tries", 2);
+}
+
+TEST(LiveWorkloads, AcquireTimeoutGivesTheJobUpAtItsDeadlineAsTheSimulator) {
+  // Attempts at 0 and 2 s; the next wait is cut to the 3 s deadline, where a third attempt fails.
+  expect_gives_up_as_simulated("give-up-acquire-timeout", "timeout", 3);
+}
+
+TEST(LiveWorkloads, AWriteOnlyJobDoneAgainWritesTheJobsNumberNotTheAttempts) {
+  const std::string histories = scratch("write-only-redo-histories");
+  const Result result =
+      run_locksim("live " + data("write-only-redo.json") + " --runs 1 --fencing on --history " + histories);
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  std::ifstream file{histories + "/live-write-only-redo-live-seed1-fencing-on.jsonl"};
+  int writes = 0;
+  for (std::string line; std::getline(file, line);) {
+    const nlohmann::json event = nlohmann::json::parse(line);
+    if (event["ev"] != "write.invoke" || event["proc"] != "worker-1") continue;
+    ++writes;
+    EXPECT_EQ(event["value"], 1) << "worker-1's one job, written again after its stale write was rejected: " << line;
+  }
+  EXPECT_EQ(writes, 2) << "the frozen write, then the job done again";
+}
+
 }  // namespace
 }  // namespace locksim::live
