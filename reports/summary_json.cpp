@@ -38,50 +38,49 @@ ordered_json counts_by_name(const std::map<Key, std::int64_t>& counts, Name name
 }
 
 ordered_json mode_to_json(const ModeSummary& mode) {
+  using Part = runner::ModeField::Part;
   ordered_json json;
-  json["runs"] = mode.runs;
-  json["judged"] = mode.judged;
-  json["runs_with_violation"] = mode.runs_with_violation;
-  json["violations"] = counts_by_name(mode.violations, checker::violation_kind_name);
-  json["incidents"] = counts_by_name(mode.incidents, checker::violation_kind_name);
-  // Per violation kind and run outcome, the runs with at least one: what
-  // share-of-runs expectations ("<=2%") are judged on, also after a merge.
-  json["runs_with"] = counts_by_name(mode.runs_with, scenarios::measure_name);
-  // Per measure the lowest seed with one: what a failed expectation's replay shows, also after a merge.
-  json["first_seed_with"] = counts_by_name(mode.first_seed_with, scenarios::measure_name);
-  json["counts"] = {{"acquisitions", mode.acquisitions},
-                    {"accepted_writes", mode.accepted_writes},
-                    {"rejected_writes", mode.rejected_writes},
-                    {"late_writes", mode.late_writes}};
-  json["stopped_short"] = mode.stopped_short;
-  json["unfinished_jobs"] = mode.unfinished_jobs;
-  if (mode.stopped_short_example) {
-    const StoppedShortExample& example = *mode.stopped_short_example;
-    json["stopped_short_example"] = {
-        {"seed", example.seed}, {"why", example.why}, {"blocked", example.blocked}, {"replay", example.replay}};
-  } else {
-    json["stopped_short_example"] = nullptr;
+  for (const runner::ModeField& field : runner::kModeFields) {
+    ordered_json& object = field.object.empty() ? json : json[std::string{field.object}];
+    ordered_json& value = object[std::string{field.key}];
+    switch (field.part) {
+      case Part::kCount: value = mode.*field.count; break;
+      case Part::kJudged: value = mode.judged; break;
+      case Part::kViolations: value = counts_by_name(mode.violations, checker::violation_kind_name); break;
+      case Part::kIncidents: value = counts_by_name(mode.incidents, checker::violation_kind_name); break;
+      // Per violation kind and run outcome, the runs with at least one: what
+      // share-of-runs expectations ("<=2%") are judged on, also after a merge.
+      case Part::kRunsWith: value = counts_by_name(mode.runs_with, scenarios::measure_name); break;
+      // Per measure the lowest seed with one: what a failed expectation's replay shows, also after a merge.
+      case Part::kFirstSeedWith: value = counts_by_name(mode.first_seed_with, scenarios::measure_name); break;
+      case Part::kStoppedShortExample:
+        if (const auto& example = mode.stopped_short_example) {
+          value = {{"seed", example->seed}, {"why", example->why}, {"blocked", example->blocked}, {"replay", example->replay}};
+        }
+        break;  // else null
+      case Part::kFirstFailingSeed:
+        if (mode.first_failing_seed) value = *mode.first_failing_seed;
+        break;
+      // virtual_ns (an extension) keeps the exact sum for merging.
+      case Part::kVirtualSeconds: value = static_cast<double>(mode.virtual_ns) / 1e9; break;
+      case Part::kCpuSeconds: value = mode.cpu_seconds; break;
+      case Part::kFaultsFired: value = mode.faults_fired; break;
+      case Part::kProbes: value = mode.probes; break;
+      case Part::kReplay:
+        if (!mode.replay.empty()) value = mode.replay;
+        break;
+      case Part::kOracleDisagreements:
+        value = ordered_json::array();
+        for (const OracleDisagreement& disagreement : mode.oracle_disagreements) {
+          value.push_back({{"seed", disagreement.seed},
+                           {"kind", disagreement.kind},
+                           {"checker", disagreement.checker},
+                           {"oracle", disagreement.oracle},
+                           {"replay", disagreement.replay}});
+        }
+        break;
+    }
   }
-  json["first_failing_seed"] = mode.first_failing_seed ? ordered_json(*mode.first_failing_seed) : ordered_json(nullptr);
-  // virtual_ns (an extension) keeps the exact sum for merging.
-  json["stats"] = {{"events", mode.events},
-                   {"virtual_s", static_cast<double>(mode.virtual_ns) / 1e9},
-                   {"cpu_s", mode.cpu_seconds},
-                   {"virtual_ns", mode.virtual_ns}};
-  json["faults_fired"] = mode.faults_fired;
-  json["probes"] = mode.probes;
-  json["replay"] = mode.replay.empty() ? ordered_json(nullptr) : ordered_json(mode.replay);
-  ordered_json disagreements = ordered_json::array();
-  for (const OracleDisagreement& disagreement : mode.oracle_disagreements) {
-    disagreements.push_back({{"seed", disagreement.seed},
-                             {"kind", disagreement.kind},
-                             {"checker", disagreement.checker},
-                             {"oracle", disagreement.oracle},
-                             {"replay", disagreement.replay}});
-  }
-  json["oracle"] = {{"runs_checked", mode.oracle_runs},
-                    {"runs_disagreeing", mode.oracle_disagreeing_runs},
-                    {"disagreements", disagreements}};
   return json;
 }
 
@@ -198,67 +197,88 @@ void require_every_kind(const Reader& reader, const std::map<checker::ViolationK
 }
 
 ModeSummary mode_from_json(const Reader& reader, const ordered_json& json, model::Fencing mode_fencing, const std::string& path) {
+  using Part = runner::ModeField::Part;
   ModeSummary mode;
   mode.mode = mode_fencing;
-  mode.runs = reader.integer(json, "runs", path);
-  mode.runs_with_violation = reader.integer(json, "runs_with_violation", path);
-  mode.violations = counts_from_json<checker::ViolationKind>(reader, reader.at(json, "violations", path), path + "/violations",
-                                                            [](std::string_view name) { return checker_kind(name); });
-  mode.incidents = counts_from_json<checker::ViolationKind>(reader, reader.at(json, "incidents", path), path + "/incidents",
-                                                           [](std::string_view name) { return checker_kind(name); });
-  require_every_kind(reader, mode.violations, path + "/violations");
-  require_every_kind(reader, mode.incidents, path + "/incidents");
-  mode.runs_with = counts_from_json<scenarios::Measure>(reader, reader.at(json, "runs_with", path), path + "/runs_with",
-                                                        scenarios::measure_from_name);
-  for (const auto& [measure, runs] : mode.runs_with) {
-    // More runs with one than runs: a share above 100 %.
-    if (runs > mode.runs) {
-      reader.fail(fmt::format("{}/runs_with/{}", path, scenarios::measure_name(measure)),
-                  fmt::format("expected at most the mode's {} runs, got {}", mode.runs, runs));
+  for (const runner::ModeField& field : runner::kModeFields) {
+    const std::string object_path = field.object.empty() ? path : fmt::format("{}/{}", path, field.object);
+    const ordered_json& object = field.object.empty() ? json : reader.at(json, std::string{field.object}, path);
+    const std::string key{field.key};
+    const std::string key_path = fmt::format("{}/{}", object_path, key);
+    switch (field.part) {
+      case Part::kCount: mode.*field.count = reader.integer(object, key, object_path); break;
+      case Part::kViolations:
+      case Part::kIncidents: {
+        auto& counts = field.part == Part::kViolations ? mode.violations : mode.incidents;
+        counts = counts_from_json<checker::ViolationKind>(reader, reader.at(object, key, object_path), key_path,
+                                                          [](std::string_view name) { return checker_kind(name); });
+        require_every_kind(reader, counts, key_path);
+        break;
+      }
+      case Part::kRunsWith:
+        mode.runs_with = counts_from_json<scenarios::Measure>(reader, reader.at(object, key, object_path), key_path,
+                                                              scenarios::measure_from_name);
+        for (const auto& [measure, runs] : mode.runs_with) {
+          // More runs with one than runs: a share above 100 %.
+          if (runs > mode.runs) {
+            reader.fail(fmt::format("{}/{}", key_path, scenarios::measure_name(measure)),
+                        fmt::format("expected at most the mode's {} runs, got {}", mode.runs, runs));
+          }
+        }
+        break;
+      case Part::kFirstSeedWith:  // optional: summaries written before it was added have none
+        if (object.contains(key)) {
+          mode.first_seed_with =
+              counts_from_json<scenarios::Measure>(reader, object[key], key_path, scenarios::measure_from_name);
+        }
+        break;
+      case Part::kStoppedShortExample:
+        if (const ordered_json& example = reader.at(object, key, object_path); !example.is_null()) {
+          mode.stopped_short_example = StoppedShortExample{
+              static_cast<std::uint64_t>(reader.integer(example, "seed", key_path)),
+              reader.at(example, "why", key_path).get<std::string>(),
+              reader.at(example, "blocked", key_path).get<std::vector<std::string>>(),
+              reader.at(example, "replay", key_path).get<std::string>()};
+        }
+        break;
+      case Part::kFirstFailingSeed:
+        if (const ordered_json& first = reader.at(object, key, object_path); !first.is_null()) {
+          mode.first_failing_seed = first.get<std::uint64_t>();
+        }
+        break;
+      case Part::kCpuSeconds: mode.cpu_seconds = seconds(reader, object, key, object_path); break;
+      case Part::kFaultsFired:
+        for (const auto& [name, value] : reader.at(object, key, object_path).items()) {
+          mode.faults_fired[name] = value.get<std::int64_t>();
+        }
+        break;
+      case Part::kProbes:
+        for (const auto& [name, value] : reader.at(object, key, object_path).items()) {
+          mode.probes[name] = value.get<std::int64_t>();
+        }
+        break;
+      case Part::kReplay:
+        if (const ordered_json& replay = reader.at(object, key, object_path); !replay.is_null()) {
+          mode.replay = replay.get<std::string>();
+        }
+        break;
+      case Part::kOracleDisagreements: {
+        const ordered_json& disagreements = reader.at(object, key, object_path);
+        for (std::size_t index = 0; index < disagreements.size(); ++index) {
+          const std::string entry_path = fmt::format("{}/{}", key_path, index);
+          const ordered_json& entry = disagreements[index];
+          mode.oracle_disagreements.push_back({static_cast<std::uint64_t>(reader.integer(entry, "seed", entry_path)),
+                                               reader.at(entry, "kind", entry_path).get<std::string>(),
+                                               reader.integer(entry, "checker", entry_path),
+                                               reader.integer(entry, "oracle", entry_path),
+                                               reader.at(entry, "replay", entry_path).get<std::string>()});
+        }
+        break;
+      }
+      case Part::kJudged:          // judge() decides it again
+      case Part::kVirtualSeconds:  // virtual_ns is the exact sum
+        break;
     }
-  }
-  if (json.contains("first_seed_with")) {
-    mode.first_seed_with = counts_from_json<scenarios::Measure>(reader, json["first_seed_with"], path + "/first_seed_with",
-                                                                scenarios::measure_from_name);
-  }
-  const ordered_json& counts = reader.at(json, "counts", path);
-  mode.acquisitions = reader.integer(counts, "acquisitions", path + "/counts");
-  mode.accepted_writes = reader.integer(counts, "accepted_writes", path + "/counts");
-  mode.rejected_writes = reader.integer(counts, "rejected_writes", path + "/counts");
-  mode.late_writes = reader.integer(counts, "late_writes", path + "/counts");
-  mode.stopped_short = reader.integer(json, "stopped_short", path);
-  mode.unfinished_jobs = reader.integer(json, "unfinished_jobs", path);
-  const ordered_json& example = reader.at(json, "stopped_short_example", path);
-  if (!example.is_null()) {
-    const std::string example_path = path + "/stopped_short_example";
-    mode.stopped_short_example = StoppedShortExample{
-        static_cast<std::uint64_t>(reader.integer(example, "seed", example_path)),
-        reader.at(example, "why", example_path).get<std::string>(),
-        reader.at(example, "blocked", example_path).get<std::vector<std::string>>(),
-        reader.at(example, "replay", example_path).get<std::string>()};
-  }
-  const ordered_json& first = reader.at(json, "first_failing_seed", path);
-  if (!first.is_null()) mode.first_failing_seed = first.get<std::uint64_t>();
-  const ordered_json& stats = reader.at(json, "stats", path);
-  mode.events = static_cast<std::uint64_t>(reader.integer(stats, "events", path + "/stats"));
-  mode.virtual_ns = reader.integer(stats, "virtual_ns", path + "/stats");
-  mode.cpu_seconds = seconds(reader, stats, "cpu_s", path + "/stats");
-  for (const auto& [key, value] : reader.at(json, "faults_fired", path).items()) mode.faults_fired[key] = value.get<std::int64_t>();
-  for (const auto& [key, value] : reader.at(json, "probes", path).items()) mode.probes[key] = value.get<std::int64_t>();
-  const ordered_json& replay = reader.at(json, "replay", path);
-  if (!replay.is_null()) mode.replay = replay.get<std::string>();
-  const ordered_json& oracle = reader.at(json, "oracle", path);
-  mode.oracle_runs = reader.integer(oracle, "runs_checked", path + "/oracle");
-  mode.oracle_disagreeing_runs = reader.integer(oracle, "runs_disagreeing", path + "/oracle");
-  const ordered_json& disagreements = reader.at(oracle, "disagreements", path + "/oracle");
-  for (std::size_t index = 0; index < disagreements.size(); ++index) {
-    const std::string entry_path = fmt::format("{}/oracle/disagreements/{}", path, index);
-    const ordered_json& entry = disagreements[index];
-    mode.oracle_disagreements.push_back({static_cast<std::uint64_t>(reader.integer(entry, "seed", entry_path)),
-                                         reader.at(entry, "kind", entry_path).get<std::string>(),
-                                         reader.integer(entry, "checker", entry_path),
-                                         reader.integer(entry, "oracle", entry_path),
-                                         reader.at(entry, "replay", entry_path).get<std::string>()});
   }
   return mode;
 }

@@ -263,7 +263,7 @@ std::string summary_to_table(const std::vector<runner::ScenarioSummary>& scenari
 std::string speed_line(const std::vector<runner::ScenarioSummary>& scenarios, unsigned threads) {
   std::int64_t runs = 0;
   double wall_seconds = 0;
-  std::uint64_t events = 0;
+  std::int64_t events = 0;
   std::int64_t virtual_ns = 0;
   double cpu_seconds = 0;
   for (const runner::ScenarioSummary& scenario : scenarios) {

@@ -183,7 +183,7 @@ void add_run(ModeSummary& total, const SeedRun& run, const std::string& replay) 
     add_to(total.runs_with[measure], std::int64_t{1});
     keep_lower_seed(total.first_seed_with, measure, static_cast<std::int64_t>(run.seed));
   }
-  add_to(total.events, run.events);
+  add_to(total.events, static_cast<std::int64_t>(run.events));
   add_to(total.virtual_ns, run.virtual_ns);
   total.cpu_seconds += run.cpu_seconds;
   for (const std::size_t index : run.faults_fired) add_to(total.faults_fired[fault_key(index)], std::int64_t{1});
@@ -200,34 +200,39 @@ void add_run(ModeSummary& total, const SeedRun& run, const std::string& replay) 
 }
 
 void add(ModeSummary& total, const ModeSummary& part) {
-  add_to(total.runs, part.runs);
-  add_to(total.runs_with_violation, part.runs_with_violation);
-  add_counts(total.violations, part.violations);
-  add_counts(total.incidents, part.incidents);
-  add_counts(total.runs_with, part.runs_with);
-  for (const auto& [measure, seed] : part.first_seed_with) keep_lower_seed(total.first_seed_with, measure, seed);
-  add_to(total.acquisitions, part.acquisitions);
-  add_to(total.accepted_writes, part.accepted_writes);
-  add_to(total.rejected_writes, part.rejected_writes);
-  add_to(total.late_writes, part.late_writes);
-  add_to(total.stopped_short, part.stopped_short);
-  add_to(total.unfinished_jobs, part.unfinished_jobs);
-  if (part.stopped_short_example &&
-      (!total.stopped_short_example || part.stopped_short_example->seed < total.stopped_short_example->seed)) {
-    total.stopped_short_example = part.stopped_short_example;
+  using Part = ModeField::Part;
+  for (const ModeField& field : kModeFields) {
+    switch (field.part) {
+      case Part::kCount: add_to(total.*field.count, part.*field.count); break;
+      case Part::kViolations: add_counts(total.violations, part.violations); break;
+      case Part::kIncidents: add_counts(total.incidents, part.incidents); break;
+      case Part::kRunsWith: add_counts(total.runs_with, part.runs_with); break;
+      case Part::kFirstSeedWith:
+        for (const auto& [measure, seed] : part.first_seed_with) keep_lower_seed(total.first_seed_with, measure, seed);
+        break;
+      case Part::kStoppedShortExample:
+        if (part.stopped_short_example &&
+            (!total.stopped_short_example || part.stopped_short_example->seed < total.stopped_short_example->seed)) {
+          total.stopped_short_example = part.stopped_short_example;
+        }
+        break;
+      case Part::kFirstFailingSeed:  // and its replay command
+        if (part.first_failing_seed &&
+            (!total.first_failing_seed || *part.first_failing_seed < *total.first_failing_seed)) {
+          total.first_failing_seed = part.first_failing_seed;
+          total.replay = part.replay;
+        }
+        break;
+      case Part::kCpuSeconds: total.cpu_seconds += part.cpu_seconds; break;
+      case Part::kFaultsFired: add_counts(total.faults_fired, part.faults_fired); break;
+      case Part::kProbes: add_counts(total.probes, part.probes); break;
+      case Part::kOracleDisagreements: keep_lowest_disagreements(total, part.oracle_disagreements); break;
+      case Part::kJudged:          // set by judge() on the sum
+      case Part::kVirtualSeconds:  // derived from virtual_ns
+      case Part::kReplay:          // with the first failing seed
+        break;
+    }
   }
-  if (part.first_failing_seed && (!total.first_failing_seed || *part.first_failing_seed < *total.first_failing_seed)) {
-    total.first_failing_seed = part.first_failing_seed;
-    total.replay = part.replay;
-  }
-  add_to(total.events, part.events);
-  add_to(total.virtual_ns, part.virtual_ns);
-  total.cpu_seconds += part.cpu_seconds;
-  add_counts(total.faults_fired, part.faults_fired);
-  add_counts(total.probes, part.probes);
-  add_to(total.oracle_runs, part.oracle_runs);
-  add_to(total.oracle_disagreeing_runs, part.oracle_disagreeing_runs);
-  keep_lowest_disagreements(total, part.oracle_disagreements);
 }
 
 std::vector<ExpectationResult> expectations_for(const scenarios::Scenario& scenario,

@@ -4,10 +4,12 @@
 // summaries with the same add(); judge() then evaluates the expectations and
 // the inert check on the totals.
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "checker/violation.h"
@@ -53,7 +55,7 @@ struct ModeSummary {
   // Per measure, the lowest seed with at least one: the seed a failed
   // expectation's replay command shows (the first failing seed may show another kind).
   std::map<scenarios::Measure, std::int64_t> first_seed_with;
-  std::uint64_t events = 0;
+  std::int64_t events = 0;
   std::int64_t virtual_ns = 0;  // summed in integers, so shard sums equal whole sums exactly
   // CPU time summed over the runs: more than the wall time when threads
   // share the seeds (the scenario's wall_seconds is the time waited).
@@ -75,6 +77,61 @@ struct ModeSummary {
   // How many runs had at least one.
   [[nodiscard]] std::int64_t runs_with_any(const scenarios::Measure& measure) const;
 };
+
+// Each part of a mode summary and its place in the summary JSON, in the
+// order the JSON holds them: the one list that add(), the JSON writer and
+// its reader (reports/summary_json.cpp) walk. A plain count names its
+// member; every other part is one case of each of them.
+struct ModeField {
+  enum class Part {
+    kCount,
+    kJudged,
+    kViolations,
+    kIncidents,
+    kRunsWith,
+    kFirstSeedWith,
+    kStoppedShortExample,
+    kFirstFailingSeed,
+    kVirtualSeconds,  // written only: virtual_ns / 1e9
+    kCpuSeconds,
+    kFaultsFired,
+    kProbes,
+    kReplay,
+    kOracleDisagreements,
+  };
+  Part part = Part::kCount;
+  std::string_view object;  // "" for the mode's own object, else "counts", "stats" or "oracle"
+  std::string_view key;
+  std::int64_t ModeSummary::*count = nullptr;  // Part::kCount
+};
+
+inline constexpr std::array<ModeField, 25> kModeFields{{
+    {ModeField::Part::kCount, "", "runs", &ModeSummary::runs},
+    {ModeField::Part::kJudged, "", "judged"},
+    {ModeField::Part::kCount, "", "runs_with_violation", &ModeSummary::runs_with_violation},
+    {ModeField::Part::kViolations, "", "violations"},
+    {ModeField::Part::kIncidents, "", "incidents"},
+    {ModeField::Part::kRunsWith, "", "runs_with"},
+    {ModeField::Part::kFirstSeedWith, "", "first_seed_with"},
+    {ModeField::Part::kCount, "counts", "acquisitions", &ModeSummary::acquisitions},
+    {ModeField::Part::kCount, "counts", "accepted_writes", &ModeSummary::accepted_writes},
+    {ModeField::Part::kCount, "counts", "rejected_writes", &ModeSummary::rejected_writes},
+    {ModeField::Part::kCount, "counts", "late_writes", &ModeSummary::late_writes},
+    {ModeField::Part::kCount, "", "stopped_short", &ModeSummary::stopped_short},
+    {ModeField::Part::kCount, "", "unfinished_jobs", &ModeSummary::unfinished_jobs},
+    {ModeField::Part::kStoppedShortExample, "", "stopped_short_example"},
+    {ModeField::Part::kFirstFailingSeed, "", "first_failing_seed"},
+    {ModeField::Part::kCount, "stats", "events", &ModeSummary::events},
+    {ModeField::Part::kVirtualSeconds, "stats", "virtual_s"},
+    {ModeField::Part::kCpuSeconds, "stats", "cpu_s"},
+    {ModeField::Part::kCount, "stats", "virtual_ns", &ModeSummary::virtual_ns},
+    {ModeField::Part::kFaultsFired, "", "faults_fired"},
+    {ModeField::Part::kProbes, "", "probes"},
+    {ModeField::Part::kReplay, "", "replay"},
+    {ModeField::Part::kCount, "oracle", "runs_checked", &ModeSummary::oracle_runs},
+    {ModeField::Part::kCount, "oracle", "runs_disagreeing", &ModeSummary::oracle_disagreeing_runs},
+    {ModeField::Part::kOracleDisagreements, "oracle", "disagreements"},
+}};
 
 struct ExpectationResult {
   model::Fencing mode = model::Fencing::kOff;
