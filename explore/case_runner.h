@@ -28,7 +28,6 @@ class CaseRunner {
   // The whole run, with its history lines (for the story and the critical event).
   [[nodiscard]] runner::SeedRun run_watched(const RunnableCase& runnable_case, std::vector<std::string>& history) const;
 
-  [[nodiscard]] model::Fencing mode() const { return mode_; }
   [[nodiscard]] std::int64_t simulations() const { return simulations_; }
 
  private:

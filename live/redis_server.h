@@ -43,7 +43,6 @@ class RedisServer {
   [[nodiscard]] int port() const { return port_; }
   [[nodiscard]] const std::string& host() const { return host_; }
   [[nodiscard]] bool running() const { return pid_ > 0; }
-  [[nodiscard]] const std::string& directory() const { return directory_; }
 
   // SIGKILL, and waits for the process to be gone.
   void crash();

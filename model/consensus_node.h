@@ -52,7 +52,6 @@ class ConsensusNode {
 
   [[nodiscard]] sim::NodeBoot boot();
   [[nodiscard]] const std::string& name() const { return name_; }
-  [[nodiscard]] std::int64_t revision() const { return revision_; }
   // H15: from now on, tell a waiter whose session expired that it holds the lock.
   void reproduce_etcd_3_4_3_lock_bug() { tell_expired_waiters_they_hold_ = true; }
 

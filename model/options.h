@@ -54,7 +54,7 @@ struct RedisMemoryOptions {
 
 struct ServiceOptions {
   ServiceKind kind = ServiceKind::kRedis;           // default redis
-  int instances = 1;                                // redlock: number of instances; 1 (the default) means 5 there, the Redlock page's deployment
+  std::optional<int> instances;                     // redlock: number of instances; default (none) 5, the Redlock page's deployment
   Persistence persistence = Persistence::kNone;     // what a restart keeps; default none
   Distribution replication_lag = Distribution::constant(Duration::milliseconds(100));  // redis-failover; default 100 ms
   double drift_factor = 0.01;                       // redlock validity: TTL · drift_factor + 2 ms is subtracted

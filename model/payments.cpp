@@ -35,7 +35,6 @@ sim::Task<> Payments::serve(Context context) {
       continue;
     }
     if (idempotency_keys_ && charge->request_id) seen_request_ids_.insert(*charge->request_id);
-    charged_jobs_.insert(charge->job);
     context.record_fields(EventKind::kEffectAccept, fields);
     context.reply(request, ChargeReply{true, false});
   }

@@ -25,15 +25,12 @@ class Payments {
   explicit Payments(bool idempotency_keys) : idempotency_keys_{idempotency_keys} {}
 
   [[nodiscard]] sim::NodeBoot boot();
-  // The jobs (customers) charged at least once.
-  [[nodiscard]] const std::set<std::int64_t>& charged_jobs() const { return charged_jobs_; }
 
  private:
   sim::Task<> serve(sim::Context context);
 
   bool idempotency_keys_;
   std::set<std::string> seen_request_ids_;
-  std::set<std::int64_t> charged_jobs_;
 };
 
 }  // namespace locksim::model

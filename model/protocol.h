@@ -28,11 +28,18 @@ struct AcquireCommand {
   sim::Duration lease;  // Duration::max() = no expiry
   bool only_if_absent = true;
 };
+// What a Redis instance answers a lock command (acquire, release, extend):
+// exactly one of these.
+enum class LockAnswer {
+  kDone,        // granted, deleted, extended
+  kRefused,     // the key's state says no: held by another, not this owner's
+  kReadOnly,    // sent to a replica: READONLY
+  kNoReplicas,  // min-replicas-to-write not met: NOREPLICAS
+};
+
 struct AcquireReply {
-  bool granted = false;
-  std::int64_t token = 0;
-  bool read_only = false;  // sent to a replica: READONLY
-  bool no_replicas = false;  // min-replicas-to-write not met: NOREPLICAS
+  LockAnswer answer = LockAnswer::kRefused;
+  std::int64_t token = 0;  // when kDone
 };
 
 struct GetCommand {
@@ -50,9 +57,7 @@ struct ReleaseCommand {
   bool compare = true;
 };
 struct ReleaseReply {
-  bool deleted = false;
-  bool read_only = false;
-  bool no_replicas = false;
+  LockAnswer answer = LockAnswer::kRefused;
 };
 
 // compare-and-extend (PEXPIRE if the value is still mine), or with
@@ -64,10 +69,8 @@ struct ExtendCommand {
   bool compare = true;
 };
 struct ExtendReply {
-  bool extended = false;
-  std::int64_t token = 0;
-  bool read_only = false;
-  bool no_replicas = false;
+  LockAnswer answer = LockAnswer::kRefused;
+  std::int64_t token = 0;  // when kDone
 };
 
 // Storage asks the service whether `token` is the lock's current one.

@@ -75,7 +75,7 @@ void RedisInstance::on_boot(Context context) {
     data_ = std::move(restored);
   }
   blocked_waits_.clear();  // their clients' connections died with the process
-  context.spawn("server", serve(context, after_restart));
+  context.spawn("server", serve(context, after_restart ? Start::kRestart : Start::kFirstBoot));
   if (options_.persistence == Persistence::kEverySecond) {
     context.spawn("fsync", persist_every_second(context));
   }
@@ -89,8 +89,8 @@ void RedisInstance::on_boot(Context context) {
   }
 }
 
-sim::Task<> RedisInstance::serve(Context context, bool after_restart) {
-  if (after_restart && options_.delayed_restart > sim::Duration::zero()) {
+sim::Task<> RedisInstance::serve(Context context, Start start) {
+  if (start == Start::kRestart && options_.delayed_restart > sim::Duration::zero()) {
     // Redlock's delayed restart: stay unavailable for a while, so that every
     // lease this instance may have forgotten has expired before it votes again.
     // Timed on the monotonic clock: an operator's or supervisor's delay, not a
@@ -112,22 +112,22 @@ void RedisInstance::handle(Context context, const sim::Message& request) {
   if (no_replicas && (request.body.get_if<AcquireCommand>() || request.body.get_if<ReleaseCommand>() ||
                       request.body.get_if<ExtendCommand>())) {
     // NOREPLICAS: every write is refused, whatever it would have done.
-    if (request.body.get_if<AcquireCommand>()) context.reply(request, AcquireReply{false, 0, false, true});
-    if (request.body.get_if<ReleaseCommand>()) context.reply(request, ReleaseReply{false, false, true});
-    if (request.body.get_if<ExtendCommand>()) context.reply(request, ExtendReply{false, 0, false, true});
+    if (request.body.get_if<AcquireCommand>()) context.reply(request, AcquireReply{LockAnswer::kNoReplicas});
+    if (request.body.get_if<ReleaseCommand>()) context.reply(request, ReleaseReply{LockAnswer::kNoReplicas});
+    if (request.body.get_if<ExtendCommand>()) context.reply(request, ExtendReply{LockAnswer::kNoReplicas});
     return;
   }
   if (const auto* command = request.body.get_if<AcquireCommand>()) {
-    context.reply(request, replica ? AcquireReply{false, 0, true} : acquire(context, *command));
+    context.reply(request, replica ? AcquireReply{LockAnswer::kReadOnly} : acquire(context, *command));
   } else if (const auto* get = request.body.get_if<GetCommand>()) {
     expire_if_due(context, get->lock);
     touch(get->lock);
     const auto key = data_.keys.find(get->lock);
     context.reply(request, GetReply{key == data_.keys.end() ? std::nullopt : std::optional{key->second.value}});
   } else if (const auto* release_command = request.body.get_if<ReleaseCommand>()) {
-    context.reply(request, replica ? ReleaseReply{false, true} : release(context, *release_command));
+    context.reply(request, replica ? ReleaseReply{LockAnswer::kReadOnly} : release(context, *release_command));
   } else if (const auto* extend_command = request.body.get_if<ExtendCommand>()) {
-    context.reply(request, replica ? ExtendReply{false, 0, true} : extend(context, *extend_command));
+    context.reply(request, replica ? ExtendReply{LockAnswer::kReadOnly} : extend(context, *extend_command));
   } else if (const auto* validate = request.body.get_if<ValidateCommand>()) {
     expire_if_due(context, validate->lock);
     touch(validate->lock);
@@ -163,7 +163,7 @@ bool RedisInstance::refuses_writes(Context context) const {
 void RedisInstance::acknowledged(Context context, const ReplicaAck& ack) {
   last_acknowledged_at_ = context.now();
   acknowledged_offset_ = std::max(acknowledged_offset_, ack.offset);
-  answer_waits(context, false);
+  answer_waits(context, WaitsToAnswer::kAcknowledged);
 }
 
 void RedisInstance::start_wait(Context context, const sim::Message& request, const WaitCommand& command) {
@@ -179,10 +179,10 @@ void RedisInstance::start_wait(Context context, const sim::Message& request, con
   context.spawn("wait", time_out_wait(context, wait, context.now() + command.timeout));
 }
 
-void RedisInstance::answer_waits(Context context, bool all) {
+void RedisInstance::answer_waits(Context context, WaitsToAnswer which) {
   for (auto blocked = blocked_waits_.begin(); blocked != blocked_waits_.end();) {
     const int acknowledged = replica_ && acknowledged_offset_ >= blocked->second.offset ? 1 : 0;
-    if (all || acknowledged >= blocked->second.replicas) {
+    if (which == WaitsToAnswer::kAll || acknowledged >= blocked->second.replicas) {
       context.reply(blocked->second.request, WaitReply{acknowledged});
       blocked = blocked_waits_.erase(blocked);
     } else {
@@ -238,7 +238,7 @@ AcquireReply RedisInstance::acquire(Context context, const AcquireCommand& comma
   data_.keys[command.lock] = std::move(key);
   changed(context, command.lock);
   watch_expiry(context, command.lock);
-  return AcquireReply{true, token, false};
+  return AcquireReply{LockAnswer::kDone, token};
 }
 
 ReleaseReply RedisInstance::release(Context context, const ReleaseCommand& command) {
@@ -253,7 +253,7 @@ ReleaseReply RedisInstance::release(Context context, const ReleaseCommand& comma
                                             {field::kBy, command.requester}});
   data_.keys.erase(key);
   changed(context, command.lock);
-  return ReleaseReply{true, false};
+  return ReleaseReply{LockAnswer::kDone};
 }
 
 ExtendReply RedisInstance::extend(Context context, const ExtendCommand& command) {
@@ -272,7 +272,7 @@ ExtendReply RedisInstance::extend(Context context, const ExtendCommand& command)
                                           {field::kToken, key->second.token},
                                           {field::kLeaseNs, command.lease}});
   changed(context, command.lock);
-  return ExtendReply{true, key->second.token, false};
+  return ExtendReply{LockAnswer::kDone, key->second.token};
 }
 
 void RedisInstance::expire_if_due(Context context, const std::string& lock) {
@@ -431,7 +431,8 @@ sim::Task<> RedisInstance::persist_every_second(Context context) {
   }
 }
 
-void RedisInstance::promote(sim::Simulation& simulation, const RedisInstance& old_primary, bool old_primary_alive) {
+void RedisInstance::promote(sim::Simulation& simulation, const RedisInstance& old_primary,
+                            OldPrimary old_primary_state) {
   options_.role = RedisRole::kPrimary;
   primary_.reset();
   // A new replication history: no replica has acknowledged any of it yet.
@@ -446,7 +447,7 @@ void RedisInstance::promote(sim::Simulation& simulation, const RedisInstance& ol
   for (const auto& [lock, key] : old_primary.data().keys) {
     const auto copy = data_.keys.find(lock);
     const bool adopted = copy != data_.keys.end() && copy->second.value == key.value;
-    if (!adopted && key.deadline > old_clock && !old_primary_alive) {
+    if (!adopted && key.deadline > old_clock && old_primary_state == OldPrimary::kDown) {
       simulation.record(old_primary.name(), EventKind::kLeaseLost,
                         {{field::kLock, lock},
                          {field::kOwner, key.owner},
@@ -504,7 +505,7 @@ void RedisInstance::rejoin(sim::Simulation& simulation, const RedisInstance& new
   }
   // Clients blocked in WAIT are unblocked by the role change, with what was acknowledged.
   const std::optional<sim::NodeId> node = simulation.find_node(name_);
-  if (simulation.is_up(*node)) answer_waits(simulation.context_of(*node), true);
+  if (simulation.is_up(*node)) answer_waits(simulation.context_of(*node), WaitsToAnswer::kAll);
   blocked_waits_.clear();
   demote();
   follow(new_primary_node);

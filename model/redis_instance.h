@@ -92,9 +92,10 @@ class RedisInstance {
   // instance expires or releases it, at the replicated absolute deadline read
   // on its own clock), and `lease.lost` (reason failover, proc = the old
   // primary) for each lease the old primary promised that this copy lacks.
-  // With `old_primary_alive` (split brain) the old primary still promises
-  // what it holds: nothing is recorded lost now; rejoin() records it.
-  void promote(sim::Simulation& simulation, const RedisInstance& old_primary, bool old_primary_alive);
+  // With the old primary still up (split brain) it still promises what it
+  // holds: nothing is recorded lost now; rejoin() records it.
+  enum class OldPrimary { kDown, kStillUp };
+  void promote(sim::Simulation& simulation, const RedisInstance& old_primary, OldPrimary old_primary_state);
   // The machine loses power just before its crash: the next restart has only
   // what was fsynced (everysec: the last whole second), not what the kernel held.
   void lose_power() { power_lost_ = true; }
@@ -112,8 +113,10 @@ class RedisInstance {
   void rejoin(sim::Simulation& simulation, const RedisInstance& new_primary, sim::NodeId new_primary_node);
 
  private:
+  // How this process began: the node's first boot, or a restart (Redlock's delayed restart waits first).
+  enum class Start { kFirstBoot, kRestart };
   void on_boot(sim::Context context);
-  sim::Task<> serve(sim::Context context, bool after_restart);
+  sim::Task<> serve(sim::Context context, Start start);
   sim::Task<> expire_when_due(sim::Context context, std::string lock, std::string value);
   sim::Task<> ship_when_due(sim::Context context, ReplicateCommand change, sim::LocalTime due);
   sim::Task<> persist_every_second(sim::Context context);
@@ -127,9 +130,10 @@ class RedisInstance {
   [[nodiscard]] bool refuses_writes(sim::Context context) const;
   void acknowledged(sim::Context context, const ReplicaAck& ack);
   void start_wait(sim::Context context, const sim::Message& request, const WaitCommand& command);
-  // Answers every WAIT whose offset the replica has acknowledged, and with
-  // `all`, every WAIT still blocked (its timeout, a demotion).
-  void answer_waits(sim::Context context, bool all);
+  // Answers every WAIT whose offset the replica has acknowledged, or every
+  // WAIT still blocked (a demotion), with what was acknowledged.
+  enum class WaitsToAnswer { kAcknowledged, kAll };
+  void answer_waits(sim::Context context, WaitsToAnswer which);
   sim::Task<> time_out_wait(sim::Context context, std::uint64_t wait, sim::LocalTime deadline);
   sim::Task<> acknowledge_every_second(sim::Context context);
   // On promotion: records lease.adopt for the copies of the old primary's live

@@ -10,6 +10,22 @@ namespace reason = vocabulary::reason;
 
 using sim::Context;
 
+namespace {
+
+// The failure reason of a lock command the instance did not carry out;
+// `refused`: what a refusal means for this command.
+const char* refusal_reason(LockAnswer answer, const char* refused) {
+  switch (answer) {
+    case LockAnswer::kReadOnly: return reason::kReadOnly;
+    case LockAnswer::kNoReplicas: return reason::kNoReplicas;
+    case LockAnswer::kDone:
+    case LockAnswer::kRefused: break;
+  }
+  return refused;
+}
+
+}  // namespace
+
 RedisLockClient::RedisLockClient(std::vector<sim::NodeId> instances, std::shared_ptr<const RedisSentinel> sentinel,
                                  std::string lock, std::optional<sim::Duration> lease, AcquireMethod acquire_method,
                                  ReleaseMethod release_method, RenewCommand renew_command,
@@ -48,30 +64,23 @@ sim::Task<AcquireOutcome> RedisLockClient::acquire(Context context, std::string 
       co_return AcquireOutcome{std::nullopt, reason::kHeld};
     }
     // The race: between the GET and this SET another client may do the same.
-    co_return co_await set(context, std::move(owner), std::move(value), false);
+    co_return co_await set(context, std::move(owner), std::move(value), SetWhen::kAlways);
   }
-  co_return co_await set(context, std::move(owner), std::move(value), true);
+  co_return co_await set(context, std::move(owner), std::move(value), SetWhen::kOnlyIfAbsent);
 }
 
-sim::Task<AcquireOutcome> RedisLockClient::set(Context context, std::string owner, std::string value,
-                                               bool only_if_absent) {
+sim::Task<AcquireOutcome> RedisLockClient::set(Context context, std::string owner, std::string value, SetWhen when) {
   // The lease counts from before the request left: the key may be set at any
   // moment of the round trip, so this is the belief that errs on the safe side.
   const sim::LocalTime sent_at = context.now(lease_clock());
-  AcquireCommand command{lock_, owner, value, lease_, only_if_absent};
+  AcquireCommand command{lock_, owner, value, lease_, when == SetWhen::kOnlyIfAbsent};
   const std::optional<sim::Message> reply = co_await ask_primary(context, std::move(command));
   if (!reply) {
     co_return AcquireOutcome{std::nullopt, reason::kTimeout};
   }
   const AcquireReply& answer = reply->body.get<AcquireReply>();
-  if (answer.read_only) {
-    co_return AcquireOutcome{std::nullopt, reason::kReadOnly};
-  }
-  if (answer.no_replicas) {
-    co_return AcquireOutcome{std::nullopt, reason::kNoReplicas};
-  }
-  if (!answer.granted) {
-    co_return AcquireOutcome{std::nullopt, reason::kHeld};
+  if (answer.answer != LockAnswer::kDone) {
+    co_return AcquireOutcome{std::nullopt, refusal_reason(answer.answer, reason::kHeld)};
   }
   if (wait_replicas_ && !co_await replicated(context)) {
     // Not used: given back at once (best effort) rather than left to expire.
@@ -100,12 +109,8 @@ sim::Task<RenewOutcome> RedisLockClient::renew(Context context, Lease lease) {
     co_return RenewOutcome{false, {}, reason::kTimeout};
   }
   const ExtendReply& answer = reply->body.get<ExtendReply>();
-  if (!answer.extended) {
-    co_return RenewOutcome{false,
-                           {},
-                           answer.read_only     ? reason::kReadOnly
-                           : answer.no_replicas ? reason::kNoReplicas
-                                                : reason::kNotOwner};
+  if (answer.answer != LockAnswer::kDone) {
+    co_return RenewOutcome{false, {}, refusal_reason(answer.answer, reason::kNotOwner)};
   }
   co_return RenewOutcome{true, sent_at + lease_, {}};
 }
@@ -118,10 +123,8 @@ sim::Task<ReleaseOutcome> RedisLockClient::release(Context context, std::string 
     co_return ReleaseOutcome{false, reason::kTimeout};
   }
   const ReleaseReply& answer = reply->body.get<ReleaseReply>();
-  if (!answer.deleted) {
-    co_return ReleaseOutcome{false, answer.read_only     ? reason::kReadOnly
-                                    : answer.no_replicas ? reason::kNoReplicas
-                                                         : reason::kNotOwner};
+  if (answer.answer != LockAnswer::kDone) {
+    co_return ReleaseOutcome{false, refusal_reason(answer.answer, reason::kNotOwner)};
   }
   co_return ReleaseOutcome{true, {}};
 }

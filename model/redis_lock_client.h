@@ -41,7 +41,9 @@ class RedisLockClient final : public LockClient {
  private:
   // One request to the instance Sentinel names as the primary when it is sent.
   sim::Task<std::optional<sim::Message>> ask_primary(sim::Context context, sim::Payload request);
-  sim::Task<AcquireOutcome> set(sim::Context context, std::string owner, std::string value, bool only_if_absent);
+  // SET NX PX (acquire), or a plain SET PX (get-then-set's second step).
+  enum class SetWhen { kOnlyIfAbsent, kAlways };
+  sim::Task<AcquireOutcome> set(sim::Context context, std::string owner, std::string value, SetWhen when);
   // WAIT after a grant: true iff enough replicas acknowledged it in time.
   sim::Task<bool> replicated(sim::Context context);
 

@@ -120,7 +120,8 @@ void RedisService::promote(sim::Simulation& simulation) {
     }
     instances_[old_primary].demote();
   }
-  instances_[promoted].promote(simulation, instances_[old_primary], split_brain);
+  instances_[promoted].promote(simulation, instances_[old_primary],
+                               split_brain ? RedisInstance::OldPrimary::kStillUp : RedisInstance::OldPrimary::kDown);
   instances_[promoted].set_replica(nodes_[old_primary]);
   sentinel_->primary_index = promoted;
   sentinel_->old_primary_index = old_primary;

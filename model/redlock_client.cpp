@@ -50,7 +50,7 @@ sim::Task<AcquireOutcome> RedlockClient::acquire(Context context, std::string ow
   int grants = 0;
   std::int64_t highest_token = 0;
   for (const std::optional<sim::Message>& reply : replies) {
-    if (reply && reply->body.get<AcquireReply>().granted) {
+    if (reply && reply->body.get<AcquireReply>().answer == LockAnswer::kDone) {
       ++grants;
       highest_token = std::max(highest_token, reply->body.get<AcquireReply>().token);
     }
@@ -76,7 +76,7 @@ sim::Task<RenewOutcome> RedlockClient::renew(Context context, Lease lease) {
   const std::vector<std::optional<sim::Message>> replies =
       co_await context.call_all(instances_, std::move(command), per_request_timeout_);
   const auto extended = std::count_if(replies.begin(), replies.end(), [](const std::optional<sim::Message>& reply) {
-    return reply && reply->body.get<ExtendReply>().extended;
+    return reply && reply->body.get<ExtendReply>().answer == LockAnswer::kDone;
   });
   const Duration validity = validity_after(context.now(lease_clock()) - start);
   if (extended < quorum()) {
@@ -104,7 +104,7 @@ sim::Task<int> RedlockClient::delete_everywhere(Context context, std::string req
   const std::vector<std::optional<sim::Message>> replies =
       co_await context.call_all(instances_, std::move(command), per_request_timeout_);
   const auto deleted = std::count_if(replies.begin(), replies.end(), [](const std::optional<sim::Message>& reply) {
-    return reply && reply->body.get<ReleaseReply>().deleted;
+    return reply && reply->body.get<ReleaseReply>().answer == LockAnswer::kDone;
   });
   co_return static_cast<int>(deleted);
 }

@@ -22,7 +22,7 @@ RedlockService::RedlockService(sim::Simulation& simulation, const SystemOptions&
 }
 
 int RedlockService::instance_count(const ServiceOptions& service) {
-  return service.instances == 1 ? kDefaultInstances : service.instances;
+  return service.instances.value_or(kDefaultInstances);
 }
 
 std::unique_ptr<LockClient> RedlockService::make_client() const {

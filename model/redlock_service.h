@@ -23,14 +23,12 @@ namespace locksim::model {
 
 class RedlockService final : public LockService {
  public:
-  // The instance count used when the options leave `instances` at 1: the
-  // Redlock page's example deployment.
+  // The instance count when the options give none: the Redlock page's example deployment.
   static constexpr int kDefaultInstances = 5;
 
   RedlockService(sim::Simulation& simulation, const SystemOptions& options);
 
-  // How many instances `service` asks for: `instances`, or kDefaultInstances
-  // when it is 1 (a one-instance Redlock is just `redis` without a token).
+  // How many instances `service` asks for: `instances`, or kDefaultInstances.
   [[nodiscard]] static int instance_count(const ServiceOptions& service);
   // The majority of `instances`: instances / 2 + 1.
   [[nodiscard]] static int quorum_of(int instances) { return instances / 2 + 1; }

@@ -49,8 +49,6 @@ class Worker {
   // Jobs whose effect was accepted (counter, write-only) or customers it charged (billing).
   [[nodiscard]] int jobs_done() const { return jobs_.done; }
   [[nodiscard]] bool holding() const { return held_.has_value(); }
-  // Jobs given up because the acquire timed out or ran out of tries.
-  [[nodiscard]] int jobs_failed() const { return jobs_.given_up; }
 
   // Called just before this worker's node crashes: a hold ends with it.
   void before_crash(sim::Simulation& simulation);

@@ -82,7 +82,7 @@ void Oracle::observe(sim::Time now, std::string_view proc, EventKind event, std:
   } else if (event == EventKind::kHoldBegin) {
     begin_work(now, proc);
   } else if (event == EventKind::kHoldEnd || (event == EventKind::kCrash && is_worker(proc))) {
-    stop_work(now, proc, event == EventKind::kCrash);
+    stop_work(now, proc, event == EventKind::kCrash ? WorkStop::kCrash : WorkStop::kHoldEnd);
   } else if (event == EventKind::kAcquireFail) {
     failed_acquire(now, proc);
   } else if (event == EventKind::kReadAccept) {
@@ -111,7 +111,7 @@ void Oracle::forget_due_promises(sim::Time now) {
   std::erase_if(forgotten_, due);
 }
 
-void Oracle::grant(sim::Time now, std::string_view instance, Promise promise, bool new_lease) {
+void Oracle::grant(sim::Time now, std::string_view instance, Promise promise, Granted granted) {
   // An instance keeps one value per key: a grant over a live lease replaces
   // it (a plain SET), and the replaced owner's promise runs out on its own.
   if (const auto live = live_by_instance_.find(instance); live != live_by_instance_.end()) {
@@ -126,7 +126,7 @@ void Oracle::grant(sim::Time now, std::string_view instance, Promise promise, bo
   OwnerState& state = owner(owner_name);
   if (!held && state.holds) {
     state.gained_token = token;
-  } else if (held && new_lease && token != state.gained_token &&
+  } else if (held && granted == Granted::kNewLease && token != state.gained_token &&
              instances_promising(owner_name, token) >= setup_.quorum) {
     // A re-gain: the owner still holds by an older lease of its own (forgotten,
     // or granted over) and won the lock anew: the next place in the lock order,
@@ -187,10 +187,11 @@ void Oracle::end(std::string_view instance, std::string_view owner_name, std::in
   count_promise(instance, ended_owner, -1);
 }
 
-void Oracle::forget(std::string_view instance, std::string_view owner_name, std::int64_t token, bool crashed) {
+void Oracle::forget(std::string_view instance, std::string_view owner_name, std::int64_t token, Forgotten why) {
   const auto live = live_by_instance_.find(instance);
   if (live == live_by_instance_.end() || live->second.owner != owner_name || live->second.token != token) return;
-  ForgottenPromise forgotten{std::move(live->second), std::string{instance}, std::nullopt, crashed};
+  ForgottenPromise forgotten{std::move(live->second), std::string{instance}, std::nullopt,
+                             why == Forgotten::kInstanceCrashed};
   if (forgotten.promise.length) forgotten.ends_at = forgotten.promise.renewed_at + *forgotten.promise.length;
   live_by_instance_.erase(live);
   forgotten_.push_back(std::move(forgotten));
@@ -209,7 +210,7 @@ void Oracle::crash_instance(std::string_view instance) {
   const auto live = live_by_instance_.find(instance);
   if (live == live_by_instance_.end()) return;
   const std::string owner_name = live->second.owner;
-  forget(instance, owner_name, live->second.token, /*crashed=*/true);
+  forget(instance, owner_name, live->second.token, Forgotten::kInstanceCrashed);
 }
 
 void Oracle::adopt(sim::Time now, std::string_view instance, Promise promise) {
@@ -219,7 +220,7 @@ void Oracle::adopt(sim::Time now, std::string_view instance, Promise promise) {
   const auto same_lease = [owner_name = promise.owner, token = promise.token](const Promise& other) {
     return other.owner == owner_name && other.token == token;
   };
-  grant(now, instance, std::move(promise), /*new_lease=*/false);
+  grant(now, instance, std::move(promise), Granted::kAdopted);
   for (auto live = live_by_instance_.begin(); live != live_by_instance_.end();) {
     if (live->first != instance && same_lease(live->second)) {
       count_promise(live->first, live->second.owner, -1);
@@ -271,7 +272,7 @@ void Oracle::begin_work(sim::Time now, std::string_view worker) {
   OwnerState& state = owner(worker);
   // A second hold.begin replaces the first: one stretch on, unless the first ended with its lease.
   const bool still_on = state.working && !(state.lease_end && *state.lease_end <= now);
-  if (state.working && !still_on) end_stretch(now, state, /*at_lease=*/true);
+  if (state.working && !still_on) end_stretch(now, state, StretchEnd::kAtLease);
   if (!still_on) state.working_stretch = open_stretch(working_, now);
   state.lease_end = state.next_lease_end;
   state.working = true;
@@ -288,12 +289,13 @@ void Oracle::acquiring(std::string_view worker) {
   state.stuck_reported = false;
 }
 
-void Oracle::stop_work(sim::Time now, std::string_view worker, bool crashed) {
+void Oracle::stop_work(sim::Time now, std::string_view worker, WorkStop why) {
+  const bool crashed = why == WorkStop::kCrash;
   // Useless since its hold ended; a worker that ended no hold since its last
   // one began (it never got to hold, say) is useless since its latest crash:
   // a restarted worker that crashes again starts a new useless spell.
   OwnerState& state = owner(worker);
-  if (state.working) end_stretch(now, state, crashed);
+  if (state.working) end_stretch(now, state, crashed ? StretchEnd::kAtLease : StretchEnd::kNow);
   if (crashed) {
     // A restarted worker's calls start afresh.
     state.acquire_invoked_at.reset();
@@ -323,7 +325,8 @@ void Oracle::renewed(std::string_view worker, std::optional<sim::Time> invoked_a
   std::erase_if(state.overlaps_if_held_on, before_end);
 }
 
-void Oracle::end_stretch(sim::Time now, OwnerState& state, bool at_lease) {
+void Oracle::end_stretch(sim::Time now, OwnerState& state, StretchEnd end) {
+  const bool at_lease = end == StretchEnd::kAtLease;
   if (at_lease && state.lease_end && *state.lease_end <= now) {
     working_[state.working_stretch].end = step_before(working_, state.working_stretch, *state.lease_end);
   } else {

@@ -141,15 +141,18 @@ class Oracle {
   };
 
   void forget_due_promises(sim::Time now);
-  // `new_lease`: false for an adoption, which moves a lease and is never a re-gain.
-  void grant(sim::Time now, std::string_view instance, Promise promise, bool new_lease = true);
+  // An adoption moves a lease to the promoted replica and is never a re-gain.
+  enum class Granted { kNewLease, kAdopted };
+  void grant(sim::Time now, std::string_view instance, Promise promise, Granted granted = Granted::kNewLease);
   // Distinct instances promising `owner` `token`, live or forgotten.
   [[nodiscard]] int instances_promising(std::string_view owner, std::int64_t token) const;
   void renew(sim::Time now, std::string_view instance, std::string_view owner, std::int64_t token,
              std::optional<sim::Duration> length);
   void end(std::string_view instance, std::string_view owner, std::int64_t token);
-  // `crashed`: the instance went down with the lease (it may end it once restarted).
-  void forget(std::string_view instance, std::string_view owner, std::int64_t token, bool crashed = false);
+  // kInstanceCrashed: the instance went down with the lease (it may end it once restarted).
+  enum class Forgotten { kReplacedOrLost, kInstanceCrashed };
+  void forget(std::string_view instance, std::string_view owner, std::int64_t token,
+              Forgotten why = Forgotten::kReplacedOrLost);
   void crash_instance(std::string_view instance);
   // The lease `instance` crashed with, if it still waits for its deadline.
   std::vector<ForgottenPromise>::iterator crashed_with_lease(std::string_view instance, std::string_view owner,
@@ -161,11 +164,14 @@ class Oracle {
   void begin_work(sim::Time now, std::string_view worker);
   // A renewal invoked at `invoked_at` with lease `length` succeeded.
   void renewed(std::string_view worker, std::optional<sim::Time> invoked_at, std::optional<sim::Duration> length);
-  // Ends `state`'s hold now: at its lease if that ran out before (`at_lease`:
-  // a crash or a replacing hold.begin), else now (its hold.end).
-  void end_stretch(sim::Time now, OwnerState& state, bool at_lease);
+  // Ends `state`'s hold: kAtLease (a crash, a replacing hold.begin) at its
+  // lease if that ran out before, else now; kNow (its hold.end) now.
+  enum class StretchEnd { kNow, kAtLease };
+  void end_stretch(sim::Time now, OwnerState& state, StretchEnd end);
   void acquiring(std::string_view worker);
-  void stop_work(sim::Time now, std::string_view worker, bool crashed);
+  // The worker stops working: its hold ended, or it crashed.
+  enum class WorkStop { kHoldEnd, kCrash };
+  void stop_work(sim::Time now, std::string_view worker, WorkStop why);
   void failed_acquire(sim::Time now, std::string_view worker);
   // token_order: a grant by `instance`'s counter, a worker's acquisition invoked or acquired.
   void granted_token(std::string_view instance, std::string_view owner, std::int64_t token);

@@ -251,14 +251,11 @@ void read_service(const Reader& reader, const json& value, Scenario& scenario) {
                                                       {"redlock", model::ServiceKind::kRedlock},
                                                       {"consensus", model::ServiceKind::kConsensus}});
   });
-  if (service.kind == model::ServiceKind::kRedlock) {
-    service.instances = model::RedlockService::kDefaultInstances;  // the model's default; overridable below
-  }
   with_member(value, "instances", [&](const json& v) {
     if (service.kind != model::ServiceKind::kRedlock) {
       reader.fail(path + "/instances", "\"instances\" goes with kind \"redlock\"");
     }
-    // One instance is not a Redlock (the model would read it as "unset" and run five).
+    // One instance is not a Redlock: no majority to lose.
     service.instances = static_cast<int>(reader.integer(v, path + "/instances", 2, 99));
   });
   with_member(value, "persistence", [&](const json& v) {

@@ -63,7 +63,6 @@ class RandomStreams {
   // The stream called `name`. Same root seed and name → same sequence; the
   // order in which streams are requested does not matter.
   [[nodiscard]] Rng stream(std::string_view name) const;
-  [[nodiscard]] std::uint64_t root_seed() const { return root_seed_; }
 
  private:
   std::uint64_t root_seed_;

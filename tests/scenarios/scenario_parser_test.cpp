@@ -203,7 +203,7 @@ TEST(ScenarioParser, RedlockDefaultsToFiveInstancesAndFaultsMayTargetThem) {
       R"({"name": "x", "service": {"kind": "redlock"},
           "faults": [{"kind": "clock-jump", "target": "redis-4", "at": "1s", "by": "-5s"}]})",
       "x.json");
-  EXPECT_EQ(scenario.system.service.instances, model::RedlockService::kDefaultInstances);
+  EXPECT_EQ(model::RedlockService::instance_count(scenario.system.service), model::RedlockService::kDefaultInstances);
   EXPECT_EQ(model::RedlockService::kDefaultInstances, 5);
   EXPECT_EQ(std::get<model::faults::ClockJump>(scenario.faults[0].params).by, -(5_s));
 }
