@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "live/redis_client.h"
+#include "live/time_scale.h"
 #include "vocabulary/event_kind.h"
 #include "vocabulary/fault_kind.h"
 #include "vocabulary/field_name.h"
@@ -22,10 +23,6 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 using std::chrono::nanoseconds;
-
-nanoseconds scaled(sim::Duration duration, double scale) {
-  return nanoseconds{static_cast<std::int64_t>(std::llround(static_cast<double>(duration.count_ns()) * scale))};
-}
 
 // min-replicas-max-lag is whole seconds in Redis, and the replica
 // acknowledges once a second whatever the time scale: the scaled lag is

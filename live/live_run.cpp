@@ -27,6 +27,7 @@
 #include "live/live_keys.h"
 #include "live/log_subscription.h"
 #include "live/redis_client.h"
+#include "live/time_scale.h"
 #include "live/user_worker_config.h"
 #include "live/worker_config.h"
 #include "live/worker_launch.h"
@@ -105,10 +106,6 @@ TriggerPoint trigger_point(scenarios::TriggerEvent when) {
   }
   // After an acquire (or a grant): the worker stops once it acts as the holder.
   return {watched, event_kind_name(EventKind::kHoldBegin)};
-}
-
-nanoseconds scaled(sim::Duration duration, double scale) {
-  return nanoseconds{static_cast<std::int64_t>(std::llround(static_cast<double>(duration.count_ns()) * scale))};
 }
 
 const char* workload_kind_name(const model::Workload& workload) {

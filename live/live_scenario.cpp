@@ -10,6 +10,7 @@
 
 #include "live/redis_client.h"
 #include "live/redis_server.h"
+#include "live/time_scale.h"
 #include "runner/cpu_time.h"
 #include "runner/seed_run.h"
 #include "scenarios/fencing_modes.h"
@@ -22,19 +23,17 @@ namespace {
 constexpr std::int64_t kReliableNs = 5'000'000;
 
 std::vector<std::string> scale_warnings(const scenarios::Scenario& scenario, double scale) {
-  const auto scaled = [&](sim::Duration duration) {
-    return static_cast<std::int64_t>(std::llround(static_cast<double>(duration.count_ns()) * scale));
-  };
+  const auto scaled_ns = [scale](sim::Duration duration) { return live::scaled(duration, scale).count(); };
   std::vector<std::string> lines;
-  if (scenario.system.lock.lease && scaled(*scenario.system.lock.lease) < kReliableNs * 4) {
+  if (scenario.system.lock.lease && scaled_ns(*scenario.system.lock.lease) < kReliableNs * 4) {
     lines.push_back(fmt::format("warning: --time-scale {} makes the lease {}ms; below 20ms this machine's "
                                 "scheduling can decide the outcome",
-                                scale, scaled(*scenario.system.lock.lease) / 1'000'000.0));
+                                scale, scaled_ns(*scenario.system.lock.lease) / 1'000'000.0));
   }
-  if (scaled(scenario.system.service.request_timeout) < kReliableNs) {
+  if (scaled_ns(scenario.system.service.request_timeout) < kReliableNs) {
     lines.push_back(fmt::format("warning: --time-scale {} makes the request timeout {}ms; below 5ms replies "
                                 "may time out for no reason but the machine",
-                                scale, scaled(scenario.system.service.request_timeout) / 1'000'000.0));
+                                scale, scaled_ns(scenario.system.service.request_timeout) / 1'000'000.0));
   }
   return lines;
 }

@@ -23,6 +23,7 @@
 #include "live/payments_script.h"
 #include "live/primary_finder.h"
 #include "live/redlock_client.h"
+#include "live/time_scale.h"
 #include "live/worker_line.h"
 #include "model/client_rules.h"
 #include "scenarios/scenario_parser.h"
@@ -135,9 +136,7 @@ class Worker {
   }
   [[nodiscard]] bool reads() const { return !std::holds_alternative<model::WriteOnlyWorkload>(options_.workload); }
 
-  [[nodiscard]] nanoseconds scaled(sim::Duration duration) const {
-    return nanoseconds{static_cast<std::int64_t>(std::llround(static_cast<double>(duration.count_ns()) * config_.time_scale))};
-  }
+  [[nodiscard]] nanoseconds scaled(sim::Duration duration) const { return live::scaled(duration, config_.time_scale); }
   // The lease as Redis takes it: whole milliseconds, at least one.
   [[nodiscard]] std::int64_t lease_ms() const {
     return std::max<std::int64_t>(1, scaled(*options_.lock.lease).count() / 1'000'000);
