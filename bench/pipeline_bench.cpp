@@ -32,8 +32,8 @@
 #include "bench/rate_reporter.h"
 #include "model/options.h"
 #include "runner/seed_run.h"
-#include "scenarios/plan.h"
-#include "scenarios/scenario_parser.h"
+#include "scenario/plan.h"
+#include "scenario/scenario_parser.h"
 
 namespace {
 
@@ -48,13 +48,13 @@ double max_rss_mebibytes() {
 }
 
 void pipeline(benchmark::State& state, const std::string& name, OracleChoice oracle) {
-  const locksim::scenarios::Scenario scenario =
-      locksim::scenarios::load_scenario_file(std::string{LOCKSIM_SCENARIO_DIR} + "/" + name + ".json");
+  const locksim::scenario::Scenario scenario =
+      locksim::scenario::load_scenario_file(std::string{LOCKSIM_SCENARIO_DIR} + "/" + name + ".json");
   std::uint64_t seed = 1;
   std::uint64_t events = 0;
   std::uint64_t runs = 0;
   for (auto _ : state) {
-    const locksim::scenarios::Plan plan = locksim::scenarios::make_plan(scenario, seed++);
+    const locksim::scenario::Plan plan = locksim::scenario::make_plan(scenario, seed++);
     for (const locksim::model::Fencing fencing : {locksim::model::Fencing::kOff, locksim::model::Fencing::kOn}) {
       const locksim::runner::SeedRun run = locksim::runner::run_plan(scenario, plan, fencing, {}, oracle);
       if (!run.oracle_mismatches.empty()) {
@@ -86,12 +86,12 @@ constexpr std::string_view kOneJobScenario = R"({
 })";
 
 void one_job_run(benchmark::State& state) {
-  const locksim::scenarios::Scenario scenario = locksim::scenarios::parse_scenario(kOneJobScenario, "one-job.json");
+  const locksim::scenario::Scenario scenario = locksim::scenario::parse_scenario(kOneJobScenario, "one-job.json");
   std::uint64_t seed = 1;
   std::uint64_t events = 0;
   std::uint64_t runs = 0;
   for (auto _ : state) {
-    const locksim::scenarios::Plan plan = locksim::scenarios::make_plan(scenario, seed++);
+    const locksim::scenario::Plan plan = locksim::scenario::make_plan(scenario, seed++);
     const locksim::runner::SeedRun run =
         locksim::runner::run_plan(scenario, plan, locksim::model::Fencing::kOff, {}, OracleChoice::kOn);
     events += run.events;

@@ -13,7 +13,7 @@
 #include <fmt/core.h>
 
 #include "command.h"
-#include "scenarios/scenario_reference.h"
+#include "scenario/scenario_reference.h"
 
 namespace locksim::cli {
 namespace {
@@ -25,21 +25,21 @@ struct ExplainArguments {
 
 ExitCode run_explain(const ExplainArguments& arguments) {
   if (arguments.markdown) {
-    fmt::print("{}\n{}", scenarios::key_reference_markdown_table(), scenarios::fault_kind_markdown_table());
+    fmt::print("{}\n{}", scenario::key_reference_markdown_table(), scenario::fault_kind_markdown_table());
     return ExitCode::kOk;
   }
   if (arguments.pointer.empty()) {
     throw BadInput("explain: expected a JSON pointer like /workers/retry (or --markdown)");
   }
-  if (const auto entry = scenarios::find_key_reference(arguments.pointer)) {
-    fmt::print("{}", scenarios::key_reference_text(arguments.pointer, *entry));
+  if (const auto entry = scenario::find_key_reference(arguments.pointer)) {
+    fmt::print("{}", scenario::key_reference_text(arguments.pointer, *entry));
     return ExitCode::kOk;
   }
   std::string message = fmt::format("explain: {}: no such scenario key", arguments.pointer);
   if (!arguments.pointer.starts_with('/')) {
     message += "; a key is named by its JSON pointer, e.g. /workers/retry or /faults/0/for";
   }
-  const std::vector<std::string> similar = scenarios::similar_key_patterns(arguments.pointer);
+  const std::vector<std::string> similar = scenario::similar_key_patterns(arguments.pointer);
   if (!similar.empty()) {
     message += fmt::format(" (did you mean {}?)", similar.front());
   }

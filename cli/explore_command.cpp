@@ -21,10 +21,10 @@
 #include "reports/plan_text.h"
 #include "runner/scenario_run.h"
 #include "scenario_files.h"
-#include "scenarios/fencing_modes.h"
-#include "scenarios/saved_plan.h"
+#include "scenario/fencing_modes.h"
+#include "scenario/saved_plan.h"
 #include "text/terminal_escape.h"
-#include "scenarios/scenario_parser.h"
+#include "scenario/scenario_parser.h"
 
 namespace locksim::cli {
 namespace {
@@ -72,7 +72,7 @@ nlohmann::ordered_json critical_json(const explore::CriticalEvent& event) {
             {"length_ns", nanos(event.length)}, {"threshold_ns", nanos(event.threshold)},
             {"statement", event.statement}};
   }
-  return {{"fault", event.fault},        {"kind", scenarios::fault_kind_name(event.kind)},
+  return {{"fault", event.fault},        {"kind", scenario::fault_kind_name(event.kind)},
           {"target", event.target},      {"needed", event.needed},
           {"length", event.length_name}, {"length_ns", nanos(event.length)},
           {"threshold_ns", nanos(event.threshold)}, {"lease_ns", nanos(event.lease)},
@@ -80,7 +80,7 @@ nlohmann::ordered_json critical_json(const explore::CriticalEvent& event) {
 }
 
 // Prints the counterexample and returns what --json says of it.
-nlohmann::ordered_json report_counterexample(const scenarios::Scenario& scenario, const explore::Finding& found,
+nlohmann::ordered_json report_counterexample(const scenario::Scenario& scenario, const explore::Finding& found,
                                              const explore::ExploreGoal& goal, const std::string& out) {
   const explore::Counterexample& found_case = found.counterexample;
   const std::string kind{checker::violation_kind_name(found_case.kind)};
@@ -90,7 +90,7 @@ nlohmann::ordered_json report_counterexample(const scenarios::Scenario& scenario
   say("  from {}\n  to   {}, seed {}\n", reports::case_sizes_text(found_case.found, faults_found),
              reports::case_sizes_text(found_case.minimal, found.minimal.plan.faults.size()), found_case.minimal.seed);
   nlohmann::ordered_json faults = nlohmann::ordered_json::array();
-  for (const scenarios::PlannedFault& fault : found.minimal.plan.faults) {
+  for (const scenario::PlannedFault& fault : found.minimal.plan.faults) {
     say("  {}\n", reports::planned_fault_text(fault));
     faults.push_back(reports::planned_fault_text(fault));
   }
@@ -102,7 +102,7 @@ nlohmann::ordered_json report_counterexample(const scenarios::Scenario& scenario
     critical.push_back(critical_json(event));
   }
   say("minimal plan written to {}\n  {}\n", out,
-             runner::replay_command(scenarios::parse_scenario(found.minimal_file_text, out), found_case.minimal.seed,
+             runner::replay_command(scenario::parse_scenario(found.minimal_file_text, out), found_case.minimal.seed,
                                     goal.mode));
   return {{"kind", kind},
           {"test", found_case.test},
@@ -118,12 +118,12 @@ nlohmann::ordered_json report_counterexample(const scenarios::Scenario& scenario
 }
 
 ExitCode explore_scenario(const ExploreArguments& arguments) {
-  const std::vector<scenarios::Scenario> loaded = load_scenarios({arguments.path});
+  const std::vector<scenario::Scenario> loaded = load_scenarios({arguments.path});
   if (loaded.size() != 1) throw BadInput(fmt::format("{}: explore takes one scenario file", arguments.path));
-  const scenarios::Scenario& scenario = loaded.front();
+  const scenario::Scenario& scenario = loaded.front();
   const std::optional<model::Fencing> fencing =
       arguments.fencing.empty() ? std::nullopt
-                                : std::optional{scenarios::fencing_modes_from_switch(arguments.fencing)->front()};
+                                : std::optional{scenario::fencing_modes_from_switch(arguments.fencing)->front()};
   const explore::ExploreGoal goal = explore::choose_goal(scenario, target_kind(arguments.target), fencing);
   explore::SearchOptions options;
   options.seed = arguments.seed ? *arguments.seed : std::random_device{}();
@@ -135,14 +135,14 @@ ExitCode explore_scenario(const ExploreArguments& arguments) {
   check_writable("--json", arguments.json_file);
 
   say("explore {}: seed {}, up to {} tests, {}\n", scenario.name, options.seed, options.tests,
-             scenarios::fencing_mode_name(goal.mode));
+             scenario::fencing_mode_name(goal.mode));
   say("looking for {}: {}\n", explore::kind_names(goal.kinds), goal.reason);
   const explore::Exploration exploration = explore::explore(scenario, goal, options, out);
 
   nlohmann::ordered_json report{{"scenario", scenario.name},
                                 {"file", scenario.file},
                                 {"seed", options.seed},
-                                {"mode", scenarios::fencing_mode_name(goal.mode)},
+                                {"mode", scenario::fencing_mode_name(goal.mode)},
                                 {"looking_for", explore::kind_names(goal.kinds)},
                                 {"reason", goal.reason},
                                 {"tests_run", exploration.tests_run},

@@ -15,10 +15,10 @@ std::string first_sentence(const std::string& description) {
 }
 
 ExitCode list() {
-  const std::vector<scenarios::Scenario> scenarios = load_scenarios({builtin_scenario_directory()});
+  const std::vector<scenario::Scenario> scenarios = load_scenarios({builtin_scenario_directory()});
   std::size_t width = 0;
-  for (const scenarios::Scenario& scenario : scenarios) width = std::max(width, scenario.name.size());
-  for (const scenarios::Scenario& scenario : scenarios) {
+  for (const scenario::Scenario& scenario : scenarios) width = std::max(width, scenario.name.size());
+  for (const scenario::Scenario& scenario : scenarios) {
     fmt::print("{:<{}}  {}\n", scenario.name, width, first_sentence(scenario.description));
   }
   return ExitCode::kOk;

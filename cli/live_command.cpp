@@ -26,7 +26,7 @@
 #include "runner/scenario_run.h"
 #include "runner/summary.h"
 #include "scenario_files.h"
-#include "scenarios/fencing_modes.h"
+#include "scenario/fencing_modes.h"
 #include "stderr_lines.h"
 
 namespace locksim::cli {
@@ -70,19 +70,19 @@ void write_history(const std::string& directory, const std::string& name, std::u
   std::string text;
   for (const std::string& line : history) text += line + "\n";
   write_output_file(std::filesystem::path{directory} /
-                        fmt::format("{}-live-seed{}-{}.jsonl", file_name_part(name), seed, scenarios::fencing_mode_name(mode)),
+                        fmt::format("{}-live-seed{}-{}.jsonl", file_name_part(name), seed, scenario::fencing_mode_name(mode)),
                     text);
 }
 
 ExitCode live(const LiveArguments& arguments) {
-  const std::vector<scenarios::Scenario> loaded = load_scenarios({arguments.path});
+  const std::vector<scenario::Scenario> loaded = load_scenarios({arguments.path});
   if (loaded.size() != 1) throw BadInput(fmt::format("{}: live takes one scenario file", arguments.path));
-  const scenarios::Scenario& scenario = loaded.front();
+  const scenario::Scenario& scenario = loaded.front();
   if (!arguments.history_directory.empty()) prepare_output_directory("--history", arguments.history_directory);
   live::LiveScenarioRequest request;
   request.runs = arguments.runs;
   request.time_scale = arguments.time_scale;
-  if (!arguments.fencing.empty()) request.modes = *scenarios::fencing_modes_from_switch(arguments.fencing);
+  if (!arguments.fencing.empty()) request.modes = *scenario::fencing_modes_from_switch(arguments.fencing);
   if (!arguments.redis.empty()) request.redis = parse_endpoint(arguments.redis, arguments.allow_remote);
   request.prefix = arguments.prefix;
   if (!arguments.history_directory.empty()) {

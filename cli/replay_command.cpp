@@ -22,11 +22,11 @@
 #include "reports/trace_view.h"
 #include "runner/seed_run.h"
 #include "scenario_files.h"
-#include "scenarios/fencing_modes.h"
-#include "scenarios/plan.h"
-#include "scenarios/saved_plan.h"
-#include "scenarios/scenario_text.h"
-#include "scenarios/seed_limits.h"
+#include "scenario/fencing_modes.h"
+#include "scenario/plan.h"
+#include "scenario/saved_plan.h"
+#include "scenario/scenario_text.h"
+#include "scenario/seed_limits.h"
 
 namespace locksim::cli {
 namespace {
@@ -43,21 +43,21 @@ struct ReplayArguments {
 };
 
 ExitCode replay(const ReplayArguments& arguments) {
-  const std::vector<scenarios::Scenario> loaded = load_scenarios({arguments.path});
+  const std::vector<scenario::Scenario> loaded = load_scenarios({arguments.path});
   if (loaded.size() != 1) throw BadInput(fmt::format("{}: replay takes one scenario file", arguments.path));
-  const scenarios::Scenario& scenario = loaded.front();
+  const scenario::Scenario& scenario = loaded.front();
   // Without --fencing, the scenario's mode (compare: its first, off).
   const model::Fencing fencing = arguments.fencing.empty()
                                      ? scenario.fencing_modes.front()
-                                     : scenarios::fencing_modes_from_switch(arguments.fencing)->front();
+                                     : scenario::fencing_modes_from_switch(arguments.fencing)->front();
   reports::TraceViewParse view =
-      reports::parse_trace_view(arguments.trace, reports::trace_proc_names(scenarios::scenario_node_names(scenario)));
+      reports::parse_trace_view(arguments.trace, reports::trace_proc_names(scenario::scenario_node_names(scenario)));
   if (!view.view) throw BadInput(view.error);
   const std::optional<std::uint64_t> seed = arguments.seed ? arguments.seed : scenario.first_seed;
   if (!seed) {
     throw BadInput(fmt::format("{}: replay needs --seed S (the file records no first_seed)", arguments.path));
   }
-  const scenarios::Plan plan = scenarios::make_plan(scenario, *seed);
+  const scenario::Plan plan = scenario::make_plan(scenario, *seed);
 
   std::ofstream history;
   if (!arguments.history_file.empty()) {
@@ -81,7 +81,7 @@ ExitCode replay(const ReplayArguments& arguments) {
   });
   if (!arguments.plan_file.empty()) {
     std::ofstream output{arguments.plan_file, std::ios::binary};
-    output << scenarios::saved_plan_json(scenarios::read_scenario_text(scenario.file), scenario, plan);
+    output << scenario::saved_plan_json(scenario::read_scenario_text(scenario.file), scenario, plan);
     if (!output) throw BadInput(fmt::format("{}: cannot write the file", arguments.plan_file));
   }
 
@@ -108,7 +108,7 @@ void add_replay_command(CLI::App& app, ExitCode& exit_code) {
   command->add_option("scenario", arguments->path, "The scenario file, or a built-in scenario's name (locksim list)")
       ->required();
   command->add_option("--seed", arguments->seed, "The seed (required unless the file records first_seed)")
-      ->check(CLI::Range(std::uint64_t{0}, static_cast<std::uint64_t>(scenarios::kLargestFirstSeed)));
+      ->check(CLI::Range(std::uint64_t{0}, static_cast<std::uint64_t>(scenario::kLargestFirstSeed)));
   command->add_option("--fencing", arguments->fencing, "on or off (default: the scenario's; compare means off)")
       ->check(CLI::IsMember({"on", "off"}));
   command->add_option("--history", arguments->history_file, "Write the JSONL history here");

@@ -19,7 +19,7 @@
 #include "reports/report_html.h"
 #include "reports/scenario_report.h"
 #include "scenario_files.h"
-#include "scenarios/seed_limits.h"
+#include "scenario/seed_limits.h"
 #include "text/terminal_escape.h"
 #include "stderr_lines.h"
 
@@ -38,7 +38,7 @@ bool oracle_disagreed(const runner::ScenarioSummary& summary) {
 }
 
 ExitCode report(const ReportArguments& arguments) {
-  const std::vector<scenarios::Scenario> loaded = load_scenarios(arguments.paths);
+  const std::vector<scenario::Scenario> loaded = load_scenarios(arguments.paths);
   const std::filesystem::path out{arguments.out};
   prepare_output_directory("--out", arguments.out);
   prepare_output_directory("--out", (out / "plans").string());
@@ -50,7 +50,7 @@ ExitCode report(const ReportArguments& arguments) {
   std::vector<std::string> pages;
   gathered.reserve(loaded.size());
   ExitCode code = ExitCode::kOk;
-  for (const scenarios::Scenario& scenario : loaded) {
+  for (const scenario::Scenario& scenario : loaded) {
     const std::string page = reports::page_file_name(scenario.name, taken);
     const std::string stem = page.substr(0, page.size() - std::string_view{".html"}.size());
     const std::string plan_name = "plans/" + stem + "-minimal.json";
@@ -95,8 +95,8 @@ void add_report_command(CLI::App& app, ExitCode& exit_code) {
   command->add_option("--out", arguments->out, "The directory for index.html, the pages and plans/ (created if missing)")
       ->required();
   command->add_option("--seeds", arguments->seeds, "Seeds per scenario and fencing mode (default: each file's `seeds`)")
-      ->check(CLI::Range(static_cast<std::uint64_t>(scenarios::kFewestSeeds),
-                         static_cast<std::uint64_t>(scenarios::kMostSeeds)));
+      ->check(CLI::Range(static_cast<std::uint64_t>(scenario::kFewestSeeds),
+                         static_cast<std::uint64_t>(scenario::kMostSeeds)));
   command->add_option("--threads", arguments->threads, "Worker threads (default: the machine's cores)")
       ->check(CLI::Range(1u, 256u));
   command->callback([arguments, &exit_code] { exit_code = report(*arguments); });

@@ -24,8 +24,8 @@
 #include "runner/scenario_run.h"
 #include "runner/shard_choice.h"
 #include "scenario_files.h"
-#include "scenarios/fencing_modes.h"
-#include "scenarios/seed_limits.h"
+#include "scenario/fencing_modes.h"
+#include "scenario/seed_limits.h"
 #include "stderr_lines.h"
 
 namespace locksim::cli {
@@ -56,7 +56,7 @@ runner::RunRequest request_from(const RunArguments& arguments) {
     request.first_seed = arguments.first_seed.value_or(1);
     request.seed_count = arguments.seeds;
   }
-  if (!arguments.fencing.empty()) request.modes = scenarios::fencing_modes_from_switch(arguments.fencing);
+  if (!arguments.fencing.empty()) request.modes = scenario::fencing_modes_from_switch(arguments.fencing);
   if (!arguments.shard.empty()) {
     runner::ShardChoice shard;
     try {
@@ -79,7 +79,7 @@ runner::RunRequest request_from(const RunArguments& arguments) {
 
 // A scenario's own first seed (a saved plan's `first_seed`) unless the
 // command line gave one.
-runner::RunRequest request_for(const scenarios::Scenario& scenario, const RunArguments& arguments,
+runner::RunRequest request_for(const scenario::Scenario& scenario, const RunArguments& arguments,
                                runner::RunRequest request) {
   if (!arguments.seed && !arguments.first_seed && scenario.first_seed) request.first_seed = *scenario.first_seed;
   return request;
@@ -102,10 +102,10 @@ ExitCode run(const RunArguments& arguments) {
   check_writable("--junit", arguments.junit_file);
   const LoadedScenarios loaded = load_scenarios_keeping_going(arguments.paths);
   for (const reports::BadScenarioFile& bad : loaded.bad_files) print_to_stderr("locksim: {}\n", bad.message);
-  const std::vector<scenarios::Scenario>& scenarios = loaded.scenarios;
+  const std::vector<scenario::Scenario>& scenarios = loaded.scenarios;
   const bool show_progress = !arguments.quiet && isatty(STDERR_FILENO) == 1;
   std::vector<runner::ScenarioSummary> summaries;
-  for (const scenarios::Scenario& scenario : scenarios) {
+  for (const scenario::Scenario& scenario : scenarios) {
     runner::Progress progress;
     if (show_progress) {
       progress = [&scenario](std::uint64_t done, std::uint64_t total) {
@@ -154,13 +154,13 @@ void add_run_command(CLI::App& app, ExitCode& exit_code) {
                       "Scenario files, directories of them, or built-in scenario names (locksim list)")
       ->required();
   auto* seeds = command->add_option("--seeds", arguments->seeds, "How many seeds (default: the scenario's `seeds`)")
-                    ->check(CLI::Range(static_cast<std::uint64_t>(scenarios::kFewestSeeds),
-                                      static_cast<std::uint64_t>(scenarios::kMostSeeds)));
-  const auto seed_range = CLI::Range(std::uint64_t{0}, static_cast<std::uint64_t>(scenarios::kLargestFirstSeed));
+                    ->check(CLI::Range(static_cast<std::uint64_t>(scenario::kFewestSeeds),
+                                      static_cast<std::uint64_t>(scenario::kMostSeeds)));
+  const auto seed_range = CLI::Range(std::uint64_t{0}, static_cast<std::uint64_t>(scenario::kLargestFirstSeed));
   auto* first = command->add_option("--first-seed", arguments->first_seed, "The first seed (default 1)")->check(seed_range);
   command->add_option("--seed", arguments->seed, "Run this one seed")->excludes(seeds)->excludes(first)->check(seed_range);
   command->add_option("--fencing", arguments->fencing, "on, off or compare (default: the scenario's storage.fencing)")
-      ->check(CLI::IsMember(scenarios::fencing_switch_words()));
+      ->check(CLI::IsMember(scenario::fencing_switch_words()));
   command->add_option("--shard", arguments->shard,
                       "K/N: run only the seeds with seed % N == K; auto (or auto/N): K and N from the CI job's "
                       "environment (GitLab, Buildkite, Kubernetes Indexed Job; docs/scale-out.md)");

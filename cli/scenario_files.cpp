@@ -7,8 +7,8 @@
 #include <fmt/core.h>
 
 #include "command.h"
-#include "scenarios/did_you_mean.h"
-#include "scenarios/scenario_parser.h"
+#include "scenario/did_you_mean.h"
+#include "scenario/scenario_parser.h"
 #include "stderr_lines.h"
 
 namespace locksim::cli {
@@ -55,7 +55,7 @@ std::string resolve_scenario_path(const std::string& argument) {
     const std::string stem = name.extension() == ".json" ? name.stem().string() : argument;
     const std::filesystem::path builtin = std::filesystem::path{builtin_scenario_directory()} / (stem + ".json");
     if (std::filesystem::is_regular_file(builtin, error)) return builtin.string();
-    const std::string nearest = scenarios::nearest_candidate(stem, builtin_names());
+    const std::string nearest = scenario::nearest_candidate(stem, builtin_names());
     if (!nearest.empty()) {
       throw BadInput(fmt::format("{}: no such scenario file, directory or built-in scenario; did you mean {}?",
                                  argument, nearest));
@@ -66,13 +66,13 @@ std::string resolve_scenario_path(const std::string& argument) {
   throw BadInput(fmt::format("{}: no such scenario file or directory", argument));
 }
 
-std::vector<scenarios::Scenario> load_scenarios(const std::vector<std::string>& paths) {
-  std::vector<scenarios::Scenario> loaded;
+std::vector<scenario::Scenario> load_scenarios(const std::vector<std::string>& paths) {
+  std::vector<scenario::Scenario> loaded;
   for (const std::string& file : scenario_files(paths)) {
     try {
-      loaded.push_back(scenarios::load_scenario_file(file));
+      loaded.push_back(scenario::load_scenario_file(file));
       print_setting_warnings(loaded.back());
-    } catch (const scenarios::ScenarioError& error) {
+    } catch (const scenario::ScenarioError& error) {
       throw BadInput(error.what());
     }
   }
@@ -83,17 +83,17 @@ LoadedScenarios load_scenarios_keeping_going(const std::vector<std::string>& pat
   LoadedScenarios loaded;
   for (const std::string& file : scenario_files(paths)) {
     try {
-      loaded.scenarios.push_back(scenarios::load_scenario_file(file));
+      loaded.scenarios.push_back(scenario::load_scenario_file(file));
       print_setting_warnings(loaded.scenarios.back());
-    } catch (const scenarios::ScenarioError& error) {
+    } catch (const scenario::ScenarioError& error) {
       loaded.bad_files.push_back({file, error.what()});
     }
   }
   return loaded;
 }
 
-void print_setting_warnings(const scenarios::Scenario& scenario) {
-  for (const scenarios::SettingWarning& warning : scenario.warnings) {
+void print_setting_warnings(const scenario::Scenario& scenario) {
+  for (const scenario::SettingWarning& warning : scenario.warnings) {
     print_to_stderr("{}: warning: {}: {}\n", scenario.file, warning.pointer, warning.message);
   }
 }

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "reports/junit_xml.h"
-#include "scenarios/scenario.h"
+#include "scenario/scenario.h"
 
 namespace locksim::cli {
 
@@ -19,12 +19,12 @@ namespace locksim::cli {
 
 // Requires every path to exist; a directory must hold at least one .json.
 // Prints each scenario's setting warnings to stderr once (print_setting_warnings).
-[[nodiscard]] std::vector<scenarios::Scenario> load_scenarios(const std::vector<std::string>& paths);
+[[nodiscard]] std::vector<scenario::Scenario> load_scenarios(const std::vector<std::string>& paths);
 
 // What `run` loaded: the valid scenarios, and every file that was not one
 // (so one bad file in a suite does not stop the others from running).
 struct LoadedScenarios {
-  std::vector<scenarios::Scenario> scenarios;
+  std::vector<scenario::Scenario> scenarios;
   std::vector<reports::BadScenarioFile> bad_files;
 };
 
@@ -34,7 +34,7 @@ struct LoadedScenarios {
 
 // Prints "FILE: warning: /JSON/POINTER: message" to stderr for each of the
 // scenario's setting warnings (scenarios/setting_warnings.h).
-void print_setting_warnings(const scenarios::Scenario& scenario);
+void print_setting_warnings(const scenario::Scenario& scenario);
 
 // The built-in scenario library's directory (scenarios/ in the source tree).
 [[nodiscard]] std::string builtin_scenario_directory();

@@ -21,9 +21,9 @@
 #include "reports/terminal_table.h"
 #include "runner/sweep.h"
 #include "scenario_files.h"
-#include "scenarios/scenario_parser.h"
-#include "scenarios/scenario_text.h"
-#include "scenarios/seed_limits.h"
+#include "scenario/scenario_parser.h"
+#include "scenario/scenario_text.h"
+#include "scenario/seed_limits.h"
 #include "text/terminal_escape.h"
 #include "stderr_lines.h"
 
@@ -41,8 +41,8 @@ struct SweepArguments {
 
 std::string read_scenario_text(const std::string& path) {
   try {
-    return scenarios::read_scenario_text(path);
-  } catch (const scenarios::ScenarioError& error) {
+    return scenario::read_scenario_text(path);
+  } catch (const scenario::ScenarioError& error) {
     throw BadInput(error.what());
   }
 }
@@ -127,8 +127,8 @@ void add_sweep_command(CLI::App& app, ExitCode& exit_code) {
       ->required()
       ->allow_extra_args(false);
   command->add_option("--seeds", arguments->seeds, "Seeds per value and fencing mode (default: the scenario's `seeds`)")
-      ->check(CLI::Range(static_cast<std::uint64_t>(scenarios::kFewestSeeds),
-                         static_cast<std::uint64_t>(scenarios::kMostSeeds)));
+      ->check(CLI::Range(static_cast<std::uint64_t>(scenario::kFewestSeeds),
+                         static_cast<std::uint64_t>(scenario::kMostSeeds)));
   command->add_option("--threads", arguments->threads, "Worker threads (default: the machine's cores)")
       ->check(CLI::Range(1u, 256u));
   command->add_option("--kind", arguments->kind, "The violation kind the heat map shows (default stale_write)");

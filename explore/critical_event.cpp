@@ -18,10 +18,10 @@ namespace field = vocabulary::field;
 
 namespace {
 
-using scenarios::fault_kind_name;
-using scenarios::FaultKind;
+using scenario::fault_kind_name;
+using scenario::FaultKind;
 
-using scenarios::PlannedFault;
+using scenario::PlannedFault;
 using sim::Duration;
 
 constexpr Duration kPrecision = Duration::microseconds(1);
@@ -186,12 +186,12 @@ std::string statement_of(const CriticalEvent& event, checker::ViolationKind kind
 // A setting a fault-free minimal plan holds constant, to bisect.
 struct Setting {
   const char* name;
-  sim::Distribution& (*in)(scenarios::Scenario&);
+  sim::Distribution& (*in)(scenario::Scenario&);
 };
 
 constexpr std::array kSettings{
-    Setting{"workers.work", [](scenarios::Scenario& scenario) -> sim::Distribution& { return scenario.system.workers.work; }},
-    Setting{"network.delay", [](scenarios::Scenario& scenario) -> sim::Distribution& { return scenario.network.delay; }},
+    Setting{"workers.work", [](scenario::Scenario& scenario) -> sim::Distribution& { return scenario.system.workers.work; }},
+    Setting{"network.delay", [](scenario::Scenario& scenario) -> sim::Distribution& { return scenario.network.delay; }},
 };
 
 std::vector<CriticalEvent> setting_events(const RunnableCase& minimal, CaseRunner& runner, checker::ViolationKind kind) {
@@ -219,7 +219,7 @@ std::vector<CriticalEvent> setting_events(const RunnableCase& minimal, CaseRunne
 
 // Neither a fault nor a constant setting: the seed's own draws carry it.
 CriticalEvent seed_draws_event(const RunnableCase& minimal, checker::ViolationKind kind) {
-  const scenarios::Scenario& scenario = minimal.scenario;
+  const scenario::Scenario& scenario = minimal.scenario;
   CriticalEvent event;
   event.setting = "seed";
   event.needed = true;

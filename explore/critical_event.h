@@ -24,7 +24,7 @@ struct CriticalEvent {
   // bisected between 0 and its value, and `setting` names it.
   std::string setting;    // "workers.work", "network.delay", "seed" (neither decides it); "" for a fault
   std::size_t fault = 0;  // the scenario's fault index ("faults[i]")
-  scenarios::FaultKind kind = scenarios::FaultKind::kPause;
+  scenario::FaultKind kind = scenario::FaultKind::kPause;
   std::string target;
   bool needed = false;                     // without it the run does not show the violation
   std::string length_name;                 // "for", "by", "extra" (a setting: its name); "" without a length

@@ -8,8 +8,8 @@
 #include "explore/minimal_scenario.h"
 #include "explore/story.h"
 #include "runner/seed_run.h"
-#include "scenarios/scenario_parser.h"
-#include "scenarios/scenario_text.h"
+#include "scenario/scenario_parser.h"
+#include "scenario/scenario_text.h"
 
 namespace locksim::explore {
 namespace {
@@ -18,7 +18,7 @@ namespace {
 // the same violation, or explore has written something false.
 void require_replays(const std::string& text, const std::string& path, const ExploreGoal& goal,
                      checker::ViolationKind kind) {
-  const scenarios::Scenario saved = scenarios::parse_scenario(text, path);
+  const scenario::Scenario saved = scenario::parse_scenario(text, path);
   const runner::SeedRun run = runner::run_seed(saved, *saved.first_seed, goal.mode);
   if (run.verdict.violation_count(kind).value_or(0) == 0) {
     throw std::runtime_error(fmt::format("{}: the minimal plan does not replay to {} (a bug in locksim explore)", path,
@@ -26,7 +26,7 @@ void require_replays(const std::string& text, const std::string& path, const Exp
   }
 }
 
-Finding describe(const scenarios::Scenario& scenario, const ExploreGoal& goal, CaseRunner& case_runner,
+Finding describe(const scenario::Scenario& scenario, const ExploreGoal& goal, CaseRunner& case_runner,
                  const Counterexample& counterexample, std::uint64_t seed, const std::string& minimal_path) {
   Finding finding{counterexample, runnable(scenario, counterexample.minimal), {}, {}, {}};
   std::vector<std::string> history;
@@ -38,7 +38,7 @@ Finding describe(const scenarios::Scenario& scenario, const ExploreGoal& goal, C
   finding.story = story(history, *first);
   finding.critical = critical_events(finding.minimal, case_runner, counterexample.kind, history);
   finding.minimal_file_text = minimal_scenario_json(
-      {scenarios::read_scenario_text(scenario.file), fmt::format("locksim explore --seed {} (test {})", seed, counterexample.test),
+      {scenario::read_scenario_text(scenario.file), fmt::format("locksim explore --seed {} (test {})", seed, counterexample.test),
        finding.story.back(), run.stopped_short},
       finding.minimal, goal, counterexample.kind);
   require_replays(finding.minimal_file_text, minimal_path, goal, counterexample.kind);
@@ -47,7 +47,7 @@ Finding describe(const scenarios::Scenario& scenario, const ExploreGoal& goal, C
 
 }  // namespace
 
-Exploration explore(const scenarios::Scenario& scenario, const ExploreGoal& goal, const SearchOptions& options,
+Exploration explore(const scenario::Scenario& scenario, const ExploreGoal& goal, const SearchOptions& options,
                     const std::string& minimal_path) {
   CaseRunner case_runner{goal.mode, goal.kinds};
   const SearchResult result = search(scenario, case_runner, options);

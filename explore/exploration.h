@@ -17,7 +17,7 @@
 #include "explore/explore_goal.h"
 #include "explore/plan_space.h"
 #include "explore/search.h"
-#include "scenarios/scenario.h"
+#include "scenario/scenario.h"
 
 namespace locksim::explore {
 
@@ -44,7 +44,7 @@ struct Exploration {
 // `minimal_path`: where the minimal file will be written (named in messages
 // about it). Throws std::runtime_error when the minimal file does not replay
 // to the same violation (a bug in locksim), and as CaseRunner does.
-[[nodiscard]] Exploration explore(const scenarios::Scenario& scenario, const ExploreGoal& goal,
+[[nodiscard]] Exploration explore(const scenario::Scenario& scenario, const ExploreGoal& goal,
                                   const SearchOptions& options, const std::string& minimal_path);
 
 }  // namespace locksim::explore

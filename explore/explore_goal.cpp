@@ -5,17 +5,17 @@
 
 #include <fmt/format.h>
 
-#include "scenarios/fencing_modes.h"
+#include "scenario/fencing_modes.h"
 
 namespace locksim::explore {
 namespace {
 
 using checker::ViolationKind;
-using scenarios::Expectation;
+using scenario::Expectation;
 
-std::optional<ViolationKind> violation_kind_of(const scenarios::Measure& measure) {
+std::optional<ViolationKind> violation_kind_of(const scenario::Measure& measure) {
   if (const auto* kind = std::get_if<ViolationKind>(&measure)) return *kind;
-  if (const auto* of = std::get_if<scenarios::IncidentsOf>(&measure)) return of->kind;
+  if (const auto* of = std::get_if<scenario::IncidentsOf>(&measure)) return of->kind;
   return std::nullopt;
 }
 
@@ -25,14 +25,14 @@ bool applies_in(const Expectation& expectation, model::Fencing mode) {
 
 // Fails when nothing happens (">0", ">=1", ">2%").
 bool claims_hazard(const Expectation& expectation) {
-  return !scenarios::bound_holds(expectation.bound, 0, 0, 1);
+  return !scenario::bound_holds(expectation.bound, 0, 0, 1);
 }
 
 // A total that one run with one violation breaks ("==0", "<1"); shares of
 // runs are rules over many seeds, not per run.
 bool forbids_in_one_run(const Expectation& expectation) {
-  return expectation.bound.scale == scenarios::Scale::kTotal && scenarios::bound_holds(expectation.bound, 0, 0, 1) &&
-         !scenarios::bound_holds(expectation.bound, 1, 1, 1);
+  return expectation.bound.scale == scenario::Scale::kTotal && scenario::bound_holds(expectation.bound, 0, 0, 1) &&
+         !scenario::bound_holds(expectation.bound, 1, 1, 1);
 }
 
 // Harm to data first (what a lesson and a CI failure are about), then the
@@ -43,7 +43,7 @@ constexpr std::array kGoalOrder{ViolationKind::kStaleWrite,     ViolationKind::k
                                 ViolationKind::kDoubleGrant,    ViolationKind::kDoubleHolder};
 
 template <typename Rule>
-std::vector<ViolationKind> kinds_where(const scenarios::Scenario& scenario, model::Fencing mode, Rule rule) {
+std::vector<ViolationKind> kinds_where(const scenario::Scenario& scenario, model::Fencing mode, Rule rule) {
   std::vector<ViolationKind> kinds;
   for (const ViolationKind kind : kGoalOrder) {
     const bool named = std::ranges::any_of(scenario.expect, [&](const Expectation& expectation) {
@@ -64,7 +64,7 @@ std::string kind_names(const std::vector<ViolationKind>& kinds) {
   return names;
 }
 
-ExploreGoal choose_goal(const scenarios::Scenario& scenario, std::optional<ViolationKind> target,
+ExploreGoal choose_goal(const scenario::Scenario& scenario, std::optional<ViolationKind> target,
                         std::optional<model::Fencing> fencing) {
   const std::vector<model::Fencing> modes = fencing ? std::vector{*fencing} : scenario.fencing_modes;
   if (target) {
@@ -77,28 +77,28 @@ ExploreGoal choose_goal(const scenarios::Scenario& scenario, std::optional<Viola
       }
     }
     goal.reason = fmt::format("--target {} with {}{}", checker::violation_kind_name(*target),
-                              scenarios::fencing_mode_name(goal.mode),
+                              scenario::fencing_mode_name(goal.mode),
                               goal.meaning == GoalMeaning::kShowHazard ? " (the file expects it: >0)" : "");
     return goal;
   }
   for (const model::Fencing mode : modes) {
     if (auto kinds = kinds_where(scenario, mode, claims_hazard); !kinds.empty()) {
       std::string reason = fmt::format("the file expects {} with {} (>0): show it as small as it gets",
-                                       kind_names(kinds), scenarios::fencing_mode_name(mode));
+                                       kind_names(kinds), scenario::fencing_mode_name(mode));
       return {mode, std::move(kinds), GoalMeaning::kShowHazard, std::move(reason)};
     }
   }
   for (const model::Fencing mode : modes) {
     if (auto kinds = kinds_where(scenario, mode, forbids_in_one_run); !kinds.empty()) {
       std::string reason = fmt::format("the file expects no {} with {} (==0): look for a run that breaks it",
-                                       kind_names(kinds), scenarios::fencing_mode_name(mode));
+                                       kind_names(kinds), scenario::fencing_mode_name(mode));
       return {mode, std::move(kinds), GoalMeaning::kBreakSafety, std::move(reason)};
     }
   }
   const model::Fencing mode = fencing.value_or(model::Fencing::kOn);
   std::vector kinds{ViolationKind::kStaleWrite, ViolationKind::kLostUpdate, ViolationKind::kDuplicateEffect};
   std::string reason = fmt::format("the file states no per-run rule: look for harm ({}) with {}", kind_names(kinds),
-                                   scenarios::fencing_mode_name(mode));
+                                   scenario::fencing_mode_name(mode));
   return {mode, std::move(kinds), GoalMeaning::kBreakSafety, std::move(reason)};
 }
 

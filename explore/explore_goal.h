@@ -12,7 +12,7 @@
 
 #include "checker/violation.h"
 #include "model/options.h"
-#include "scenarios/scenario.h"
+#include "scenario/scenario.h"
 
 namespace locksim::explore {
 
@@ -32,7 +32,7 @@ struct ExploreGoal {
 [[nodiscard]] std::string kind_names(const std::vector<checker::ViolationKind>& kinds);
 
 // `fencing`: --fencing, if given (the mode to explore in).
-[[nodiscard]] ExploreGoal choose_goal(const scenarios::Scenario& scenario, std::optional<checker::ViolationKind> target,
+[[nodiscard]] ExploreGoal choose_goal(const scenario::Scenario& scenario, std::optional<checker::ViolationKind> target,
                                       std::optional<model::Fencing> fencing);
 
 }  // namespace locksim::explore

@@ -3,8 +3,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "scenarios/fencing_modes.h"
-#include "scenarios/saved_plan.h"
+#include "scenario/fencing_modes.h"
+#include "scenario/saved_plan.h"
 #include "sim/duration_text.h"
 
 namespace locksim::explore {
@@ -20,7 +20,7 @@ std::optional<std::string> constant_text(const sim::Distribution& distribution) 
   return std::nullopt;
 }
 
-void write_sizes(ordered_json& document, const scenarios::Scenario& scenario) {
+void write_sizes(ordered_json& document, const scenario::Scenario& scenario) {
   document["workers"]["count"] = scenario.system.workers.count;
   if (const auto* billing = std::get_if<model::BillingWorkload>(&scenario.system.workload)) {
     document["workload"]["customers"] = billing->customers;
@@ -39,13 +39,13 @@ void write_sizes(ordered_json& document, const scenarios::Scenario& scenario) {
 
 std::string minimal_scenario_json(const MinimalScenarioText& text, const RunnableCase& minimal, const ExploreGoal& goal,
                                   checker::ViolationKind kind) {
-  ordered_json document = ordered_json::parse(scenarios::saved_plan_json(text.original, minimal.scenario, minimal.plan));
-  const std::string mode{scenarios::fencing_mode_name(goal.mode)};
+  ordered_json document = ordered_json::parse(scenario::saved_plan_json(text.original, minimal.scenario, minimal.plan));
+  const std::string mode{scenario::fencing_mode_name(goal.mode)};
   document["name"] = minimal.scenario.name + "-minimal";
   document["description"] = fmt::format("A minimal counterexample of {}, found by {}: {} {}", minimal.scenario.name,
                                         text.found_by, text.summary, minimal.scenario.description);
   write_sizes(document, minimal.scenario);
-  document["storage"]["fencing"] = scenarios::fencing_switch_name(goal.mode);
+  document["storage"]["fencing"] = scenario::fencing_switch_name(goal.mode);
   document.erase("probes_required");
   const std::string bound = goal.meaning == GoalMeaning::kShowHazard ? ">0" : "==0";
   ordered_json expected = ordered_json::object({{checker::violation_kind_name(kind), bound}});

@@ -14,15 +14,15 @@
 #include <rapidcheck/shrinkable/Create.h>
 #include <rapidcheck/shrinkable/Transform.h>
 
-#include "scenarios/seed_limits.h"
+#include "scenario/seed_limits.h"
 #include "sim/distribution.h"
 #include "sim/random.h"
 
 namespace locksim::explore {
 namespace {
 
-using scenarios::FaultSpec;
-using scenarios::Scenario;
+using scenario::FaultSpec;
+using scenario::Scenario;
 using sim::Distribution;
 using sim::Duration;
 
@@ -110,14 +110,14 @@ auto joined(rc::Shrinkable<A> first, rc::Shrinkable<B> second, Make make) {
 
 rc::Shrinkable<FaultSlot> slot_of(const Scenario& scenario, std::size_t index, rc::Random& random, double chance) {
   const FaultSpec& fault = scenario.faults[index];
-  const auto targets = static_cast<std::int64_t>(scenarios::fault_targets(scenario, fault).size());
+  const auto targets = static_cast<std::int64_t>(scenario::fault_targets(scenario, fault).size());
   rc::Shrinkable<bool> present = present_with_chance(random.split(), chance);
   rc::Shrinkable<std::int64_t> target =
       rc::gen::inRange<std::int64_t>(0, std::max<std::int64_t>(targets, 1))(random.split(), rc::kNominalSize);
   rc::Shrinkable<std::int64_t> at = rc::shrinkable::just(std::int64_t{0});
-  if (const auto* fixed = std::get_if<scenarios::AtTime>(&fault.trigger)) {
+  if (const auto* fixed = std::get_if<scenario::AtTime>(&fault.trigger)) {
     at = shrinking_towards(fixed->at.count_ns(), 0, kNanosPerMilli);
-  } else if (std::holds_alternative<scenarios::AtRate>(fault.trigger)) {
+  } else if (std::holds_alternative<scenario::AtRate>(fault.trigger)) {
     at = rc::shrinkable::map(
         rc::gen::inRange<std::int64_t>(0, std::max<std::int64_t>(scenario.duration.count_ns() / kNanosPerMilli, 1))(
             random.split(), rc::kNominalSize),
@@ -142,7 +142,7 @@ rc::Shrinkable<std::vector<FaultSlot>> slots_of(const Scenario& scenario, rc::Ra
   };
   for (std::size_t index = 0; index < scenario.faults.size(); ++index) {
     const FaultSpec& fault = scenario.faults[index];
-    if (const auto* rate = std::get_if<scenarios::AtRate>(&fault.trigger)) {
+    if (const auto* rate = std::get_if<scenario::AtRate>(&fault.trigger)) {
       const double expected = rate->per_minute * static_cast<double>(scenario.duration.count_ns()) / 60e9;
       const std::int64_t occurrences =
           std::clamp<std::int64_t>(static_cast<std::int64_t>(std::ceil(2 * expected)) + 1, 1, kMostOccurrences);
@@ -215,7 +215,7 @@ int fewest_workers(const Scenario& scenario) {
 rc::Shrinkable<ExploreCase> draw_case(const Scenario& scenario, const rc::Random& random) {
   rc::Random source = random;
   const std::uint64_t seed =
-      source.split().next() % static_cast<std::uint64_t>(scenarios::kMostSeeds) + scenarios::kFewestSeeds;
+      source.split().next() % static_cast<std::uint64_t>(scenario::kMostSeeds) + scenario::kFewestSeeds;
   rc::Shrinkable<std::vector<FaultSlot>> slots = slots_of(scenario, source);
   rc::Shrinkable<std::int64_t> workers = rc::gen::inRange<std::int64_t>(
       fewest_workers(scenario), std::int64_t{scenario.system.workers.count} + 1)(source.split(), rc::kNominalSize);
@@ -256,29 +256,29 @@ RunnableCase runnable(const Scenario& scenario, const ExploreCase& point) {
   // The seed's clocks, as `run` would draw them for this many nodes.
   Scenario clocks_only = changed;
   clocks_only.faults.clear();
-  scenarios::Plan plan = scenarios::make_plan(clocks_only, point.seed);
+  scenario::Plan plan = scenario::make_plan(clocks_only, point.seed);
 
   for (std::size_t index = 0; index < scenario.faults.size(); ++index) {
     const FaultSpec& fault = scenario.faults[index];
-    const std::vector<std::string> targets = scenarios::fault_targets(changed, fault);
-    std::vector<scenarios::PlannedFault> occurrences;
+    const std::vector<std::string> targets = scenario::fault_targets(changed, fault);
+    std::vector<scenario::PlannedFault> occurrences;
     for (const FaultSlot& slot : point.faults) {
       if (slot.fault != index || !slot.present || targets.empty()) continue;
-      scenarios::PlannedFault planned = scenarios::plan_fault(fault, index, targets[slot.target % targets.size()],
+      scenario::PlannedFault planned = scenario::plan_fault(fault, index, targets[slot.target % targets.size()],
                                                               Duration::nanoseconds(slot.length_ns));
-      if (const auto* on_event = std::get_if<scenarios::OnEvent>(&fault.trigger)) {
+      if (const auto* on_event = std::get_if<scenario::OnEvent>(&fault.trigger)) {
         planned.trigger = *on_event;
       } else {
-        planned.trigger = scenarios::AtTime{Duration::nanoseconds(slot.at_ns)};
+        planned.trigger = scenario::AtTime{Duration::nanoseconds(slot.at_ns)};
       }
       occurrences.push_back(std::move(planned));
     }
     std::stable_sort(occurrences.begin(), occurrences.end(), [](const auto& a, const auto& b) {
-      const auto* at_a = std::get_if<scenarios::AtTime>(&a.trigger);
-      const auto* at_b = std::get_if<scenarios::AtTime>(&b.trigger);
+      const auto* at_a = std::get_if<scenario::AtTime>(&a.trigger);
+      const auto* at_b = std::get_if<scenario::AtTime>(&b.trigger);
       return at_a && at_b && at_a->at < at_b->at;
     });
-    for (scenarios::PlannedFault& planned : occurrences) plan.faults.push_back(std::move(planned));
+    for (scenario::PlannedFault& planned : occurrences) plan.faults.push_back(std::move(planned));
   }
   return {std::move(changed), std::move(plan)};
 }
@@ -288,8 +288,8 @@ std::string run_key(const RunnableCase& runnable_case) {
   std::string key = fmt::format("seed {} workers {} jobs {} delay {} work {}", runnable_case.plan.seed,
                                 scenario.system.workers.count, workload_jobs(scenario.system.workload),
                                 scenario.network.delay.describe(), scenario.system.workers.work.describe());
-  for (const scenarios::PlannedFault& fault : runnable_case.plan.faults) {
-    const auto* at = std::get_if<scenarios::AtTime>(&fault.trigger);
+  for (const scenario::PlannedFault& fault : runnable_case.plan.faults) {
+    const auto* at = std::get_if<scenario::AtTime>(&fault.trigger);
     key += fmt::format(" | {} {} {} {}", fault.index, fault.target, at ? at->at.count_ns() : -1, fault.length.count_ns());
     key += std::visit(
         [](const auto& kind) {

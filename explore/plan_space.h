@@ -19,8 +19,8 @@
 #include <rapidcheck/Random.h>
 #include <rapidcheck/Shrinkable.h>
 
-#include "scenarios/plan.h"
-#include "scenarios/scenario.h"
+#include "scenario/plan.h"
+#include "scenario/scenario.h"
 
 namespace locksim::explore {
 
@@ -50,16 +50,16 @@ struct ExploreCase {
 // A case made runnable: the scenario with its sizes and distributions
 // replaced, and the plan of faults (every one explicit).
 struct RunnableCase {
-  scenarios::Scenario scenario;
-  scenarios::Plan plan;
+  scenario::Scenario scenario;
+  scenario::Plan plan;
 };
 
 // Draws one case from the whole of `scenario`'s space (rapidcheck's nominal
 // size: no early small tests, which would spend half the tests on one worker
 // when the scenario has two; shrinking finds the small case).
-[[nodiscard]] rc::Shrinkable<ExploreCase> draw_case(const scenarios::Scenario& scenario, const rc::Random& random);
+[[nodiscard]] rc::Shrinkable<ExploreCase> draw_case(const scenario::Scenario& scenario, const rc::Random& random);
 
-[[nodiscard]] RunnableCase runnable(const scenarios::Scenario& scenario, const ExploreCase& point);
+[[nodiscard]] RunnableCase runnable(const scenario::Scenario& scenario, const ExploreCase& point);
 
 // Equal for two runnable cases that run alike (a left-out fault's fields,
 // or a target index that wraps to the same node, do not count).
@@ -67,6 +67,6 @@ struct RunnableCase {
 
 // The fewest workers the scenario's faults allow: the highest worker-N any
 // fault names (as target, partition side or failover side), else 1.
-[[nodiscard]] int fewest_workers(const scenarios::Scenario& scenario);
+[[nodiscard]] int fewest_workers(const scenario::Scenario& scenario);
 
 }  // namespace locksim::explore

@@ -16,7 +16,7 @@ rc::Random random_for_test(std::uint64_t seed, int index) {
   return rc::Random{sim::RandomStreams{seed}.stream(fmt::format("explore/test/{}", index)).next_u64()};
 }
 
-void shrink(const scenarios::Scenario& scenario, CaseRunner& runner, rc::Shrinkable<ExploreCase> failing,
+void shrink(const scenario::Scenario& scenario, CaseRunner& runner, rc::Shrinkable<ExploreCase> failing,
             const SearchOptions& options, Counterexample& result) {
   const std::int64_t runs_before = runner.simulations();
   std::string current_key = run_key(runnable(scenario, failing.value()));
@@ -44,7 +44,7 @@ void shrink(const scenarios::Scenario& scenario, CaseRunner& runner, rc::Shrinka
 
 }  // namespace
 
-SearchResult search(const scenarios::Scenario& scenario, CaseRunner& runner, const SearchOptions& options) {
+SearchResult search(const scenario::Scenario& scenario, CaseRunner& runner, const SearchOptions& options) {
   SearchResult result;
   for (int index = 0; index < options.tests; ++index) {
     rc::Shrinkable<ExploreCase> drawn =

@@ -16,7 +16,7 @@
 #include "explore/case_runner.h"
 #include "explore/explore_goal.h"
 #include "explore/plan_space.h"
-#include "scenarios/scenario.h"
+#include "scenario/scenario.h"
 
 namespace locksim::explore {
 
@@ -41,6 +41,6 @@ struct SearchResult {
   std::optional<Counterexample> counterexample;
 };
 
-[[nodiscard]] SearchResult search(const scenarios::Scenario& scenario, CaseRunner& runner, const SearchOptions& options);
+[[nodiscard]] SearchResult search(const scenario::Scenario& scenario, CaseRunner& runner, const SearchOptions& options);
 
 }  // namespace locksim::explore

@@ -10,7 +10,7 @@
 #include <string_view>
 
 #include "runner/seed_run.h"
-#include "scenarios/scenario_parser.h"
+#include "scenario/scenario_parser.h"
 
 namespace {
 
@@ -23,10 +23,10 @@ constexpr std::uint64_t kEventsPerFuzzRun = 20'000;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text{reinterpret_cast<const char*>(data), size};
-  locksim::scenarios::Scenario scenario;
+  locksim::scenario::Scenario scenario;
   try {
-    scenario = locksim::scenarios::parse_scenario(text, "fuzz.json");
-  } catch (const locksim::scenarios::ScenarioError&) {
+    scenario = locksim::scenario::parse_scenario(text, "fuzz.json");
+  } catch (const locksim::scenario::ScenarioError&) {
     return 0;  // refused with a message: what the reader promises
   }
   scenario.event_limit = kEventsPerFuzzRun;

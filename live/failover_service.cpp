@@ -27,12 +27,12 @@ using std::chrono::nanoseconds;
 // min-replicas-max-lag is whole seconds in Redis, and the replica
 // acknowledges once a second whatever the time scale: the scaled lag is
 // rounded to the nearest second, at least 1 (docs/live.md).
-int max_lag_seconds(const scenarios::Scenario& scenario, double time_scale) {
+int max_lag_seconds(const scenario::Scenario& scenario, double time_scale) {
   const double seconds = static_cast<double>(scaled(scenario.system.service.min_replicas_max_lag, time_scale).count()) / 1e9;
   return std::max(1, static_cast<int>(std::lround(seconds)));
 }
 
-FailoverClusterSettings cluster_settings(const scenarios::Scenario& scenario, double time_scale) {
+FailoverClusterSettings cluster_settings(const scenario::Scenario& scenario, double time_scale) {
   FailoverClusterSettings settings;
   settings.down_after = scaled_down_after(scenario, time_scale);
   settings.min_replicas_to_write = scenario.system.service.min_replicas_to_write;
@@ -48,20 +48,20 @@ constexpr const char* kSwitchChannel = "+switch-master";
 
 }  // namespace
 
-std::chrono::milliseconds scaled_down_after(const scenarios::Scenario& scenario, double time_scale) {
+std::chrono::milliseconds scaled_down_after(const scenario::Scenario& scenario, double time_scale) {
   return std::max(std::chrono::milliseconds{1},
                   std::chrono::duration_cast<std::chrono::milliseconds>(scaled(scenario.system.service.down_after, time_scale)));
 }
 
-std::string failover_fault_without_live_form(const scenarios::PlannedFault& fault) {
-  if (const auto* on_event = std::get_if<scenarios::OnEvent>(&fault.trigger);
-      on_event && on_event->when != scenarios::TriggerEvent::kAfterGrant) {
+std::string failover_fault_without_live_form(const scenario::PlannedFault& fault) {
+  if (const auto* on_event = std::get_if<scenario::OnEvent>(&fault.trigger);
+      on_event && on_event->when != scenario::TriggerEvent::kAfterGrant) {
     return "its trigger has no live form for a failover (only a time and after-grant)";
   }
   return "";
 }
 
-FailoverService::FailoverService(asio::io_context& io, FaultProxy& proxy, const scenarios::Scenario& scenario,
+FailoverService::FailoverService(asio::io_context& io, FaultProxy& proxy, const scenario::Scenario& scenario,
                                  double time_scale, std::string lock_key, std::string log_channel, OnRecord on_record,
                                  Record record, Now now)
     : io_{io},
@@ -147,7 +147,7 @@ std::vector<LockInstanceRecords> FailoverService::lock_instances() const {
   return instances;
 }
 
-bool FailoverService::act(const scenarios::PlannedFault& fault) {
+bool FailoverService::act(const scenario::PlannedFault& fault) {
   if (failing_over_) return false;  // Sentinel is failing over already
   failing_over_ = true;
   const std::string old_primary = instance_name(0);

@@ -41,8 +41,8 @@
 #include "live/live_history.h"
 #include "live/log_subscription.h"
 #include "live/worker_config.h"
-#include "scenarios/plan.h"
-#include "scenarios/scenario.h"
+#include "scenario/plan.h"
+#include "scenario/scenario.h"
 
 namespace locksim::live {
 
@@ -54,7 +54,7 @@ class FailoverService {
   using Now = std::function<std::int64_t()>;                        // the run's time, ns
 
   // Starts the cluster (with links in `proxy`) and subscribes to it.
-  FailoverService(asio::io_context& io, FaultProxy& proxy, const scenarios::Scenario& scenario, double time_scale,
+  FailoverService(asio::io_context& io, FaultProxy& proxy, const scenario::Scenario& scenario, double time_scale,
                   std::string lock_key, std::string log_channel, OnRecord on_record, Record record, Now now);
   ~FailoverService();
   FailoverService(const FailoverService&) = delete;
@@ -65,7 +65,7 @@ class FailoverService {
   SentinelRoute open_worker_links(const std::string& worker, int& lock_port);
 
   // Carries out a `failover` fault. False when one is under way already (it does nothing, as in the model).
-  bool act(const scenarios::PlannedFault& fault);
+  bool act(const scenario::PlannedFault& fault);
 
   // Adds what the servers' log lists hold that no subscription heard (a
   // record made while Sentinel had cut the subscription off). At the run's end.
@@ -82,7 +82,7 @@ class FailoverService {
 
   asio::io_context& io_;
   FaultProxy& proxy_;
-  const scenarios::Scenario& scenario_;
+  const scenario::Scenario& scenario_;
   double time_scale_;
   std::string lock_key_;
   std::string log_key_;
@@ -100,9 +100,9 @@ class FailoverService {
 };
 
 // Why a failover fault has no live form ("" when it has one).
-[[nodiscard]] std::string failover_fault_without_live_form(const scenarios::PlannedFault& fault);
+[[nodiscard]] std::string failover_fault_without_live_form(const scenario::PlannedFault& fault);
 
 // Sentinel's down-after-milliseconds for a scenario at a time scale (at least 1 ms).
-[[nodiscard]] std::chrono::milliseconds scaled_down_after(const scenarios::Scenario& scenario, double time_scale);
+[[nodiscard]] std::chrono::milliseconds scaled_down_after(const scenario::Scenario& scenario, double time_scale);
 
 }  // namespace locksim::live

@@ -7,12 +7,12 @@
 namespace locksim::live {
 namespace {
 
-using scenarios::FaultKind;
-using scenarios::PlannedFault;
-using scenarios::TriggerEvent;
+using scenario::FaultKind;
+using scenario::PlannedFault;
+using scenario::TriggerEvent;
 
-const scenarios::OnEvent* event_trigger(const PlannedFault& fault) {
-  return std::get_if<scenarios::OnEvent>(&fault.trigger);
+const scenario::OnEvent* event_trigger(const PlannedFault& fault) {
+  return std::get_if<scenario::OnEvent>(&fault.trigger);
 }
 
 std::string on_lock_instance(const PlannedFault& fault, const LiveFaultContext& context) {

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "scenarios/plan.h"
+#include "scenario/plan.h"
 
 namespace locksim::live {
 
@@ -16,10 +16,10 @@ struct LiveFaultContext {
 };
 
 // The lock service's instances are redis-0 … (Redlock: redis-(N-1)).
-[[nodiscard]] bool targets_a_lock_instance(const scenarios::PlannedFault& fault);
-[[nodiscard]] bool targets_a_worker(const scenarios::PlannedFault& fault);
+[[nodiscard]] bool targets_a_lock_instance(const scenario::PlannedFault& fault);
+[[nodiscard]] bool targets_a_worker(const scenario::PlannedFault& fault);
 
 // Why `fault` has no live form; "" when it has one.
-[[nodiscard]] std::string no_live_form(const scenarios::PlannedFault& fault, const LiveFaultContext& context);
+[[nodiscard]] std::string no_live_form(const scenario::PlannedFault& fault, const LiveFaultContext& context);
 
 }  // namespace locksim::live

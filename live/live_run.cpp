@@ -34,8 +34,8 @@
 #include "live/worker_line.h"
 #include "locksim/version.h"
 #include "model/redlock_service.h"
-#include "scenarios/plan.h"
-#include "scenarios/saved_plan.h"
+#include "scenario/plan.h"
+#include "scenario/saved_plan.h"
 #include "sim/duration_text.h"
 #include "vocabulary/event_kind.h"
 #include "vocabulary/fault_kind.h"
@@ -54,8 +54,8 @@ namespace reason = vocabulary::reason;
 namespace {
 
 using Json = nlohmann::ordered_json;
-using scenarios::FaultKind;
-using scenarios::PlannedFault;
+using scenario::FaultKind;
+using scenario::PlannedFault;
 using std::chrono::nanoseconds;
 
 // How long before t = 0 the workers are started.
@@ -94,13 +94,13 @@ struct TriggerPoint {
   }
 };
 
-TriggerPoint trigger_point(scenarios::TriggerEvent when) {
-  const std::string_view watched = event_kind_name(scenarios::watched_event(when));
+TriggerPoint trigger_point(scenario::TriggerEvent when) {
+  const std::string_view watched = event_kind_name(scenario::watched_event(when));
   switch (when) {
-    case scenarios::TriggerEvent::kBeforeWrite:
-    case scenarios::TriggerEvent::kBeforeCharge:
+    case scenario::TriggerEvent::kBeforeWrite:
+    case scenario::TriggerEvent::kBeforeCharge:
       return {watched, watched};
-    case scenarios::TriggerEvent::kBeforeReply:
+    case scenario::TriggerEvent::kBeforeReply:
       return {watched, kAcquireSent, true};
     default: break;
   }
@@ -122,8 +122,8 @@ int workload_jobs(const model::Workload& workload) {
 
 class Coordinator {
  public:
-  Coordinator(const scenarios::Scenario& scenario, model::Fencing mode, const LiveRunSettings& settings)
-      : scenario_{scenario}, mode_{mode}, settings_{settings}, plan_{scenarios::make_plan(scenario, settings.seed)} {}
+  Coordinator(const scenario::Scenario& scenario, model::Fencing mode, const LiveRunSettings& settings)
+      : scenario_{scenario}, mode_{mode}, settings_{settings}, plan_{scenario::make_plan(scenario, settings.seed)} {}
 
   // Whatever happens, no worker outlives the run, and the lock servers are left running.
   ~Coordinator() {
@@ -305,7 +305,7 @@ class Coordinator {
   // (a pause right at a fault point) a stop the worker takes itself.
   void arm(const PlannedFault& fault) {
     if (!no_live_form(fault, fault_context()).empty()) return;
-    if (const auto* at = std::get_if<scenarios::AtTime>(&fault.trigger)) {
+    if (const auto* at = std::get_if<scenario::AtTime>(&fault.trigger)) {
       auto timer = std::make_shared<asio::steady_timer>(io_);
       timer->expires_at(start_point_ + scaled(at->at));
       timer->async_wait([this, timer, fault](const boost::system::error_code& error) {
@@ -313,8 +313,8 @@ class Coordinator {
       });
       return;
     }
-    const auto& on_event = std::get<scenarios::OnEvent>(fault.trigger);
-    if (on_event.when == scenarios::TriggerEvent::kAfterGrant) {
+    const auto& on_event = std::get<scenario::OnEvent>(fault.trigger);
+    if (on_event.when == scenario::TriggerEvent::kAfterGrant) {
       grant_watches_.push_back({fault, "grant", on_event.nth, on_event.delay});
       return;
     }
@@ -840,10 +840,10 @@ class Coordinator {
     bool unless_self_stopping = false;  // a user program's stop, taken here unless it takes its own
   };
 
-  const scenarios::Scenario& scenario_;
+  const scenario::Scenario& scenario_;
   model::Fencing mode_;
   const LiveRunSettings& settings_;
-  scenarios::Plan plan_;
+  scenario::Plan plan_;
   asio::io_context io_;
   std::int64_t start_ns_ = 0;  // CLOCK_MONOTONIC at t = 0
   std::chrono::steady_clock::time_point start_point_;  // the same instant (steady_clock is CLOCK_MONOTONIC)
@@ -880,7 +880,7 @@ void delete_run_keys(const Endpoint& endpoint, const std::string& prefix) {
 
 }  // namespace
 
-std::string live_unsupported(const scenarios::Scenario& scenario) {
+std::string live_unsupported(const scenario::Scenario& scenario) {
   const model::ServiceKind kind = scenario.system.service.kind;
   if (kind != model::ServiceKind::kRedis && kind != model::ServiceKind::kRedlock && kind != model::ServiceKind::kRedisFailover) {
     return "/service/kind: live mode runs the \"redis\", \"redlock\" and \"redis-failover\" services so far";
@@ -899,27 +899,27 @@ std::string live_unsupported(const scenarios::Scenario& scenario) {
   return "";
 }
 
-std::vector<std::string> faults_without_live_form(const scenarios::Scenario& scenario, bool own_lock_servers) {
+std::vector<std::string> faults_without_live_form(const scenario::Scenario& scenario, bool own_lock_servers) {
   const LiveFaultContext context{own_lock_servers, !scenario.worker_command.empty(),
                                  scenario.system.service.kind == model::ServiceKind::kRedisFailover};
   std::vector<std::string> lines;
-  const scenarios::Plan plan = scenarios::make_plan(scenario, 1);
+  const scenario::Plan plan = scenario::make_plan(scenario, 1);
   std::vector<bool> named(scenario.faults.size(), false);
   for (const PlannedFault& fault : plan.faults) {
     const std::string why = no_live_form(fault, context);
     if (why.empty() || named[fault.index]) continue;
     named[fault.index] = true;
-    lines.push_back(fmt::format("faults[{}] ({}): {}", fault.index, scenarios::fault_kind_name(fault.kind()), why));
+    lines.push_back(fmt::format("faults[{}] ({}): {}", fault.index, scenario::fault_kind_name(fault.kind()), why));
   }
   return lines;
 }
 
-int lock_instance_count(const scenarios::Scenario& scenario) {
+int lock_instance_count(const scenario::Scenario& scenario) {
   if (scenario.system.service.kind != model::ServiceKind::kRedlock) return 1;
   return model::RedlockService::instance_count(scenario.system.service);
 }
 
-ServerPersistence server_persistence(const scenarios::Scenario& scenario) {
+ServerPersistence server_persistence(const scenario::Scenario& scenario) {
   switch (scenario.system.service.persistence) {
     case model::Persistence::kEverySecond: return ServerPersistence::kEverySecond;
     case model::Persistence::kAlways: return ServerPersistence::kAlways;
@@ -927,7 +927,7 @@ ServerPersistence server_persistence(const scenarios::Scenario& scenario) {
   }
 }
 
-LiveRunResult run_live(const scenarios::Scenario& scenario, model::Fencing mode, const LiveRunSettings& settings) {
+LiveRunResult run_live(const scenario::Scenario& scenario, model::Fencing mode, const LiveRunSettings& settings) {
   Coordinator coordinator{scenario, mode, settings};
   std::optional<LiveRunResult> result;
   std::exception_ptr failure;

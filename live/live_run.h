@@ -25,7 +25,7 @@
 #include "checker/history_checker.h"
 #include "live/redis_server.h"
 #include "model/options.h"
-#include "scenarios/scenario.h"
+#include "scenario/scenario.h"
 
 namespace locksim::live {
 
@@ -58,22 +58,22 @@ struct LiveRunResult {
 };
 
 // Why `scenario` cannot run live, naming its JSON path ("" when it can).
-[[nodiscard]] std::string live_unsupported(const scenarios::Scenario& scenario);
+[[nodiscard]] std::string live_unsupported(const scenario::Scenario& scenario);
 
 // Faults of the scenario that have no live form here, each with why, as
 // "faults[i]: …". Faults on the lock service have one only when locksim
 // runs its servers (`own_lock_servers`).
-[[nodiscard]] std::vector<std::string> faults_without_live_form(const scenarios::Scenario& scenario,
+[[nodiscard]] std::vector<std::string> faults_without_live_form(const scenario::Scenario& scenario,
                                                                 bool own_lock_servers);
 
 // How many redis-servers the scenario's lock service has live: Redlock's N, else 1.
-[[nodiscard]] int lock_instance_count(const scenarios::Scenario& scenario);
+[[nodiscard]] int lock_instance_count(const scenario::Scenario& scenario);
 
 // The redis-server persistence matching the scenario's service.persistence.
-[[nodiscard]] ServerPersistence server_persistence(const scenarios::Scenario& scenario);
+[[nodiscard]] ServerPersistence server_persistence(const scenario::Scenario& scenario);
 
 // Runs it. Throws LiveError when a real part fails (a server, a worker).
-[[nodiscard]] LiveRunResult run_live(const scenarios::Scenario& scenario, model::Fencing mode,
+[[nodiscard]] LiveRunResult run_live(const scenario::Scenario& scenario, model::Fencing mode,
                                      const LiveRunSettings& settings);
 
 }  // namespace locksim::live

@@ -13,7 +13,7 @@
 #include "live/time_scale.h"
 #include "runner/cpu_time.h"
 #include "runner/seed_run.h"
-#include "scenarios/fencing_modes.h"
+#include "scenario/fencing_modes.h"
 #include "text/terminal_escape.h"
 
 namespace locksim::live {
@@ -22,7 +22,7 @@ namespace {
 // Below this a scaled duration is timed no better than the machine's scheduler allows.
 constexpr std::int64_t kReliableNs = 5'000'000;
 
-std::vector<std::string> scale_warnings(const scenarios::Scenario& scenario, double scale) {
+std::vector<std::string> scale_warnings(const scenario::Scenario& scenario, double scale) {
   const auto scaled_ns = [scale](sim::Duration duration) { return live::scaled(duration, scale).count(); };
   std::vector<std::string> lines;
   if (scenario.system.lock.lease && scaled_ns(*scenario.system.lock.lease) < kReliableNs * 4) {
@@ -56,7 +56,7 @@ runner::SeedRun as_seed_run(const LiveRunResult& live, std::uint64_t seed, model
 
 }  // namespace
 
-std::vector<std::string> live_notices(const scenarios::Scenario& scenario, const LiveScenarioRequest& request) {
+std::vector<std::string> live_notices(const scenario::Scenario& scenario, const LiveScenarioRequest& request) {
   std::vector<std::string> lines;
   for (const std::string& line : faults_without_live_form(scenario, !request.redis)) {
     lines.push_back(fmt::format("{} — skipped, counted as not fired", line));
@@ -69,7 +69,7 @@ std::vector<std::string> live_notices(const scenarios::Scenario& scenario, const
   return lines;
 }
 
-LiveScenarioResult run_live_scenario(const scenarios::Scenario& scenario, const LiveScenarioRequest& request) {
+LiveScenarioResult run_live_scenario(const scenario::Scenario& scenario, const LiveScenarioRequest& request) {
   if (const std::string why = live_unsupported(scenario); !why.empty()) {
     throw LiveRefusal(fmt::format("{}: {}", scenario.file, why));
   }
@@ -131,7 +131,7 @@ LiveScenarioResult run_live_scenario(const scenarios::Scenario& scenario, const 
     for (int run = 0; run < request.runs; ++run) {
       settings.seed = first_seed + static_cast<std::uint64_t>(run);
       settings.prefix = fmt::format("{}locksim:{}:{}:{}:", request.prefix, getpid(), settings.seed,
-                                    scenarios::fencing_mode_name(mode));
+                                    scenario::fencing_mode_name(mode));
       // locksim's own CPU (the coordinator); the workers and servers are processes of their own.
       const double cpu_started = runner::process_cpu_seconds();
       const LiveRunResult result = run_live(scenario, mode, settings);

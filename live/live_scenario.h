@@ -15,7 +15,7 @@
 #include "live/live_run.h"
 #include "model/options.h"
 #include "runner/summary.h"
-#include "scenarios/scenario.h"
+#include "scenario/scenario.h"
 
 namespace locksim::live {
 
@@ -41,13 +41,13 @@ struct LiveScenarioResult {
 
 // What the user should know before the runs (faults with no live form, a
 // time scale too small, network settings TCP has not): one line each.
-[[nodiscard]] std::vector<std::string> live_notices(const scenarios::Scenario& scenario,
+[[nodiscard]] std::vector<std::string> live_notices(const scenario::Scenario& scenario,
                                                     const LiveScenarioRequest& request);
 
 // Runs and judges the scenario live. Throws LiveRefusal for what live mode
 // cannot run (naming the key or flag), WorkerProgramError for a user's
 // program that broke the contract.
-[[nodiscard]] LiveScenarioResult run_live_scenario(const scenarios::Scenario& scenario,
+[[nodiscard]] LiveScenarioResult run_live_scenario(const scenario::Scenario& scenario,
                                                    const LiveScenarioRequest& request);
 
 }  // namespace locksim::live

@@ -26,7 +26,7 @@
 #include "live/time_scale.h"
 #include "live/worker_line.h"
 #include "model/client_rules.h"
-#include "scenarios/scenario_parser.h"
+#include "scenario/scenario_parser.h"
 #include "sim/random.h"
 #include "vocabulary/event_kind.h"
 #include "vocabulary/field_name.h"
@@ -58,7 +58,7 @@ struct Held {
 
 class Worker {
  public:
-  Worker(const WorkerConfig& config, const scenarios::Scenario& scenario, asio::any_io_executor executor)
+  Worker(const WorkerConfig& config, const scenario::Scenario& scenario, asio::any_io_executor executor)
       : config_{config},
         options_{scenario.system},
         keys_{config.prefix},
@@ -518,7 +518,7 @@ class Worker {
 }  // namespace
 
 int run_live_worker(const WorkerConfig& config) {
-  const scenarios::Scenario scenario = scenarios::load_scenario_file(config.scenario_file);
+  const scenario::Scenario scenario = scenario::load_scenario_file(config.scenario_file);
   asio::io_context io;
   Worker worker{config, scenario, io.get_executor()};
   std::exception_ptr failure;

@@ -35,7 +35,7 @@ StorageScriptShas load_storage_scripts(const std::string& host, int port) {
                            storage.command({"SCRIPT", "LOAD", std::string{kStorageWriteScript}}).text};
 }
 
-std::string user_worker_config_json(const WorkerConfig& config, const scenarios::Scenario& scenario,
+std::string user_worker_config_json(const WorkerConfig& config, const scenario::Scenario& scenario,
                                     const StorageScriptShas& scripts) {
   const model::SystemOptions& system = scenario.system;
   const double scale = config.time_scale;

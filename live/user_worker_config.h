@@ -14,7 +14,7 @@
 #include <string>
 
 #include "live/worker_config.h"
-#include "scenarios/scenario.h"
+#include "scenario/scenario.h"
 
 namespace locksim::live {
 
@@ -30,7 +30,7 @@ struct StorageScriptShas {
 // Loads the storage scripts (SCRIPT LOAD: idempotent, touches no key). Throws LiveError.
 [[nodiscard]] StorageScriptShas load_storage_scripts(const std::string& host, int port);
 
-[[nodiscard]] std::string user_worker_config_json(const WorkerConfig& config, const scenarios::Scenario& scenario,
+[[nodiscard]] std::string user_worker_config_json(const WorkerConfig& config, const scenario::Scenario& scenario,
                                                   const StorageScriptShas& scripts);
 
 }  // namespace locksim::live

@@ -5,12 +5,12 @@
 namespace locksim::reports {
 
 std::string bound_words(const runner::ExpectationResult& result) {
-  const std::string text = scenarios::bound_text(result.bound);
-  return result.bound.scale == scenarios::Scale::kShareOfRuns ? text + " of runs" : text;
+  const std::string text = scenario::bound_text(result.bound);
+  return result.bound.scale == scenario::Scale::kShareOfRuns ? text + " of runs" : text;
 }
 
 std::string actual_words(const runner::ExpectationResult& result) {
-  if (result.bound.scale == scenarios::Scale::kTotal) return std::to_string(result.actual);
+  if (result.bound.scale == scenario::Scale::kTotal) return std::to_string(result.actual);
   const double percent = result.runs == 0 ? 0.0 : 100.0 * static_cast<double>(result.actual) / static_cast<double>(result.runs);
   // Fixed notation, at most two decimals: "66.67%", "100%", never "1.73e+03%".
   std::string shown = fmt::format("{:.2f}", percent);
@@ -20,7 +20,7 @@ std::string actual_words(const runner::ExpectationResult& result) {
 }
 
 std::string expectation_words(const runner::ExpectationResult& result) {
-  return fmt::format("expected {} {}, got {}", scenarios::measure_name(result.measure), bound_words(result),
+  return fmt::format("expected {} {}, got {}", scenario::measure_name(result.measure), bound_words(result),
                      actual_words(result));
 }
 
@@ -28,7 +28,7 @@ std::string failure_replay_words(const runner::ExpectationResult& result) {
   if (result.ok) return "";
   if (!result.replay.empty()) return fmt::format("seed {} shows it: {}", *result.shown_by_seed, result.replay);
   // An expectation that something happens failed because nothing did.
-  if (scenarios::bound_holds(result.bound, 0, 0, std::max<std::int64_t>(result.runs, 1))) return "";
+  if (scenario::bound_holds(result.bound, 0, 0, std::max<std::int64_t>(result.runs, 1))) return "";
   return fmt::format("no seed showed it in {} run{}", result.runs, result.runs == 1 ? "" : "s");
 }
 

@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "scenarios/fencing_modes.h"
+#include "scenario/fencing_modes.h"
 
 namespace locksim::reports {
 namespace {
@@ -52,7 +52,7 @@ std::vector<std::string> fencing_lessons(const runner::ScenarioSummary& summary)
     const runner::ModeSummary& only = summary.modes.front();
     lessons.push_back(fmt::format("{}: {} ({}).", checker::violation_kind_name(kind),
                                   runs_share_text(only.runs_with_any(kind), only.runs),
-                                  scenarios::fencing_mode_name(only.mode)));
+                                  scenario::fencing_mode_name(only.mode)));
   }
   if (lessons.empty()) {
     const std::int64_t runs = summary.modes.empty() ? 0 : summary.modes.front().runs;

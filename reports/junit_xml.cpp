@@ -4,7 +4,7 @@
 
 #include "reports/expectation_text.h"
 #include "reports/svg_document.h"
-#include "scenarios/fencing_modes.h"
+#include "scenario/fencing_modes.h"
 
 namespace locksim::reports {
 namespace {
@@ -15,13 +15,13 @@ std::string escaped(std::string_view text) { return xml_escaped(text); }
 // What went wrong in one mode of one scenario, one line each.
 std::vector<std::string> failures_of(const runner::ScenarioSummary& scenario, const runner::ModeSummary& mode) {
   std::vector<std::string> lines;
-  const std::string mode_name{scenarios::fencing_mode_name(mode.mode)};
+  const std::string mode_name{scenario::fencing_mode_name(mode.mode)};
   bool outcome_failed = false;
   for (const runner::ExpectationResult& result : scenario.expectations) {
     if (result.mode == mode.mode && !result.ok) {
       lines.push_back(expectation_words(result));
       if (const std::string where = failure_replay_words(result); !where.empty()) lines.push_back(where);
-      outcome_failed = outcome_failed || std::holds_alternative<scenarios::RunOutcomeKind>(result.measure);
+      outcome_failed = outcome_failed || std::holds_alternative<scenario::RunOutcomeKind>(result.measure);
     }
   }
   if (outcome_failed && mode.stopped_short_example) {
@@ -68,7 +68,7 @@ std::string summary_to_junit(const std::vector<runner::ScenarioSummary>& scenari
         problems.push_back("not judged: no expectation in the file applies to this mode (--require-expectations)");
       }
       cases += fmt::format(R"(    <testcase classname="{}" name="{}" time="{:.3f}">)", escaped(scenario.name),
-                           escaped(scenarios::fencing_mode_name(mode.mode)), wall_share(scenario, mode));
+                           escaped(scenario::fencing_mode_name(mode.mode)), wall_share(scenario, mode));
       if (!problems.empty()) {
         ++suite_failures;
         std::string text;

@@ -2,25 +2,25 @@
 
 #include <fmt/format.h>
 
-#include "scenarios/saved_plan.h"
+#include "scenario/saved_plan.h"
 #include "sim/duration_text.h"
 
 namespace locksim::reports {
 namespace {
 
-std::string trigger_text(const scenarios::PlannedFault& fault) {
-  if (const auto* at = std::get_if<scenarios::AtTime>(&fault.trigger)) {
+std::string trigger_text(const scenario::PlannedFault& fault) {
+  if (const auto* at = std::get_if<scenario::AtTime>(&fault.trigger)) {
     return fmt::format("at {}", sim::format_duration(at->at));
   }
-  const auto& on_event = std::get<scenarios::OnEvent>(fault.trigger);
+  const auto& on_event = std::get<scenario::OnEvent>(fault.trigger);
   return fmt::format("{} after its {} #{}", sim::format_duration(on_event.delay),
-                     vocabulary::event_kind_name(scenarios::watched_event(on_event.when)), on_event.nth);
+                     vocabulary::event_kind_name(scenario::watched_event(on_event.when)), on_event.nth);
 }
 
 }  // namespace
 
-std::string planned_fault_text(const scenarios::PlannedFault& fault) {
-  std::string text = fmt::format("faults[{}] {} ", fault.index, scenarios::fault_kind_name(fault.kind()));
+std::string planned_fault_text(const scenario::PlannedFault& fault) {
+  std::string text = fmt::format("faults[{}] {} ", fault.index, scenario::fault_kind_name(fault.kind()));
   if (!fault.target.empty()) text += fault.target + " ";
   text += trigger_text(fault);
   if (const auto* jump = std::get_if<model::faults::ClockJump>(&fault.params)) {

@@ -7,12 +7,12 @@
 #include <string>
 
 #include "explore/plan_space.h"
-#include "scenarios/plan.h"
+#include "scenario/plan.h"
 
 namespace locksim::reports {
 
 // "faults[0] pause worker-1 0s after its acquire.ok #1, for 12s"
-[[nodiscard]] std::string planned_fault_text(const scenarios::PlannedFault& fault);
+[[nodiscard]] std::string planned_fault_text(const scenario::PlannedFault& fault);
 
 // "2 workers, 1 job each, 1 fault, network delay 1us, work 100ms"
 [[nodiscard]] std::string case_sizes_text(const explore::ExploreCase& point, std::size_t faults);

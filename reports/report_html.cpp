@@ -11,7 +11,7 @@
 #include "reports/svg_document.h"
 #include "reports/terminal_table.h"
 #include "reports/timeline_svg.h"
-#include "scenarios/fencing_modes.h"
+#include "scenario/fencing_modes.h"
 #include "sim/duration_text.h"
 
 namespace locksim::reports {

@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "scenarios/scenario_reference.h"
+#include "scenario/scenario_reference.h"
 
 namespace locksim::reports {
 namespace {
@@ -81,7 +81,7 @@ constexpr std::array kAlwaysShown = {"/service/kind", "/lock/lease", "/workers/c
 void add_defaults(const Json& file, std::vector<ParameterRow>& rows) {
   for (const std::string_view pointer : kAlwaysShown) {
     if (file.contains(Json::json_pointer{std::string{pointer}})) continue;
-    const std::optional<scenarios::KeyReference> key = scenarios::find_key_reference(pointer);
+    const std::optional<scenario::KeyReference> key = scenario::find_key_reference(pointer);
     if (!key) continue;
     const std::size_t slash = pointer.rfind('/');
     const std::string section{pointer.substr(1, slash - 1)};

@@ -9,17 +9,17 @@
 #include "runner/scenario_run.h"
 #include "runner/seed_run.h"
 #include "runner/sweep_axis.h"
-#include "scenarios/plan.h"
-#include "scenarios/saved_plan.h"
-#include "scenarios/scenario_parser.h"
-#include "scenarios/scenario_text.h"
+#include "scenario/plan.h"
+#include "scenario/saved_plan.h"
+#include "scenario/scenario_parser.h"
+#include "scenario/scenario_text.h"
 #include "sim/duration_text.h"
 
 namespace locksim::reports {
 namespace {
 
 // The scenario's modes, fencing off first.
-std::vector<model::Fencing> modes_off_first(const scenarios::Scenario& scenario) {
+std::vector<model::Fencing> modes_off_first(const scenario::Scenario& scenario) {
   std::vector<model::Fencing> modes = scenario.fencing_modes;
   std::ranges::stable_sort(modes, [](model::Fencing a, model::Fencing b) {
     return a == model::Fencing::kOff && b != model::Fencing::kOff;
@@ -30,24 +30,24 @@ std::vector<model::Fencing> modes_off_first(const scenarios::Scenario& scenario)
 // The plan to picture, run in every mode.
 struct PictureSource {
   PicturedFrom from = PicturedFrom::kFirstSeed;
-  scenarios::Scenario scenario;  // the one the plan runs on (explore's has its sizes written in)
-  scenarios::Plan plan;
-  scenarios::Scenario replayed;  // the file the replay commands name
+  scenario::Scenario scenario;  // the one the plan runs on (explore's has its sizes written in)
+  scenario::Plan plan;
+  scenario::Scenario replayed;  // the file the replay commands name
 };
 
-PictureSource picture_source(const scenarios::Scenario& scenario, const runner::ScenarioSummary& summary,
+PictureSource picture_source(const scenario::Scenario& scenario, const runner::ScenarioSummary& summary,
                              const explore::Exploration& exploration, const std::string& minimal_plan_path) {
   if (exploration.finding) {
     const explore::Finding& finding = *exploration.finding;
     return {PicturedFrom::kExplore, finding.minimal.scenario, finding.minimal.plan,
-            scenarios::parse_scenario(finding.minimal_file_text, minimal_plan_path)};
+            scenario::parse_scenario(finding.minimal_file_text, minimal_plan_path)};
   }
   std::optional<std::uint64_t> failing;
   for (const runner::ModeSummary& mode : summary.modes) {
     if (mode.first_failing_seed && (!failing || *mode.first_failing_seed < *failing)) failing = mode.first_failing_seed;
   }
   const std::uint64_t seed = failing.value_or(summary.first_seed);
-  return {failing ? PicturedFrom::kFailingSeed : PicturedFrom::kFirstSeed, scenario, scenarios::make_plan(scenario, seed),
+  return {failing ? PicturedFrom::kFailingSeed : PicturedFrom::kFirstSeed, scenario, scenario::make_plan(scenario, seed),
           scenario};
 }
 
@@ -56,7 +56,7 @@ PictureSource picture_source(const scenarios::Scenario& scenario, const runner::
 // untargeted partition or failover), drawn across every lane then.
 std::optional<std::pair<std::int64_t, std::string>> fault_start(const explore::CriticalEvent& event,
                                                                 const Timeline& timeline) {
-  const std::string kind{scenarios::fault_kind_name(event.kind)};
+  const std::string kind{scenario::fault_kind_name(event.kind)};
   std::optional<std::pair<std::int64_t, std::string>> anywhere;
   const auto consider = [&](std::size_t lane, std::int64_t time_ns) -> bool {
     if (timeline.lanes[lane].name == event.target) return true;
@@ -79,7 +79,7 @@ std::optional<TimelineNote> critical_note(const explore::Exploration& exploratio
     if (!event.setting.empty() || !event.needed) continue;
     const auto start = fault_start(event, timeline);
     if (!start) continue;
-    std::string text = fmt::format("critical event: this {}", scenarios::fault_kind_name(event.kind));
+    std::string text = fmt::format("critical event: this {}", scenario::fault_kind_name(event.kind));
     if (event.threshold) {
       text += fmt::format(" — fails from {}", sim::format_duration(*event.threshold));
       if (event.lease) text += fmt::format(" (lease {})", sim::format_duration(*event.lease));
@@ -115,19 +115,19 @@ PicturedRun picture(const PictureSource& source, model::Fencing mode, std::uint6
 
 // The first pause of a worker whose length can be set: the page's natural
 // parameter, swept from half the lease to twice it.
-std::optional<std::size_t> worker_pause(const scenarios::Scenario& scenario) {
+std::optional<std::size_t> worker_pause(const scenario::Scenario& scenario) {
   for (std::size_t index = 0; index < scenario.faults.size(); ++index) {
-    const scenarios::FaultSpec& fault = scenario.faults[index];
-    if (fault.kind() != scenarios::FaultKind::kPause) continue;
-    if (fault.target.group == scenarios::TargetGroup::kWorkers ||
-        (fault.target.group == scenarios::TargetGroup::kNamed && fault.target.node.starts_with("worker-"))) {
+    const scenario::FaultSpec& fault = scenario.faults[index];
+    if (fault.kind() != scenario::FaultKind::kPause) continue;
+    if (fault.target.group == scenario::TargetGroup::kWorkers ||
+        (fault.target.group == scenario::TargetGroup::kNamed && fault.target.node.starts_with("worker-"))) {
       return index;
     }
   }
   return std::nullopt;
 }
 
-std::optional<PauseSweep> pause_sweep(const scenarios::Scenario& scenario, const std::string& text,
+std::optional<PauseSweep> pause_sweep(const scenario::Scenario& scenario, const std::string& text,
                                       const ReportSettings& settings) {
   const std::optional<std::size_t> fault = worker_pause(scenario);
   const std::optional<sim::Duration> lease = scenario.system.lock.lease;
@@ -143,8 +143,8 @@ std::optional<PauseSweep> pause_sweep(const scenarios::Scenario& scenario, const
 
 }  // namespace
 
-ScenarioReport gather_scenario_report(const scenarios::Scenario& scenario, const ReportSettings& settings) {
-  const std::string text = scenarios::read_scenario_text(scenario.file);
+ScenarioReport gather_scenario_report(const scenario::Scenario& scenario, const ReportSettings& settings) {
+  const std::string text = scenario::read_scenario_text(scenario.file);
   ScenarioReport report{scenario.name, scenario.description, scenario.file, scenario_parameters(text), {}, {}, {}, 0,
                         {}, {}, std::nullopt};
 
@@ -161,7 +161,7 @@ ScenarioReport gather_scenario_report(const scenarios::Scenario& scenario, const
   const PictureSource source = picture_source(scenario, report.summary, report.exploration, settings.minimal_plan_path);
   report.pictured_from = source.from;
   report.pictured_seed = source.plan.seed;
-  for (const scenarios::PlannedFault& fault : source.plan.faults) report.plan.push_back(planned_fault_text(fault));
+  for (const scenario::PlannedFault& fault : source.plan.faults) report.plan.push_back(planned_fault_text(fault));
   for (const model::Fencing mode : modes_off_first(scenario)) {
     PicturedRun run = picture(source, mode, source.plan.seed);
     if (source.from == PicturedFrom::kExplore && mode == goal.mode) run.note = critical_note(report.exploration, run.timeline);

@@ -21,7 +21,7 @@
 #include "reports/timeline_svg.h"
 #include "runner/summary.h"
 #include "runner/sweep.h"
-#include "scenarios/scenario.h"
+#include "scenario/scenario.h"
 
 namespace locksim::reports {
 
@@ -74,7 +74,7 @@ struct ScenarioReport {
 };
 
 // Runs everything the page shows. Throws as the runner and explore do.
-[[nodiscard]] ScenarioReport gather_scenario_report(const scenarios::Scenario& scenario,
+[[nodiscard]] ScenarioReport gather_scenario_report(const scenario::Scenario& scenario,
                                                     const ReportSettings& settings);
 
 }  // namespace locksim::reports

@@ -11,7 +11,7 @@
 
 #include "locksim/version.h"
 #include "reports/expectation_text.h"
-#include "scenarios/fencing_modes.h"
+#include "scenario/fencing_modes.h"
 
 namespace locksim::reports {
 namespace {
@@ -25,7 +25,7 @@ using runner::StoppedShortExample;
 
 // The violation kinds by name, through the one measure name table.
 std::optional<checker::ViolationKind> checker_kind(std::string_view name) {
-  const std::optional<scenarios::Measure> measure = scenarios::measure_from_name(name);
+  const std::optional<scenario::Measure> measure = scenario::measure_from_name(name);
   if (!measure || !std::holds_alternative<checker::ViolationKind>(*measure)) return std::nullopt;
   return std::get<checker::ViolationKind>(*measure);
 }
@@ -50,9 +50,9 @@ ordered_json mode_to_json(const ModeSummary& mode) {
       case Part::kIncidents: value = counts_by_name(mode.incidents, checker::violation_kind_name); break;
       // Per violation kind and run outcome, the runs with at least one: what
       // share-of-runs expectations ("<=2%") are judged on, also after a merge.
-      case Part::kRunsWith: value = counts_by_name(mode.runs_with, scenarios::measure_name); break;
+      case Part::kRunsWith: value = counts_by_name(mode.runs_with, scenario::measure_name); break;
       // Per measure the lowest seed with one: what a failed expectation's replay shows, also after a merge.
-      case Part::kFirstSeedWith: value = counts_by_name(mode.first_seed_with, scenarios::measure_name); break;
+      case Part::kFirstSeedWith: value = counts_by_name(mode.first_seed_with, scenario::measure_name); break;
       case Part::kStoppedShortExample:
         if (const auto& example = mode.stopped_short_example) {
           value = {{"seed", example->seed}, {"why", example->why}, {"blocked", example->blocked}, {"replay", example->replay}};
@@ -85,13 +85,13 @@ ordered_json mode_to_json(const ModeSummary& mode) {
 }
 
 ordered_json expectation_to_json(const ExpectationResult& result) {
-  const bool share = result.bound.scale == scenarios::Scale::kShareOfRuns;
-  ordered_json json = {{"mode", scenarios::fencing_mode_name(result.mode)},
-                       {"violation", scenarios::measure_name(result.measure)},
-                       {"op", scenarios::comparison_symbol(result.bound.comparison)}};
+  const bool share = result.bound.scale == scenario::Scale::kShareOfRuns;
+  ordered_json json = {{"mode", scenario::fencing_mode_name(result.mode)},
+                       {"violation", scenario::measure_name(result.measure)},
+                       {"op", scenario::comparison_symbol(result.bound.comparison)}};
   // A share's value is its percentage (2.5 for "<=2.5%"), its actual the runs with at least one.
   if (share) {
-    json["value"] = static_cast<double>(result.bound.value) / static_cast<double>(scenarios::kPartsPerMillionPerPercent);
+    json["value"] = static_cast<double>(result.bound.value) / static_cast<double>(scenario::kPartsPerMillionPerPercent);
   } else {
     json["value"] = result.bound.value;
   }
@@ -118,7 +118,7 @@ ordered_json scenario_to_json(const ScenarioSummary& scenario) {
   json["shard"] = fmt::format("{}/{}", scenario.shard_index, scenario.shard_count);
   json["partial"] = scenario.partial();
   json["modes"] = ordered_json::object();
-  for (const ModeSummary& mode : scenario.modes) json["modes"][std::string{scenarios::fencing_mode_name(mode.mode)}] = mode_to_json(mode);
+  for (const ModeSummary& mode : scenario.modes) json["modes"][std::string{scenario::fencing_mode_name(mode.mode)}] = mode_to_json(mode);
   json["expectations"] = ordered_json::array();
   for (const ExpectationResult& result : scenario.expectations) json["expectations"].push_back(expectation_to_json(result));
   json["inert"] = scenario.inert;
@@ -216,12 +216,12 @@ ModeSummary mode_from_json(const Reader& reader, const ordered_json& json, model
         break;
       }
       case Part::kRunsWith:
-        mode.runs_with = counts_from_json<scenarios::Measure>(reader, reader.at(object, key, object_path), key_path,
-                                                              scenarios::measure_from_name);
+        mode.runs_with = counts_from_json<scenario::Measure>(reader, reader.at(object, key, object_path), key_path,
+                                                              scenario::measure_from_name);
         for (const auto& [measure, runs] : mode.runs_with) {
           // More runs with one than runs: a share above 100 %.
           if (runs > mode.runs) {
-            reader.fail(fmt::format("{}/{}", key_path, scenarios::measure_name(measure)),
+            reader.fail(fmt::format("{}/{}", key_path, scenario::measure_name(measure)),
                         fmt::format("expected at most the mode's {} runs, got {}", mode.runs, runs));
           }
         }
@@ -229,7 +229,7 @@ ModeSummary mode_from_json(const Reader& reader, const ordered_json& json, model
       case Part::kFirstSeedWith:  // optional: summaries written before it was added have none
         if (object.contains(key)) {
           mode.first_seed_with =
-              counts_from_json<scenarios::Measure>(reader, object[key], key_path, scenarios::measure_from_name);
+              counts_from_json<scenario::Measure>(reader, object[key], key_path, scenario::measure_from_name);
         }
         break;
       case Part::kStoppedShortExample:
@@ -284,10 +284,10 @@ ModeSummary mode_from_json(const Reader& reader, const ordered_json& json, model
 }
 
 model::Fencing mode_from_name(const Reader& reader, const std::string& name, const std::string& path) {
-  const std::optional<model::Fencing> fencing = scenarios::fencing_from_mode_name(name);
+  const std::optional<model::Fencing> fencing = scenario::fencing_from_mode_name(name);
   if (!fencing) {
-    reader.fail(path, fmt::format("expected \"{}\" or \"{}\"", scenarios::fencing_mode_name(model::Fencing::kOff),
-                                  scenarios::fencing_mode_name(model::Fencing::kOn)));
+    reader.fail(path, fmt::format("expected \"{}\" or \"{}\"", scenario::fencing_mode_name(model::Fencing::kOff),
+                                  scenario::fencing_mode_name(model::Fencing::kOn)));
   }
   return *fencing;
 }
@@ -295,21 +295,21 @@ model::Fencing mode_from_name(const Reader& reader, const std::string& name, con
 ExpectationResult expectation_from_json(const Reader& reader, const ordered_json& json, const std::string& path) {
   ExpectationResult result;
   result.mode = mode_from_name(reader, reader.at(json, "mode", path).get<std::string>(), path + "/mode");
-  const std::optional<scenarios::Measure> measure =
-      scenarios::measure_from_name(reader.at(json, "violation", path).get<std::string>());
+  const std::optional<scenario::Measure> measure =
+      scenario::measure_from_name(reader.at(json, "violation", path).get<std::string>());
   if (!measure) reader.fail(path + "/violation", "unknown name");
   result.measure = *measure;
-  const std::optional<scenarios::Comparison> comparison =
-      scenarios::comparison_from_symbol(reader.at(json, "op", path).get<std::string>());
+  const std::optional<scenario::Comparison> comparison =
+      scenario::comparison_from_symbol(reader.at(json, "op", path).get<std::string>());
   if (!comparison) reader.fail(path + "/op", "expected one of ==, >, <, >=, <=");
   result.bound.comparison = *comparison;
   const bool share = reader.at(json, "share_of_runs", path).get<bool>();
-  result.bound.scale = share ? scenarios::Scale::kShareOfRuns : scenarios::Scale::kTotal;
+  result.bound.scale = share ? scenario::Scale::kShareOfRuns : scenario::Scale::kTotal;
   const ordered_json& value = reader.at(json, "value", path);
   if (share && (!value.is_number() || value.get<double>() < 0 || value.get<double>() > 100)) {
     reader.fail(path + "/value", "expected a share of runs from 0 to 100 (percent)");
   }
-  result.bound.value = share ? std::llround(value.get<double>() * static_cast<double>(scenarios::kPartsPerMillionPerPercent))
+  result.bound.value = share ? std::llround(value.get<double>() * static_cast<double>(scenario::kPartsPerMillionPerPercent))
                              : reader.integer(json, "value", path);
   result.stated = reader.at(json, "stated", path).get<bool>();
   result.actual = reader.integer(json, "actual", path);

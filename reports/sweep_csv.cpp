@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "scenarios/fencing_modes.h"
+#include "scenario/fencing_modes.h"
 
 namespace locksim::reports {
 
@@ -14,7 +14,7 @@ std::string sweep_to_csv(const runner::SweepResult& result) {
     for (std::size_t index = 0; index < axes.size(); ++index) {
       csv += runner::value_csv(axes[index], row.values[index]) + ",";
     }
-    csv += fmt::format("{},{},{},{},{:.6f},{:.6f},{:.6f}\n", scenarios::fencing_mode_name(row.mode),
+    csv += fmt::format("{},{},{},{},{:.6f},{:.6f},{:.6f}\n", scenario::fencing_mode_name(row.mode),
                        checker::violation_kind_name(row.kind), row.runs, row.runs_with, row.share.rate, row.share.low,
                        row.share.high);
   }

@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "reports/terminal_table.h"
-#include "scenarios/fencing_modes.h"
+#include "scenario/fencing_modes.h"
 
 namespace locksim::reports {
 namespace {
@@ -47,7 +47,7 @@ std::string sweep_to_table(const runner::SweepResult& result) {
       const std::string value = head.mode == runner::kSweepModes.front() ? runner::value_text(axes[index], head.values[index]) : "";
       table += fmt::format("{:<{}}  ", value, widths[index]);
     }
-    table += fmt::format("{:<11} {:>6}", scenarios::fencing_mode_name(head.mode), head.runs);
+    table += fmt::format("{:<11} {:>6}", scenario::fencing_mode_name(head.mode), head.runs);
     for (std::size_t kind = 0; kind < kinds; ++kind) table += fmt::format(" {:>7}", percent(rows[first + kind].share.rate));
     table += "\n";
   }

@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 
 #include "reports/expectation_text.h"
-#include "scenarios/fencing_modes.h"
+#include "scenario/fencing_modes.h"
 #include "text/terminal_escape.h"
 
 namespace locksim::reports {
@@ -126,7 +126,7 @@ std::string detail_lines(const std::vector<runner::ScenarioSummary>& scenarios) 
                                     100.0 * static_cast<double>(runs_with) / static_cast<double>(std::max<std::int64_t>(mode.runs, 1))));
       }
       if (!parts.empty()) {
-        lines += fmt::format("  {} {}: {}\n", text::terminal_escaped(scenario.name), scenarios::fencing_mode_name(mode.mode), fmt::join(parts, "; "));
+        lines += fmt::format("  {} {}: {}\n", text::terminal_escaped(scenario.name), scenario::fencing_mode_name(mode.mode), fmt::join(parts, "; "));
       }
     }
   }
@@ -135,7 +135,7 @@ std::string detail_lines(const std::vector<runner::ScenarioSummary>& scenarios) 
 
 bool outcome_failed(const runner::ScenarioSummary& scenario, const runner::ModeSummary& mode) {
   return std::any_of(scenario.expectations.begin(), scenario.expectations.end(), [&](const runner::ExpectationResult& r) {
-    return r.mode == mode.mode && !r.ok && std::holds_alternative<scenarios::RunOutcomeKind>(r.measure);
+    return r.mode == mode.mode && !r.ok && std::holds_alternative<scenario::RunOutcomeKind>(r.measure);
   });
 }
 
@@ -144,7 +144,7 @@ std::string failure_lines(const runner::ScenarioSummary& scenario) {
       fmt::format("\nFAIL {}{}\n", text::terminal_escaped(scenario.name), scenario.file.empty() ? "" : " (" + text::terminal_escaped(scenario.file) + ")");
   for (const runner::ExpectationResult& result : scenario.expectations) {
     if (result.ok) continue;
-    lines += fmt::format("  {}: {}\n", scenarios::fencing_mode_name(result.mode), expectation_words(result));
+    lines += fmt::format("  {}: {}\n", scenario::fencing_mode_name(result.mode), expectation_words(result));
     if (const std::string where = failure_replay_words(result); !where.empty()) lines += fmt::format("    {}\n", where);
   }
   for (const std::string& why : scenario.inert) lines += fmt::format("  inert: {}\n", why);
@@ -152,7 +152,7 @@ std::string failure_lines(const runner::ScenarioSummary& scenario) {
     lines += fmt::format("  determinism: two runs of seed {} gave different histories\n", seed);
   }
   for (const runner::ModeSummary& mode : scenario.modes) {
-    const std::string_view name = scenarios::fencing_mode_name(mode.mode);
+    const std::string_view name = scenario::fencing_mode_name(mode.mode);
     if (mode.stopped_short_example && outcome_failed(scenario, mode)) {
       lines += fmt::format("  {}: stopped short: {}\n", name, stopped_short_words(*mode.stopped_short_example));
       lines += fmt::format("  replay {} (stopped short): {}\n", name, mode.stopped_short_example->replay);
@@ -167,7 +167,7 @@ std::string not_judged_lines(const runner::ScenarioSummary& scenario) {
   std::string lines =
       fmt::format("\nNOT JUDGED {}{}\n", text::terminal_escaped(scenario.name), scenario.file.empty() ? "" : " (" + text::terminal_escaped(scenario.file) + ")");
   for (const runner::ModeSummary& mode : scenario.modes) {
-    const std::string_view name = scenarios::fencing_mode_name(mode.mode);
+    const std::string_view name = scenario::fencing_mode_name(mode.mode);
     if (!mode.judged) lines += fmt::format("  {}: no expectation in the file applies to this mode\n", name);
     std::vector<std::string> seen;
     for (const auto& [kind, count] : mode.violations) {
@@ -235,7 +235,7 @@ std::string summary_to_table(const std::vector<runner::ScenarioSummary>& scenari
       for (std::size_t index = 0; index < scenario.modes.size(); ++index) {
         const runner::ModeSummary& mode = scenario.modes[index];
         const bool first = index == 0;
-        table += row(first ? text::terminal_escaped(scenario.name) : "", width, scenarios::fencing_mode_name(mode.mode),
+        table += row(first ? text::terminal_escaped(scenario.name) : "", width, scenario::fencing_mode_name(mode.mode),
                      first ? scenario_status(scenario) : "", number_cells(mode), widths);
       }
     }
@@ -310,7 +310,7 @@ std::string internal_failures(const std::vector<runner::ScenarioSummary>& scenar
       lines += fmt::format("locksim: the checker and the oracle disagree on {} of {} runs of {} {} (a bug in one of "
                            "them, or a model that records something other than what happened):\n",
                            mode.oracle_disagreeing_runs, mode.oracle_runs, text::terminal_escaped(summary.name),
-                           scenarios::fencing_mode_name(mode.mode));
+                           scenario::fencing_mode_name(mode.mode));
       for (const runner::OracleDisagreement& disagreement : mode.oracle_disagreements) {
         lines += fmt::format("  seed {}: {}: checker {}, oracle {}; replay: {}\n", disagreement.seed,
                              disagreement.kind, disagreement.checker, disagreement.oracle, disagreement.replay);

@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "reports/readable_duration.h"
-#include "scenarios/fencing_modes.h"
+#include "scenario/fencing_modes.h"
 #include "text/terminal_escape.h"
 
 namespace locksim::reports {
@@ -259,14 +259,14 @@ std::string trace_body(const std::vector<TraceEntry>& entries, const runner::See
 
 }  // namespace
 
-std::string replay_text(const scenarios::Scenario& scenario, const runner::SeedRun& run,
+std::string replay_text(const scenario::Scenario& scenario, const runner::SeedRun& run,
                         const std::vector<TraceEntry>& entries, const TraceView& view,
                         const std::optional<std::string>& swimlanes) {
   // Names, keys and descriptions are the user's: each escaped for the
   // terminal on its own, so that a line break in one cannot start a line. The
   // swimlanes escape their own cells (they carry colour codes).
   std::string text = fmt::format("{} — seed {}, fencing {}\n{}\n\n", text::terminal_escaped(scenario.name), run.seed,
-                                 scenarios::fencing_switch_name(run.fencing), text::terminal_escaped(scenario.description));
+                                 scenario::fencing_switch_name(run.fencing), text::terminal_escaped(scenario.description));
   if (swimlanes) {
     text += *swimlanes;
   } else {

@@ -18,7 +18,7 @@
 #include "checker/violation.h"
 #include "reports/trace_view.h"
 #include "runner/seed_run.h"
-#include "scenarios/scenario.h"
+#include "scenario/scenario.h"
 
 namespace locksim::reports {
 
@@ -63,7 +63,7 @@ struct TraceEntry {
 // The whole replay page: the scenario, seed and mode; trace_text (or, when
 // given, `swimlanes` in its place: replay --timeline); the run's counts, why
 // it stopped and what still waited; the verdict.
-[[nodiscard]] std::string replay_text(const scenarios::Scenario& scenario, const runner::SeedRun& run,
+[[nodiscard]] std::string replay_text(const scenario::Scenario& scenario, const runner::SeedRun& run,
                                       const std::vector<TraceEntry>& entries, const TraceView& view,
                                       const std::optional<std::string>& swimlanes = std::nullopt);
 

@@ -12,7 +12,7 @@
 
 #include <fmt/core.h>
 
-#include "scenarios/fencing_modes.h"
+#include "scenario/fencing_modes.h"
 
 namespace locksim::runner {
 namespace {
@@ -47,16 +47,16 @@ void set_replay_program(std::string program) {
   if (!program.empty()) replay_program_storage() = std::move(program);
 }
 
-std::string replay_command(const scenarios::Scenario& scenario, std::uint64_t seed, model::Fencing fencing) {
+std::string replay_command(const scenario::Scenario& scenario, std::uint64_t seed, model::Fencing fencing) {
   return replay_command(scenario.file.empty() ? scenario.name : scenario.file, seed, fencing);
 }
 
 std::string replay_command(std::string_view file, std::uint64_t seed, model::Fencing fencing) {
   return fmt::format("{} replay {} --seed {} --fencing {}", replay_program_storage(), file, seed,
-                     scenarios::fencing_switch_name(fencing));
+                     scenario::fencing_switch_name(fencing));
 }
 
-ScenarioSummary run_scenario(const scenarios::Scenario& scenario, const RunRequest& request, const Progress& progress) {
+ScenarioSummary run_scenario(const scenario::Scenario& scenario, const RunRequest& request, const Progress& progress) {
   // The wall clock is read here, outside every simulation, only for the stats.
   const auto started = std::chrono::steady_clock::now();
   ScenarioSummary summary;
@@ -101,7 +101,7 @@ ScenarioSummary run_scenario(const scenarios::Scenario& scenario, const RunReque
     for (std::uint64_t position = next++; position < seed_total; position = next++) {
       try {
         const std::uint64_t seed = seed_at(position);
-        const scenarios::Plan plan = scenarios::make_plan(scenario, seed);
+        const scenario::Plan plan = scenario::make_plan(scenario, seed);
         const bool rechecked = std::binary_search(recheck.begin(), recheck.end(), static_cast<std::size_t>(position));
         for (std::size_t mode = 0; mode < modes.size(); ++mode) {
           const SeedRun run = run_plan(scenario, plan, modes[mode], {}, request.oracle);
@@ -136,7 +136,7 @@ ScenarioSummary run_scenario(const scenarios::Scenario& scenario, const RunReque
   // the same history, byte for byte. Counted in seeds, every mode of each.
   for (const std::size_t position : recheck) {
     const std::uint64_t seed = seed_at(position);
-    const scenarios::Plan plan = scenarios::make_plan(scenario, seed);
+    const scenario::Plan plan = scenario::make_plan(scenario, seed);
     ++summary.rechecked;
     bool identical = true;
     for (std::size_t mode = 0; mode < modes.size(); ++mode) {

@@ -16,7 +16,7 @@
 #include "model/options.h"
 #include "runner/seed_run.h"
 #include "runner/summary.h"
-#include "scenarios/scenario.h"
+#include "scenario/scenario.h"
 
 namespace locksim::runner {
 
@@ -34,7 +34,7 @@ struct RunRequest {
 // Called after each finished seed: (seeds done, seeds in all).
 using Progress = std::function<void(std::uint64_t done, std::uint64_t total)>;
 
-[[nodiscard]] ScenarioSummary run_scenario(const scenarios::Scenario& scenario, const RunRequest& request,
+[[nodiscard]] ScenarioSummary run_scenario(const scenario::Scenario& scenario, const RunRequest& request,
                                            const Progress& progress = {});
 
 // The program replay commands start with: main passes argv[0] as the user
@@ -43,7 +43,7 @@ using Progress = std::function<void(std::uint64_t done, std::uint64_t total)>;
 void set_replay_program(std::string program);
 
 // The command that replays `seed` of `scenario` in `mode`.
-[[nodiscard]] std::string replay_command(const scenarios::Scenario& scenario, std::uint64_t seed, model::Fencing fencing);
+[[nodiscard]] std::string replay_command(const scenario::Scenario& scenario, std::uint64_t seed, model::Fencing fencing);
 // The same for the scenario file (or built-in name) `file`.
 [[nodiscard]] std::string replay_command(std::string_view file, std::uint64_t seed, model::Fencing fencing);
 

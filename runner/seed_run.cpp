@@ -12,7 +12,7 @@
 #include "runner/cpu_time.h"
 #include "runner/event_adapter.h"
 #include "runner/probes.h"
-#include "scenarios/fencing_modes.h"
+#include "scenario/fencing_modes.h"
 #include "sim/duration_text.h"
 #include "text/json_string.h"
 #include "vocabulary/event_kind.h"
@@ -26,8 +26,8 @@ namespace field = vocabulary::field;
 
 namespace {
 
-using scenarios::PlannedFault;
-using scenarios::TriggerEvent;
+using scenario::PlannedFault;
+using scenario::TriggerEvent;
 
 sim::NodeId node_named(const sim::Simulation& simulation, const std::string& name) {
   const std::optional<sim::NodeId> node = simulation.find_node(name);
@@ -61,7 +61,7 @@ model::BoundFault bind(const PlannedFault& fault, const sim::Simulation& simulat
                                     fault.params)};
 }
 
-sim::Duration drift_allowance(const scenarios::Scenario& scenario) {
+sim::Duration drift_allowance(const scenario::Scenario& scenario) {
   constexpr sim::Duration kClockResolution = sim::Duration::milliseconds(2);
   const std::optional<sim::Duration> lease = scenario.system.lock.lease;
   if (!lease) return kClockResolution;
@@ -71,7 +71,7 @@ sim::Duration drift_allowance(const scenarios::Scenario& scenario) {
 }
 
 // The oracle's view of the scenario, as the models decided it.
-OracleSetup oracle_setup(const scenarios::Scenario& scenario, model::System& system) {
+OracleSetup oracle_setup(const scenario::Scenario& scenario, model::System& system) {
   OracleSetup setup;
   setup.quorum = system.service().quorum();
   setup.stuck_after = scenario.system.lock.stuck_after;
@@ -161,12 +161,12 @@ std::vector<OracleMismatch> compare_with_oracle(const checker::HistoryVerdict& v
   return mismatches;
 }
 
-SeedRun run_seed(const scenarios::Scenario& scenario, std::uint64_t seed, model::Fencing fencing,
+SeedRun run_seed(const scenario::Scenario& scenario, std::uint64_t seed, model::Fencing fencing,
                  const LineWatcher& watch, OracleChoice oracle) {
-  return run_plan(scenario, scenarios::make_plan(scenario, seed), fencing, watch, oracle);
+  return run_plan(scenario, scenario::make_plan(scenario, seed), fencing, watch, oracle);
 }
 
-SeedRun run_plan(const scenarios::Scenario& scenario, const scenarios::Plan& plan, model::Fencing fencing,
+SeedRun run_plan(const scenario::Scenario& scenario, const scenario::Plan& plan, model::Fencing fencing,
                  const LineWatcher& watch, OracleChoice oracle_choice) {
   // CPU time is read only here, outside the simulation, for the stats.
   const double cpu_start = thread_cpu_seconds();
@@ -240,11 +240,11 @@ SeedRun run_plan(const scenarios::Scenario& scenario, const scenarios::Plan& pla
     auto act = [bound = bind(fault, simulation), index = fault.index, &nemesis, &fired] {
       if (nemesis.apply(bound)) fired[index] = true;
     };
-    if (const auto* at = std::get_if<scenarios::AtTime>(&fault.trigger)) {
+    if (const auto* at = std::get_if<scenario::AtTime>(&fault.trigger)) {
       nemesis.at(sim::Time{} + at->at, act);
     } else {
-      const auto& on_event = std::get<scenarios::OnEvent>(fault.trigger);
-      nemesis.after_event(fault.target, scenarios::watched_event(on_event.when), on_event.nth, on_event.delay, act);
+      const auto& on_event = std::get<scenario::OnEvent>(fault.trigger);
+      nemesis.after_event(fault.target, scenario::watched_event(on_event.when), on_event.nth, on_event.delay, act);
     }
   }
 
@@ -259,7 +259,7 @@ SeedRun run_plan(const scenarios::Scenario& scenario, const scenarios::Plan& pla
   if (result.stopped_short || result.unfinished_jobs > 0) result.blocked = still_waiting(outcome, simulation, system);
 
   const std::string name =
-      fmt::format("{} seed {} fencing {}", scenario.name, plan.seed, scenarios::fencing_switch_name(fencing));
+      fmt::format("{} seed {} fencing {}", scenario.name, plan.seed, scenario::fencing_switch_name(fencing));
   result.verdict = checker.finish(name, adapter.summary());
   if (oracle) {
     result.oracle = oracle->finish(system.storage().values());

@@ -13,8 +13,8 @@
 #include "checker/history_checker.h"
 #include "runner/oracle.h"
 #include "model/options.h"
-#include "scenarios/plan.h"
-#include "scenarios/scenario.h"
+#include "scenario/plan.h"
+#include "scenario/scenario.h"
 #include "sim/history_recorder.h"
 #include "sim/simulation.h"
 
@@ -56,11 +56,11 @@ enum class OracleChoice : std::uint8_t { kOn, kOff };
 using LineWatcher = std::function<void(std::string_view line, const sim::Simulation& simulation)>;
 
 // Runs `seed` of `scenario` with fencing on or off.
-[[nodiscard]] SeedRun run_seed(const scenarios::Scenario& scenario, std::uint64_t seed, model::Fencing fencing,
+[[nodiscard]] SeedRun run_seed(const scenario::Scenario& scenario, std::uint64_t seed, model::Fencing fencing,
                                const LineWatcher& watch = {}, OracleChoice oracle = OracleChoice::kOn);
 
 // The same, on a plan given explicitly (a saved plan, or one shared by two modes).
-[[nodiscard]] SeedRun run_plan(const scenarios::Scenario& scenario, const scenarios::Plan& plan, model::Fencing fencing,
+[[nodiscard]] SeedRun run_plan(const scenario::Scenario& scenario, const scenario::Plan& plan, model::Fencing fencing,
                                const LineWatcher& watch = {}, OracleChoice oracle = OracleChoice::kOn);
 
 // The kinds on which `verdict` and the oracle's `counts` disagree (a kind the

@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 
 #include "runner/scenario_run.h"
-#include "scenarios/fencing_modes.h"
+#include "scenario/fencing_modes.h"
 
 namespace locksim::runner {
 
@@ -20,8 +20,8 @@ std::string BadScenarioFile::json_pointer() const {
 }
 namespace {
 
-using scenarios::Measure;
-using scenarios::RunOutcomeKind;
+using scenario::Measure;
+using scenario::RunOutcomeKind;
 
 std::string fault_key(std::size_t index) { return fmt::format("faults[{}]", index); }
 
@@ -48,7 +48,7 @@ std::int64_t run_total(const SeedRun& run, const Measure& measure) {
   if (const auto* violation = std::get_if<checker::ViolationKind>(&measure)) {
     return run.verdict.violation_count(*violation).value_or(0);
   }
-  if (const auto* of = std::get_if<scenarios::IncidentsOf>(&measure)) {
+  if (const auto* of = std::get_if<scenario::IncidentsOf>(&measure)) {
     return run.verdict.incident_count(of->kind).value_or(0);
   }
   switch (std::get<RunOutcomeKind>(measure)) {
@@ -68,25 +68,25 @@ void keep_lowest_disagreements(ModeSummary& total, const std::vector<OracleDisag
   }
 }
 
-bool applies(const scenarios::Expectation& expectation, model::Fencing mode) {
+bool applies(const scenario::Expectation& expectation, model::Fencing mode) {
   return !expectation.mode || *expectation.mode == mode;
 }
 
 // Whether `expectation` says a liveness hazard happens (stuck_lock or
 // unfinished_jobs stated so that zero breaks it): such a run usually stops
 // short (its jobs wait for ever), so the file means that too.
-bool expects_liveness_hazard(const scenarios::Expectation& expectation) {
+bool expects_liveness_hazard(const scenario::Expectation& expectation) {
   const Measure& measure = expectation.measure;
   const bool liveness = measure == Measure{checker::ViolationKind::kStuckLock} ||
-                        measure == Measure{scenarios::IncidentsOf{checker::ViolationKind::kStuckLock}} ||
+                        measure == Measure{scenario::IncidentsOf{checker::ViolationKind::kStuckLock}} ||
                         measure == Measure{RunOutcomeKind::kUnfinishedJobs};
-  return liveness && !scenarios::bound_holds(expectation.bound, 0, 0, 1);
+  return liveness && !scenario::bound_holds(expectation.bound, 0, 0, 1);
 }
 
 // Whether the file decides about stopped_short itself in `mode`: it states
 // it, or it expects a liveness hazard; else `stopped_short ==0` is implied.
-bool states_stopped_short(const scenarios::Scenario& scenario, model::Fencing mode) {
-  return std::any_of(scenario.expect.begin(), scenario.expect.end(), [mode](const scenarios::Expectation& expectation) {
+bool states_stopped_short(const scenario::Scenario& scenario, model::Fencing mode) {
+  return std::any_of(scenario.expect.begin(), scenario.expect.end(), [mode](const scenario::Expectation& expectation) {
     return applies(expectation, mode) &&
            (expectation.measure == Measure{RunOutcomeKind::kStoppedShort} || expects_liveness_hazard(expectation));
   });
@@ -95,7 +95,7 @@ bool states_stopped_short(const scenarios::Scenario& scenario, model::Fencing mo
 // An expectation that zero occurrences would break ("> 0", ">= 1", "> 2%"):
 // the scenario claims its hazard happens.
 bool claims_hazard(const ExpectationResult& result) {
-  return result.stated && !scenarios::bound_holds(result.bound, 0, 0, std::max<std::int64_t>(result.runs, 1));
+  return result.stated && !scenario::bound_holds(result.bound, 0, 0, std::max<std::int64_t>(result.runs, 1));
 }
 
 void judge_coverage(ScenarioSummary& summary) {
@@ -117,7 +117,7 @@ std::int64_t ModeSummary::total(const Measure& measure) const {
     const auto found = violations.find(*violation);
     return found == violations.end() ? 0 : found->second;
   }
-  if (const auto* of = std::get_if<scenarios::IncidentsOf>(&measure)) {
+  if (const auto* of = std::get_if<scenario::IncidentsOf>(&measure)) {
     const auto found = incidents.find(of->kind);
     return found == incidents.end() ? 0 : found->second;
   }
@@ -146,7 +146,7 @@ ModeSummary empty_mode_summary(model::Fencing mode, std::size_t fault_count) {
     summary.violations[kind] = 0;
     summary.incidents[kind] = 0;
   }
-  for (const Measure& measure : scenarios::all_measures()) summary.runs_with[measure] = 0;
+  for (const Measure& measure : scenario::all_measures()) summary.runs_with[measure] = 0;
   for (std::size_t index = 0; index < fault_count; ++index) summary.faults_fired[fault_key(index)] = 0;
   return summary;
 }
@@ -178,7 +178,7 @@ void add_run(ModeSummary& total, const SeedRun& run, const std::string& replay) 
       total.stopped_short_example = StoppedShortExample{run.seed, run.why_stopped, run.blocked, replay};
     }
   }
-  for (const Measure& measure : scenarios::all_measures()) {
+  for (const Measure& measure : scenario::all_measures()) {
     if (run_total(run, measure) == 0) continue;
     add_to(total.runs_with[measure], std::int64_t{1});
     keep_lower_seed(total.first_seed_with, measure, static_cast<std::int64_t>(run.seed));
@@ -235,10 +235,10 @@ void add(ModeSummary& total, const ModeSummary& part) {
   }
 }
 
-std::vector<ExpectationResult> expectations_for(const scenarios::Scenario& scenario,
+std::vector<ExpectationResult> expectations_for(const scenario::Scenario& scenario,
                                                 const std::vector<ModeSummary>& modes) {
   std::vector<ExpectationResult> results;
-  for (const scenarios::Expectation& expectation : scenario.expect) {
+  for (const scenario::Expectation& expectation : scenario.expect) {
     for (const ModeSummary& mode : modes) {
       if (applies(expectation, mode.mode)) results.push_back(ExpectationResult{mode.mode, expectation.measure, expectation.bound});
     }
@@ -248,7 +248,7 @@ std::vector<ExpectationResult> expectations_for(const scenarios::Scenario& scena
   for (const ModeSummary& mode : modes) {
     if (states_stopped_short(scenario, mode.mode)) continue;
     ExpectationResult implicit{mode.mode, Measure{RunOutcomeKind::kStoppedShort},
-                               scenarios::Bound{scenarios::Comparison::kEqual, scenarios::Scale::kTotal, 0}};
+                               scenario::Bound{scenario::Comparison::kEqual, scenario::Scale::kTotal, 0}};
     implicit.stated = false;
     results.push_back(implicit);
   }
@@ -263,14 +263,14 @@ namespace {
 void show_failure(ExpectationResult& result, const ModeSummary& mode, const std::string& scenario_file) {
   result.shown_by_seed.reset();
   result.replay.clear();
-  if (result.ok || !scenarios::bound_holds(result.bound, 0, 0, std::max<std::int64_t>(result.runs, 1))) return;
+  if (result.ok || !scenario::bound_holds(result.bound, 0, 0, std::max<std::int64_t>(result.runs, 1))) return;
   const auto seed = mode.first_seed_with.find(result.measure);
   if (seed == mode.first_seed_with.end()) return;
   result.shown_by_seed = static_cast<std::uint64_t>(seed->second);
   result.replay = replay_command(scenario_file, *result.shown_by_seed, result.mode);
   if (const auto* kind = std::get_if<checker::ViolationKind>(&result.measure)) {
     result.replay += fmt::format(" --around {}", checker::violation_kind_name(*kind));
-  } else if (const auto* of = std::get_if<scenarios::IncidentsOf>(&result.measure)) {
+  } else if (const auto* of = std::get_if<scenario::IncidentsOf>(&result.measure)) {
     result.replay += fmt::format(" --around {}", checker::violation_kind_name(of->kind));
   }
 }
@@ -286,9 +286,9 @@ void judge(ScenarioSummary& summary) {
     const std::int64_t total = counted.total(result.measure);
     const std::int64_t runs_with = counted.runs_with_any(result.measure);
     result.runs = counted.runs;
-    result.actual = result.bound.scale == scenarios::Scale::kShareOfRuns ? runs_with : total;
+    result.actual = result.bound.scale == scenario::Scale::kShareOfRuns ? runs_with : total;
     result.judged = !summary.partial();
-    result.ok = !result.judged || scenarios::bound_holds(result.bound, total, runs_with, counted.runs);
+    result.ok = !result.judged || scenario::bound_holds(result.bound, total, runs_with, counted.runs);
     show_failure(result, counted, summary.file.empty() ? summary.name : summary.file);
   }
   summary.inert.clear();
@@ -296,7 +296,7 @@ void judge(ScenarioSummary& summary) {
   const std::vector<ModeSummary> no_modes;
   for (const ModeSummary& mode : summary.partial() ? no_modes : summary.modes) {
     if (mode.runs == 0) continue;
-    const std::string_view mode_name = scenarios::fencing_mode_name(mode.mode);
+    const std::string_view mode_name = scenario::fencing_mode_name(mode.mode);
     if (!summary.allow_inert) {
       for (const auto& [fault, runs_fired] : mode.faults_fired) {
         if (runs_fired == 0) summary.inert.push_back(fmt::format("{}: {} never fired", mode_name, fault));

@@ -15,8 +15,8 @@
 #include "checker/violation.h"
 #include "model/options.h"
 #include "runner/seed_run.h"
-#include "scenarios/expectation.h"
-#include "scenarios/scenario.h"
+#include "scenario/expectation.h"
+#include "scenario/scenario.h"
 
 namespace locksim::runner {
 
@@ -43,7 +43,7 @@ struct ModeSummary {
   std::int64_t runs_with_violation = 0;
   std::map<checker::ViolationKind, std::int64_t> violations;  // every kind: totals over the runs
   std::map<checker::ViolationKind, std::int64_t> incidents;   // every kind: incidents over the runs
-  std::map<scenarios::Measure, std::int64_t> runs_with;       // every measure: runs with at least one
+  std::map<scenario::Measure, std::int64_t> runs_with;       // every measure: runs with at least one
   std::int64_t acquisitions = 0;
   std::int64_t accepted_writes = 0;
   std::int64_t rejected_writes = 0;
@@ -54,7 +54,7 @@ struct ModeSummary {
   std::optional<std::uint64_t> first_failing_seed;
   // Per measure, the lowest seed with at least one: the seed a failed
   // expectation's replay command shows (the first failing seed may show another kind).
-  std::map<scenarios::Measure, std::int64_t> first_seed_with;
+  std::map<scenario::Measure, std::int64_t> first_seed_with;
   std::int64_t events = 0;
   std::int64_t virtual_ns = 0;  // summed in integers, so shard sums equal whole sums exactly
   // CPU time summed over the runs: more than the wall time when threads
@@ -73,9 +73,9 @@ struct ModeSummary {
   bool judged = false;
 
   // The total of `measure` over the runs (stopped_short: runs; unfinished_jobs: jobs).
-  [[nodiscard]] std::int64_t total(const scenarios::Measure& measure) const;
+  [[nodiscard]] std::int64_t total(const scenario::Measure& measure) const;
   // How many runs had at least one.
-  [[nodiscard]] std::int64_t runs_with_any(const scenarios::Measure& measure) const;
+  [[nodiscard]] std::int64_t runs_with_any(const scenario::Measure& measure) const;
 };
 
 // Each part of a mode summary and its place in the summary JSON, in the
@@ -135,8 +135,8 @@ inline constexpr std::array<ModeField, 25> kModeFields{{
 
 struct ExpectationResult {
   model::Fencing mode = model::Fencing::kOff;
-  scenarios::Measure measure = checker::ViolationKind::kDoubleGrant;
-  scenarios::Bound bound;
+  scenario::Measure measure = checker::ViolationKind::kDoubleGrant;
+  scenario::Bound bound;
   bool stated = true;        // false: the implicit "stopped_short ==0" of a scenario that says nothing about it
   std::int64_t actual = 0;   // the total (kTotal), or the runs with at least one (kShareOfRuns)
   std::int64_t runs = 0;     // the mode's runs (the share's denominator)
@@ -197,7 +197,7 @@ void add(ModeSummary& total, const ModeSummary& part);
 
 // The expectations `scenario` states for the modes of `summary`, plus the
 // implicit "stopped_short ==0" for every mode that states nothing about it.
-[[nodiscard]] std::vector<ExpectationResult> expectations_for(const scenarios::Scenario& scenario,
+[[nodiscard]] std::vector<ExpectationResult> expectations_for(const scenario::Scenario& scenario,
                                                               const std::vector<ModeSummary>& modes);
 
 // Evaluates the expectations, inertness, `judged` and `reproduced` from the modes' totals (also

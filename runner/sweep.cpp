@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "scenarios/scenario_parser.h"
+#include "scenario/scenario_parser.h"
 
 namespace locksim::runner {
 namespace {
@@ -64,11 +64,11 @@ void check_axes(const std::vector<SweepAxis>& axes) {
   }
 }
 
-scenarios::Scenario parse_point(const Document& document, const std::string& file, const std::vector<SweepAxis>& axes,
+scenario::Scenario parse_point(const Document& document, const std::string& file, const std::vector<SweepAxis>& axes,
                                 const std::vector<std::int64_t>& values) {
   try {
-    return scenarios::parse_scenario(document.dump(2), file);
-  } catch (const scenarios::ScenarioError& error) {
+    return scenario::parse_scenario(document.dump(2), file);
+  } catch (const scenario::ScenarioError& error) {
     std::string where;
     for (std::size_t index = 0; index < axes.size(); ++index) {
       where += fmt::format("{}{} = {}", index == 0 ? "" : ", ", axes[index].pointer, value_text(axes[index], values[index]));
@@ -92,10 +92,10 @@ ScenarioSummary run_point(const SweepPoint& point, const SweepSettings& settings
 
 SweepPlan plan_sweep(const std::string& text, const std::string& file, std::vector<SweepAxis> axes) {
   check_axes(axes);
-  scenarios::Scenario original;
+  scenario::Scenario original;
   try {
-    original = scenarios::parse_scenario(text, file);
-  } catch (const scenarios::ScenarioError& error) {
+    original = scenario::parse_scenario(text, file);
+  } catch (const scenario::ScenarioError& error) {
     throw SweepInputError(error.what());
   }
   const Document document = Document::parse(text);  // the parser accepted it, so it is JSON
@@ -116,7 +116,7 @@ SweepPlan plan_sweep(const std::string& text, const std::string& file, std::vect
         values.push_back(second);
         varied = with_value(std::move(varied), axes[1], second);
       }
-      scenarios::Scenario scenario = parse_point(varied, file, axes, values);
+      scenario::Scenario scenario = parse_point(varied, file, axes, values);
       plan.points.push_back({std::move(values), std::move(scenario)});
     }
   }

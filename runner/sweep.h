@@ -21,7 +21,7 @@
 #include "runner/summary.h"
 #include "runner/sweep_axis.h"
 #include "runner/wilson_interval.h"
-#include "scenarios/scenario.h"
+#include "scenario/scenario.h"
 #include "sim/time.h"
 
 namespace locksim::runner {
@@ -29,7 +29,7 @@ namespace locksim::runner {
 // One point of the sweep: a value per axis and the scenario with them written in.
 struct SweepPoint {
   std::vector<std::int64_t> values;  // one per axis, in axis order
-  scenarios::Scenario scenario;
+  scenario::Scenario scenario;
 };
 
 // Every point of a sweep, validated before anything runs.

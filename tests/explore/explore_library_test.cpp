@@ -8,7 +8,7 @@
 
 #include "explore/exploration.h"
 #include "runner/scenario_run.h"
-#include "scenarios/scenario_parser.h"
+#include "scenario/scenario_parser.h"
 
 namespace locksim::explore {
 namespace {
@@ -20,13 +20,13 @@ TEST(Explore, EveryBuiltInScenarioExploresAsItClaimsAndItsMinimalFileIsReproduce
   int hazards = 0;
   for (const auto& entry : std::filesystem::directory_iterator{LOCKSIM_SCENARIO_DIR}) {
     if (entry.path().extension() != ".json") continue;
-    const scenarios::Scenario scenario = scenarios::load_scenario_file(entry.path().string());
+    const scenario::Scenario scenario = scenario::load_scenario_file(entry.path().string());
     const ExploreGoal goal = choose_goal(scenario, std::nullopt, std::nullopt);
     const Exploration exploration = explore::explore(scenario, goal, {.seed = 1, .tests = 100}, "minimal.json");
     EXPECT_TRUE(exploration.as_expected()) << scenario.name << ": " << goal.reason;
     if (!exploration.finding) continue;
     ++hazards;
-    const scenarios::Scenario saved = scenarios::parse_scenario(exploration.finding->minimal_file_text, "minimal.json");
+    const scenario::Scenario saved = scenario::parse_scenario(exploration.finding->minimal_file_text, "minimal.json");
     runner::RunRequest request;
     request.first_seed = *saved.first_seed;
     const runner::ScenarioSummary summary = runner::run_scenario(saved, request);

@@ -5,7 +5,7 @@
 #include <sstream>
 #include <string>
 
-#include "scenarios/scenario_parser.h"
+#include "scenario/scenario_parser.h"
 
 namespace locksim::explore::testing {
 
@@ -20,6 +20,6 @@ inline std::string builtin_text(const std::string& name) {
   return text.str();
 }
 
-inline scenarios::Scenario builtin(const std::string& name) { return scenarios::load_scenario_file(builtin_path(name)); }
+inline scenario::Scenario builtin(const std::string& name) { return scenario::load_scenario_file(builtin_path(name)); }
 
 }  // namespace locksim::explore::testing

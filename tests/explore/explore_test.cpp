@@ -15,7 +15,7 @@
 #include "explore/story.h"
 #include "explore_support.h"
 #include "runner/scenario_run.h"
-#include "scenarios/scenario_parser.h"
+#include "scenario/scenario_parser.h"
 
 namespace locksim::explore {
 namespace {
@@ -24,7 +24,7 @@ using checker::ViolationKind;
 using testing::builtin;
 
 struct Explored {
-  scenarios::Scenario scenario;
+  scenario::Scenario scenario;
   ExploreGoal goal;
   SearchResult result;
 };
@@ -70,7 +70,7 @@ TEST(Explore, PausePastLeaseShrinksToOnePauseTwoWorkersAndTheTrueThreshold) {
 
   const RunnableCase minimal = runnable(explored.scenario, found.minimal);
   ASSERT_EQ(minimal.plan.faults.size(), 1u);
-  EXPECT_EQ(minimal.plan.faults.front().kind(), scenarios::FaultKind::kPause);
+  EXPECT_EQ(minimal.plan.faults.front().kind(), scenario::FaultKind::kPause);
   EXPECT_LE(minimal.scenario.system.workers.count, 2);
 
   CaseRunner runner{explored.goal.mode, explored.goal.kinds};
@@ -95,7 +95,7 @@ TEST(Explore, PausePastLeaseShrinksToOnePauseTwoWorkersAndTheTrueThreshold) {
 
 TEST(Explore, AFaultFreePlanBisectsItsWorkToTheTrueThreshold) {
   // Work longer than the lease, no fault: the work length is the critical setting.
-  const scenarios::Scenario scenario = scenarios::parse_scenario(R"({
+  const scenario::Scenario scenario = scenario::parse_scenario(R"({
     "name": "long-work", "duration": "1m", "lock": {"lease": "1s"},
     "workers": {"count": 2, "work": "1.5s"}, "workload": {"jobs": 2},
     "network": {"delay": "1ms"},
@@ -143,7 +143,7 @@ TEST(Explore, TheMinimalFileReplaysToTheSameViolationAndRunSaysReproduced) {
   const std::string text = minimal_scenario_json({testing::builtin_text("h01-gc-pause-past-lease"), "a test", "it shows."},
                                                  minimal, explored.goal, found.kind);
 
-  const scenarios::Scenario saved = scenarios::parse_scenario(text, "minimal.json");
+  const scenario::Scenario saved = scenario::parse_scenario(text, "minimal.json");
   ASSERT_TRUE(saved.first_seed);
   EXPECT_EQ(saved.fencing_modes, std::vector{model::Fencing::kOff});
   const runner::SeedRun replayed = runner::run_seed(saved, *saved.first_seed, model::Fencing::kOff);
@@ -220,7 +220,7 @@ TEST(ExploreGoal, HazardClaimsFirstThenForbiddenKindsThenHarmWithFencing) {
   EXPECT_EQ(safety.meaning, GoalMeaning::kBreakSafety);
   EXPECT_EQ(safety.mode, model::Fencing::kOn);
 
-  const scenarios::Scenario silent = scenarios::parse_scenario(R"({"name": "silent", "storage": {"fencing": "off"}})", "silent.json");
+  const scenario::Scenario silent = scenario::parse_scenario(R"({"name": "silent", "storage": {"fencing": "off"}})", "silent.json");
   const ExploreGoal harm = choose_goal(silent, std::nullopt, std::nullopt);
   EXPECT_EQ(harm.mode, model::Fencing::kOn);
   EXPECT_EQ(harm.kinds, (std::vector{ViolationKind::kStaleWrite, ViolationKind::kLostUpdate, ViolationKind::kDuplicateEffect}));

@@ -39,7 +39,7 @@ void require_no_bigger(const ExploreCase& smaller, const ExploreCase& bigger) {
 
 // random-gc-pauses: rate-triggered pauses of a random worker, three workers.
 RC_GTEST_PROP(PlanSpace, EveryShrinkIsNoBiggerThanItsCase, (std::uint64_t key)) {
-  static const scenarios::Scenario scenario = testing::builtin("random-gc-pauses");
+  static const scenario::Scenario scenario = testing::builtin("random-gc-pauses");
   const rc::Shrinkable<ExploreCase> drawn = draw_case(scenario, rc::Random{key});
   const ExploreCase point = drawn.value();
   rc::Seq<rc::Shrinkable<ExploreCase>> shrinks = drawn.shrinks();
@@ -52,7 +52,7 @@ RC_GTEST_PROP(PlanSpace, EveryShrinkIsNoBiggerThanItsCase, (std::uint64_t key)) 
 }
 
 RC_GTEST_PROP(PlanSpace, EveryDrawnCaseRunsWithinTheScenariosSpace, (std::uint64_t key)) {
-  static const scenarios::Scenario scenario = testing::builtin("h01-gc-pause-past-lease");
+  static const scenario::Scenario scenario = testing::builtin("h01-gc-pause-past-lease");
   const ExploreCase point = draw_case(scenario, rc::Random{key}).value();
   RC_ASSERT(point.workers >= fewest_workers(scenario));
   RC_ASSERT(point.workers <= scenario.system.workers.count);
@@ -60,14 +60,14 @@ RC_GTEST_PROP(PlanSpace, EveryDrawnCaseRunsWithinTheScenariosSpace, (std::uint64
   RC_ASSERT(point.jobs <= 5);
 
   const RunnableCase runnable_case = runnable(scenario, point);
-  const std::vector<std::string> nodes = scenarios::scenario_node_names(runnable_case.scenario);
+  const std::vector<std::string> nodes = scenario::scenario_node_names(runnable_case.scenario);
   const std::set<std::string> known(nodes.begin(), nodes.end());
-  for (const scenarios::PlannedFault& fault : runnable_case.plan.faults) {
+  for (const scenario::PlannedFault& fault : runnable_case.plan.faults) {
     RC_ASSERT(known.contains(fault.target));
     // h01's pause is uniform(12s, 20s) after the first acquire.
     RC_ASSERT(fault.length >= sim::Duration::seconds(12));
     RC_ASSERT(fault.length <= sim::Duration::seconds(20));
-    RC_ASSERT(std::holds_alternative<scenarios::OnEvent>(fault.trigger));
+    RC_ASSERT(std::holds_alternative<scenario::OnEvent>(fault.trigger));
   }
 }
 
@@ -78,7 +78,7 @@ TEST(PlanSpace, FewestWorkersIsTheHighestWorkerAFaultNames) {
 }
 
 TEST(PlanSpace, RunKeyTellsApartOnlyCasesThatRunDifferently) {
-  const scenarios::Scenario scenario = testing::builtin("h01-gc-pause-past-lease");
+  const scenario::Scenario scenario = testing::builtin("h01-gc-pause-past-lease");
   ExploreCase point = draw_case(scenario, rc::Random{7}).value();
   point.faults.front().present = false;
   ExploreCase moved = point;

@@ -9,7 +9,7 @@
 
 #include "model/options.h"
 #include "runner/seed_run.h"
-#include "scenarios/scenario_parser.h"
+#include "scenario/scenario_parser.h"
 
 namespace locksim::golden {
 
@@ -25,7 +25,7 @@ std::vector<std::filesystem::path> builtin_scenario_files(const std::filesystem:
 }
 
 std::vector<GoldenRow> golden_rows(const std::filesystem::path& scenario_file) {
-  const scenarios::Scenario scenario = scenarios::load_scenario_file(scenario_file.string());
+  const scenario::Scenario scenario = scenario::load_scenario_file(scenario_file.string());
   std::vector<GoldenRow> rows;
   for (const std::uint64_t seed : kGoldenSeeds) {
     // Both modes whatever the file's storage.fencing: each mode has its own code paths.

@@ -10,14 +10,14 @@
 #include <sstream>
 #include <string>
 
-#include "scenarios/scenario_reference.h"
+#include "scenario/scenario_reference.h"
 
 namespace locksim::live {
 namespace {
 
 std::set<std::string> reference_worker_keys() {
   std::set<std::string> keys;
-  for (const scenarios::KeyReference& entry : scenarios::scenario_key_reference()) {
+  for (const scenario::KeyReference& entry : scenario::scenario_key_reference()) {
     if (entry.pattern == "/workers" || entry.pattern.starts_with("/workers/")) keys.emplace(entry.pattern);
   }
   return keys;

@@ -16,14 +16,14 @@
 #include "reports/report_html.h"
 #include "reports/scenario_parameters.h"
 #include "reports/scenario_report.h"
-#include "scenarios/scenario_parser.h"
+#include "scenario/scenario_parser.h"
 #include "tests/scratch_directory.h"
 
 namespace locksim::reports {
 namespace {
 
-scenarios::Scenario builtin(const std::string& name) {
-  return scenarios::load_scenario_file(std::string{LOCKSIM_SCENARIO_DIR} + "/" + name + ".json");
+scenario::Scenario builtin(const std::string& name) {
+  return scenario::load_scenario_file(std::string{LOCKSIM_SCENARIO_DIR} + "/" + name + ".json");
 }
 
 ReportSettings small_settings() {
@@ -149,7 +149,7 @@ TEST(ScenarioPage, MarkupInTheScenarioIsShownAsText) {
   settings.explore_tests = 3;
   settings.sweep_steps = 2;
   settings.sweep_seeds_most = 1;
-  const ScenarioReport report = gather_scenario_report(scenarios::load_scenario_file(file.string()), settings);
+  const ScenarioReport report = gather_scenario_report(scenario::load_scenario_file(file.string()), settings);
   const std::string page = scenario_page_html(report, {});
   std::vector<std::string> taken;
   const std::string index = index_page_html({{&report, page_file_name(report.name, taken)}});

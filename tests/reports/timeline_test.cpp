@@ -17,8 +17,8 @@
 #include "reports/timeline_svg.h"
 #include "reports/trace.h"
 #include "runner/seed_run.h"
-#include "scenarios/plan.h"
-#include "scenarios/scenario_parser.h"
+#include "scenario/plan.h"
+#include "scenario/scenario_parser.h"
 
 namespace locksim::reports {
 namespace {
@@ -31,9 +31,9 @@ struct Replayed {
 };
 
 Replayed replay(const std::string& name, std::uint64_t seed, model::Fencing fencing) {
-  const scenarios::Scenario scenario = scenarios::load_scenario_file(std::string{LOCKSIM_SCENARIO_DIR} + "/" + name + ".json");
+  const scenario::Scenario scenario = scenario::load_scenario_file(std::string{LOCKSIM_SCENARIO_DIR} + "/" + name + ".json");
   Replayed replayed;
-  replayed.run = runner::run_plan(scenario, scenarios::make_plan(scenario, seed), fencing,
+  replayed.run = runner::run_plan(scenario, scenario::make_plan(scenario, seed), fencing,
                                   [&](std::string_view line, const sim::Simulation&) {
                                     replayed.entries.push_back(trace_entry(line));
                                   });

@@ -11,17 +11,17 @@
 #include "reports/timeline_text.h"
 #include "reports/trace.h"
 #include "runner/seed_run.h"
-#include "scenarios/plan.h"
-#include "scenarios/scenario_parser.h"
+#include "scenario/plan.h"
+#include "scenario/scenario_parser.h"
 
 namespace locksim::reports {
 namespace {
 
 Timeline h01_seed_2_without_fencing() {
-  const scenarios::Scenario scenario =
-      scenarios::load_scenario_file(std::string{LOCKSIM_SCENARIO_DIR} + "/h01-gc-pause-past-lease.json");
+  const scenario::Scenario scenario =
+      scenario::load_scenario_file(std::string{LOCKSIM_SCENARIO_DIR} + "/h01-gc-pause-past-lease.json");
   std::vector<TraceEntry> entries;
-  const runner::SeedRun run = runner::run_plan(scenario, scenarios::make_plan(scenario, 2), model::Fencing::kOff,
+  const runner::SeedRun run = runner::run_plan(scenario, scenario::make_plan(scenario, 2), model::Fencing::kOff,
                                                [&](std::string_view line, const sim::Simulation&) {
                                                  entries.push_back(trace_entry(line));
                                                });

@@ -9,15 +9,15 @@
 #include "reports/summary_json.h"
 #include "runner/scenario_run.h"
 #include "runner/seed_run.h"
-#include "scenarios/scenario_parser.h"
+#include "scenario/scenario_parser.h"
 
 namespace locksim::runner {
 namespace {
 
 using checker::ViolationKind;
 
-scenarios::Scenario with_expectation(const std::string& file, scenarios::Expectation expectation) {
-  scenarios::Scenario scenario = scenarios::load_scenario_file(std::string{LOCKSIM_SCENARIO_DIR} + "/" + file);
+scenario::Scenario with_expectation(const std::string& file, scenario::Expectation expectation) {
+  scenario::Scenario scenario = scenario::load_scenario_file(std::string{LOCKSIM_SCENARIO_DIR} + "/" + file);
   scenario.expect = {std::move(expectation)};
   return scenario;
 }
@@ -39,9 +39,9 @@ const ExpectationResult& failed_one(const ScenarioSummary& summary) {
 TEST(FailureReplay, AnUpperBoundThatFailsReplaysTheFirstSeedWithItsKindAroundThatKind) {
   // h26's superseded holders lose updates in some seeds and only overlap in others.
   for (const ViolationKind kind : {ViolationKind::kLostUpdate, ViolationKind::kStaleWrite, ViolationKind::kDoubleHolder}) {
-    const scenarios::Scenario scenario = with_expectation(
+    const scenario::Scenario scenario = with_expectation(
         "h26-lease-shorter-than-work.json",
-        {model::Fencing::kOff, kind, scenarios::Bound{scenarios::Comparison::kEqual, scenarios::Scale::kTotal, 0}});
+        {model::Fencing::kOff, kind, scenario::Bound{scenario::Comparison::kEqual, scenario::Scale::kTotal, 0}});
     const ScenarioSummary summary = run_scenario(scenario, seeds(30));
     const ExpectationResult& failed = failed_one(summary);
     ASSERT_TRUE(failed.shown_by_seed.has_value()) << checker::violation_kind_name(kind);
@@ -62,9 +62,9 @@ TEST(FailureReplay, AnUpperBoundThatFailsReplaysTheFirstSeedWithItsKindAroundTha
 }
 
 TEST(FailureReplay, AHazardExpectedButNeverSeenHasNoSeedToShow) {
-  const scenarios::Scenario scenario = with_expectation(
+  const scenario::Scenario scenario = with_expectation(
       "control-no-faults.json",
-      {std::nullopt, ViolationKind::kDoubleGrant, scenarios::Bound{scenarios::Comparison::kGreater, scenarios::Scale::kTotal, 0}});
+      {std::nullopt, ViolationKind::kDoubleGrant, scenario::Bound{scenario::Comparison::kGreater, scenario::Scale::kTotal, 0}});
   const ScenarioSummary summary = run_scenario(scenario, seeds(5));
   const ExpectationResult& failed = failed_one(summary);
   EXPECT_FALSE(failed.shown_by_seed.has_value());

@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "runner/summary.h"
-#include "scenarios/scenario_parser.h"
+#include "scenario/scenario_parser.h"
 
 namespace locksim::runner {
 namespace {
@@ -16,14 +16,14 @@ ScenarioSummary judged_summary(const std::string& expect, std::int64_t stale_wri
                                const std::string& fencing = "compare") {
   const std::string text = R"({"name": "s", "storage": {"fencing": ")" + fencing + "\"}" +
                            (expect.empty() ? std::string{} : ", \"expect\": " + expect) + "}";
-  const scenarios::Scenario scenario = scenarios::parse_scenario(text, "s.json");
+  const scenario::Scenario scenario = scenario::parse_scenario(text, "s.json");
   ScenarioSummary summary;
   summary.name = scenario.name;
   for (const model::Fencing mode : scenario.fencing_modes) {
     ModeSummary part = empty_mode_summary(mode, 0);
     part.runs = 10;
     part.violations[checker::ViolationKind::kStaleWrite] = stale_writes;
-    part.runs_with[scenarios::Measure{checker::ViolationKind::kStaleWrite}] = stale_writes > 0 ? 10 : 0;
+    part.runs_with[scenario::Measure{checker::ViolationKind::kStaleWrite}] = stale_writes > 0 ? 10 : 0;
     summary.modes.push_back(part);
   }
   summary.expectations = expectations_for(scenario, summary.modes);

@@ -18,8 +18,8 @@
 #include <nlohmann/json.hpp>
 
 #include "runner/seed_run.h"
-#include "scenarios/fencing_modes.h"
-#include "scenarios/scenario_parser.h"
+#include "scenario/fencing_modes.h"
+#include "scenario/scenario_parser.h"
 #include "sim/random.h"
 
 namespace locksim::runner {
@@ -250,10 +250,10 @@ TEST(OracleSwarm, CheckerAndOracleAgreeOnEveryRunOfThousandsOfRandomScenarios) {
   std::map<std::string, int> mismatched_runs_by_kind;
   for (int number = 0; number < scenarios; ++number) {
     const json document = generator.next(number);
-    scenarios::Scenario scenario;
+    scenario::Scenario scenario;
     try {
-      scenario = scenarios::parse_scenario(document.dump(), fmt::format("swarm-{}.json", number));
-    } catch (const scenarios::ScenarioError& error) {
+      scenario = scenario::parse_scenario(document.dump(), fmt::format("swarm-{}.json", number));
+    } catch (const scenario::ScenarioError& error) {
       FAIL() << "the generator made a scenario the parser refuses: " << error.what() << "\n" << document.dump();
     }
     for (const model::Fencing fencing : {model::Fencing::kOff, model::Fencing::kOn}) {
@@ -262,7 +262,7 @@ TEST(OracleSwarm, CheckerAndOracleAgreeOnEveryRunOfThousandsOfRandomScenarios) {
         run = run_seed(scenario, static_cast<std::uint64_t>(number) + 1, fencing);
       } catch (const std::exception& error) {
         if (++mismatched_runs_by_kind["internal error"] <= kShownPerKind) ADD_FAILURE() << "swarm seed " << seed << " scenario " << number << " (run seed " << number + 1 << ") fencing "
-               << scenarios::fencing_switch_name(fencing) << ": " << error.what() << "\n"
+               << scenario::fencing_switch_name(fencing) << ": " << error.what() << "\n"
                << document.dump();
         continue;
       }
@@ -277,7 +277,7 @@ TEST(OracleSwarm, CheckerAndOracleAgreeOnEveryRunOfThousandsOfRandomScenarios) {
       }
       if (first_of_its_kind) {
         ADD_FAILURE() << "swarm seed " << seed << " scenario " << number << " (run seed " << number + 1 << ") fencing "
-                      << scenarios::fencing_switch_name(fencing) << ":" << describe(run.oracle_mismatches) << "\n"
+                      << scenario::fencing_switch_name(fencing) << ":" << describe(run.oracle_mismatches) << "\n"
                       << document.dump();
       }
     }
@@ -303,10 +303,10 @@ constexpr SwarmRegression kSwarmRegressions[] = {
 
 TEST(OracleSwarm, ScenariosTheSwarmOnceFailedOnNowRunCleanlyAndAgree) {
   for (const SwarmRegression& regression : kSwarmRegressions) {
-    const scenarios::Scenario scenario =
-        scenarios::load_scenario_file(std::string{LOCKSIM_SWARM_REGRESSION_DIR} + "/" + regression.file);
+    const scenario::Scenario scenario =
+        scenario::load_scenario_file(std::string{LOCKSIM_SWARM_REGRESSION_DIR} + "/" + regression.file);
     for (const model::Fencing fencing : {model::Fencing::kOff, model::Fencing::kOn}) {
-      SCOPED_TRACE(fmt::format("{} seed {} fencing {}", regression.file, regression.seed, scenarios::fencing_switch_name(fencing)));
+      SCOPED_TRACE(fmt::format("{} seed {} fencing {}", regression.file, regression.seed, scenario::fencing_switch_name(fencing)));
       const SeedRun run = run_seed(scenario, regression.seed, fencing);
       EXPECT_EQ(describe(run.oracle_mismatches), "");
     }

@@ -6,7 +6,7 @@
 #include "reports/summary_json.h"
 #include "runner/oracle.h"
 #include "runner/scenario_run.h"
-#include "scenarios/scenario_parser.h"
+#include "scenario/scenario_parser.h"
 #include "vocabulary/event_kind.h"
 
 using EventKind = ::locksim::vocabulary::EventKind;
@@ -204,8 +204,8 @@ TEST(OracleBilling, EveryExtraAcceptedChargeOfAJobIsADuplicateEffect) {
 }
 
 ScenarioSummary run_h01(OracleChoice oracle) {
-  const scenarios::Scenario scenario =
-      scenarios::load_scenario_file(std::string{LOCKSIM_SCENARIO_DIR} + "/h01-gc-pause-past-lease.json");
+  const scenario::Scenario scenario =
+      scenario::load_scenario_file(std::string{LOCKSIM_SCENARIO_DIR} + "/h01-gc-pause-past-lease.json");
   RunRequest request;
   request.seed_count = 6;
   request.oracle = oracle;

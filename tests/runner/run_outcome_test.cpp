@@ -10,7 +10,7 @@
 #include "reports/summary_json.h"
 #include "reports/terminal_table.h"
 #include "runner/scenario_run.h"
-#include "scenarios/scenario_parser.h"
+#include "scenario/scenario_parser.h"
 
 namespace locksim::runner {
 namespace {
@@ -22,7 +22,7 @@ RunRequest seeds(std::uint64_t count) {
   return request;
 }
 
-const ExpectationResult& expectation_on(const ScenarioSummary& summary, scenarios::Measure measure) {
+const ExpectationResult& expectation_on(const ScenarioSummary& summary, scenario::Measure measure) {
   const auto found = std::find_if(summary.expectations.begin(), summary.expectations.end(),
                                   [&](const ExpectationResult& result) { return result.measure == measure; });
   EXPECT_NE(found, summary.expectations.end());
@@ -35,12 +35,12 @@ constexpr const char* kTooShort = R"({
     "workers": {"count": 2, "work": "1s"}, "workload": {"kind": "counter", "jobs": 10})";
 
 TEST(RunOutcomes, ARunThatHitsItsTimeLimitWithJobsLeftStopsShortAndFailsWithoutAnExpectation) {
-  const scenarios::Scenario scenario = scenarios::parse_scenario(std::string{kTooShort} + "}", "too-short.json");
+  const scenario::Scenario scenario = scenario::parse_scenario(std::string{kTooShort} + "}", "too-short.json");
   const ScenarioSummary summary = run_scenario(scenario, seeds(4));
   const ModeSummary& mode = summary.modes.at(0);
   EXPECT_EQ(mode.stopped_short, 4);
   EXPECT_GT(mode.unfinished_jobs, 4 * 10);  // at most ~5 of 20 jobs fit into one run
-  EXPECT_EQ(mode.runs_with.at(scenarios::RunOutcomeKind::kStoppedShort), 4);
+  EXPECT_EQ(mode.runs_with.at(scenario::RunOutcomeKind::kStoppedShort), 4);
   ASSERT_TRUE(mode.stopped_short_example.has_value());
   EXPECT_EQ(mode.stopped_short_example->seed, 1u);
   EXPECT_NE(mode.stopped_short_example->why.find("time limit 5s reached with"), std::string::npos)
@@ -49,20 +49,20 @@ TEST(RunOutcomes, ARunThatHitsItsTimeLimitWithJobsLeftStopsShortAndFailsWithoutA
   EXPECT_EQ(mode.stopped_short_example->replay, "locksim replay too-short.json --seed 1 --fencing off");
 
   EXPECT_FALSE(summary.ok);
-  const ExpectationResult& implicit = expectation_on(summary, scenarios::RunOutcomeKind::kStoppedShort);
+  const ExpectationResult& implicit = expectation_on(summary, scenario::RunOutcomeKind::kStoppedShort);
   EXPECT_FALSE(implicit.stated);
   EXPECT_FALSE(implicit.ok);
   EXPECT_EQ(reports::expectation_words(implicit), "expected stopped_short ==0, got 4");
 }
 
 TEST(RunOutcomes, StatingThatRunsStopShortMakesItExpected) {
-  const scenarios::Scenario scenario = scenarios::parse_scenario(
+  const scenario::Scenario scenario = scenario::parse_scenario(
       std::string{kTooShort} + R"(, "expect": {"any": {"stopped_short": "==100%", "unfinished_jobs": ">0"}}})",
       "too-short.json");
   const ScenarioSummary summary = run_scenario(scenario, seeds(3));
   EXPECT_TRUE(summary.ok);
   EXPECT_EQ(summary.expectations.size(), 2u) << "no implicit stopped_short ==0 next to a stated one";
-  EXPECT_EQ(reports::expectation_words(expectation_on(summary, scenarios::RunOutcomeKind::kStoppedShort)),
+  EXPECT_EQ(reports::expectation_words(expectation_on(summary, scenario::RunOutcomeKind::kStoppedShort)),
             "expected stopped_short ==100% of runs, got 3 of 3 runs (100%)");
 }
 
@@ -70,14 +70,14 @@ TEST(RunOutcomes, ExpectingALivenessHazardWaivesTheImpliedStoppedShort) {
   // The runs stop short because their jobs cannot all be done: a file that
   // expects unfinished jobs (or a stuck lock) expects that too.
   for (const char* expect : {R"({"any": {"unfinished_jobs": ">0"}})", R"({"fencing-off": {"unfinished_jobs": ">=1"}})"}) {
-    const scenarios::Scenario scenario = scenarios::parse_scenario(
+    const scenario::Scenario scenario = scenario::parse_scenario(
         std::string{kTooShort} + R"(, "expect": )" + expect + "}", "too-short.json");
     const ScenarioSummary summary = run_scenario(scenario, seeds(3));
     EXPECT_TRUE(summary.ok) << expect;
     EXPECT_EQ(summary.expectations.size(), 1u) << "no implied stopped_short ==0: " << expect;
   }
   // Expecting none keeps it: `unfinished_jobs ==0` says nothing about a liveness hazard.
-  const scenarios::Scenario none = scenarios::parse_scenario(
+  const scenario::Scenario none = scenario::parse_scenario(
       std::string{kTooShort} + R"(, "expect": {"any": {"unfinished_jobs": "<1000"}}})", "too-short.json");
   const ScenarioSummary kept = run_scenario(none, seeds(3));
   EXPECT_EQ(kept.expectations.size(), 2u);
@@ -87,7 +87,7 @@ TEST(RunOutcomes, ExpectingALivenessHazardWaivesTheImpliedStoppedShort) {
 TEST(RunOutcomes, AClientThatGaveUpLeavesUnfinishedJobsWithoutStoppingShortAndAStatementPasses) {
   // worker-1 crashes for good: its jobs are never done, the run ends when
   // nothing is left to run (not at its time limit).
-  const scenarios::Scenario scenario = scenarios::parse_scenario(R"({
+  const scenario::Scenario scenario = scenario::parse_scenario(R"({
       "name": "gave-up", "workload": {"kind": "counter", "jobs": 3},
       "faults": [{"kind": "crash", "target": "worker-1", "at": "100ms"}],
       "expect": {"any": {"unfinished_jobs": ">0"}}})",
@@ -101,7 +101,7 @@ TEST(RunOutcomes, AClientThatGaveUpLeavesUnfinishedJobsWithoutStoppingShortAndAS
 }
 
 TEST(RunOutcomes, BillingCountsTheCustomersNeverCharged) {
-  const scenarios::Scenario scenario = scenarios::parse_scenario(R"({
+  const scenario::Scenario scenario = scenario::parse_scenario(R"({
       "name": "billing-cut-short", "duration": "4s", "workers": {"count": 2, "work": "1s"},
       "workload": {"kind": "billing", "customers": 50},
       "expect": {"any": {"stopped_short": ">0"}}})",
@@ -116,7 +116,7 @@ TEST(RunOutcomes, BillingCountsTheCustomersNeverCharged) {
 }
 
 TEST(ShareExpectations, AreJudgedOnTheRunsWithAtLeastOneAndReadable) {
-  const scenarios::Scenario scenario = scenarios::parse_scenario(R"({
+  const scenario::Scenario scenario = scenario::parse_scenario(R"({
       "name": "short-lease", "lock": {"lease": "1s"},
       "workers": {"work": {"dist": "uniform", "min": "500ms", "max": "2s"}},
       "expect": {"fencing-off": {"stale_write": "<=2%", "lost_update": ">50%"}}})",
@@ -137,7 +137,7 @@ TEST(ShareExpectations, AreJudgedOnTheRunsWithAtLeastOneAndReadable) {
 }
 
 TEST(ShareExpectations, AMergeOfShardsJudgesTheShareOfTheWhole) {
-  const scenarios::Scenario scenario = scenarios::parse_scenario(R"({
+  const scenario::Scenario scenario = scenario::parse_scenario(R"({
       "name": "short-lease", "lock": {"lease": "1s"},
       "workers": {"work": {"dist": "uniform", "min": "500ms", "max": "2s"}},
       "expect": {"fencing-off": {"stale_write": ">=30%"}}})",
@@ -163,7 +163,7 @@ TEST(ShareExpectations, AMergeOfShardsJudgesTheShareOfTheWhole) {
 // h01: one pause of worker-1 past its lease per run, overlapped by several
 // short holds of the next holder: several pairs, one incident per run.
 TEST(Incidents, AreJudgedByNameAndShownAsTheTableHeadlineWithThePairsBelow) {
-  scenarios::Scenario scenario = scenarios::parse_scenario(
+  scenario::Scenario scenario = scenario::parse_scenario(
       R"({"name": "one-pause", "lock": {"lease": "10s"}, "workers": {"count": 2, "work": "500ms"},
           "workload": {"kind": "counter", "jobs": 20}, "storage": {"fencing": "off"},
           "faults": [{"kind": "pause", "target": "worker-1", "when": "after-acquire", "for": "30s"}],
@@ -174,7 +174,7 @@ TEST(Incidents, AreJudgedByNameAndShownAsTheTableHeadlineWithThePairsBelow) {
   const checker::ViolationKind kind = checker::ViolationKind::kDoubleHolder;
   EXPECT_EQ(mode.incidents.at(kind), 4) << "one pause per run is one incident per run";
   EXPECT_GT(mode.violations.at(kind), 4) << "worker-2 holds many times during each pause";
-  EXPECT_EQ(expectation_on(summary, scenarios::IncidentsOf{kind}).actual, 4);
+  EXPECT_EQ(expectation_on(summary, scenario::IncidentsOf{kind}).actual, 4);
   EXPECT_TRUE(summary.ok);
 
   const std::string table = reports::summary_to_table({summary});

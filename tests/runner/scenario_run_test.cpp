@@ -16,9 +16,9 @@
 #include "reports/junit_xml.h"
 #include "reports/summary_json.h"
 #include "runner/seed_run.h"
-#include "scenarios/fencing_modes.h"
-#include "scenarios/saved_plan.h"
-#include "scenarios/scenario_parser.h"
+#include "scenario/fencing_modes.h"
+#include "scenario/saved_plan.h"
+#include "scenario/scenario_parser.h"
 #include "tests/summary_without_times.h"
 
 namespace locksim::runner {
@@ -54,10 +54,10 @@ RunRequest seeds(std::uint64_t count, unsigned threads = 2) {
 class BuiltinScenario : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(BuiltinScenario, MeetsItsExpectationsAtReducedSeeds) {
-  const scenarios::Scenario scenario = scenarios::load_scenario_file(GetParam());
+  const scenario::Scenario scenario = scenario::load_scenario_file(GetParam());
   const ScenarioSummary summary = run_scenario(scenario, seeds(std::min<std::uint64_t>(20, scenario.seeds)));
   for (const ExpectationResult& result : summary.expectations) {
-    EXPECT_TRUE(result.ok) << scenario.name << " " << scenarios::fencing_mode_name(result.mode) << ": "
+    EXPECT_TRUE(result.ok) << scenario.name << " " << scenario::fencing_mode_name(result.mode) << ": "
                            << reports::expectation_words(result);
   }
   for (const std::string& why : summary.inert) ADD_FAILURE() << scenario.name << " inert: " << why;
@@ -81,7 +81,7 @@ TEST(BuiltinLibrary, HasAControlAndAtLeastFourteenHazardScenarios) {
 
 TEST(ScenarioRun, AFaultWhoseTriggerNeverHappensMakesTheScenarioInert) {
   // worker-2 does one job, so a pause after its fifth acquisition never fires.
-  const scenarios::Scenario scenario = scenarios::parse_scenario(R"({
+  const scenario::Scenario scenario = scenario::parse_scenario(R"({
       "name": "never-fires", "workload": {"kind": "counter", "jobs": 1},
       "faults": [{"kind": "pause", "target": "worker-2", "when": "after-acquire", "nth": 5, "for": "20s"}],
       "expect": {"any": {"stale_write": "==0"}}})",
@@ -94,7 +94,7 @@ TEST(ScenarioRun, AFaultWhoseTriggerNeverHappensMakesTheScenarioInert) {
 }
 
 TEST(ScenarioRun, AllowInertSaysANeverFiringFaultIsIntended) {
-  const scenarios::Scenario scenario = scenarios::parse_scenario(R"({
+  const scenario::Scenario scenario = scenario::parse_scenario(R"({
       "name": "never-fires", "workload": {"kind": "counter", "jobs": 1}, "allow_inert": true,
       "faults": [{"kind": "pause", "target": "worker-2", "when": "after-acquire", "nth": 5, "for": "20s"}]})",
                                                                  "never-fires.json");
@@ -103,7 +103,7 @@ TEST(ScenarioRun, AllowInertSaysANeverFiringFaultIsIntended) {
 
 TEST(ScenarioRun, AProbeThatIsNeverReachedMakesTheScenarioInert) {
   // The pause (1 s) is far shorter than the lease: the hazard never happens.
-  const scenarios::Scenario scenario = scenarios::parse_scenario(R"({
+  const scenario::Scenario scenario = scenario::parse_scenario(R"({
       "name": "short-pause", "lock": {"lease": "30s"},
       "faults": [{"kind": "pause", "target": "worker-1", "when": "after-acquire", "for": "1s"}],
       "probes_required": ["pause_past_lease"]})",
@@ -114,7 +114,7 @@ TEST(ScenarioRun, AProbeThatIsNeverReachedMakesTheScenarioInert) {
 }
 
 TEST(ScenarioRun, ShardedRunsMergeIntoTheWholeRun) {
-  const scenarios::Scenario scenario = scenarios::load_scenario_file(std::string{LOCKSIM_SCENARIO_DIR} + "/h01-gc-pause-past-lease.json");
+  const scenario::Scenario scenario = scenario::load_scenario_file(std::string{LOCKSIM_SCENARIO_DIR} + "/h01-gc-pause-past-lease.json");
   const std::vector<ScenarioSummary> whole{run_scenario(scenario, seeds(12))};
   std::vector<ScenarioSummary> merged;
   for (std::uint64_t shard = 0; shard < 3; ++shard) {
@@ -129,12 +129,12 @@ TEST(ScenarioRun, ShardedRunsMergeIntoTheWholeRun) {
 }
 
 TEST(ScenarioRun, ResultsDoNotDependOnTheNumberOfThreads) {
-  const scenarios::Scenario scenario = scenarios::load_scenario_file(std::string{LOCKSIM_SCENARIO_DIR} + "/random-gc-pauses.json");
+  const scenario::Scenario scenario = scenario::load_scenario_file(std::string{LOCKSIM_SCENARIO_DIR} + "/random-gc-pauses.json");
   EXPECT_EQ(comparable({run_scenario(scenario, seeds(8, 1))}), comparable({run_scenario(scenario, seeds(8, 3))}));
 }
 
 TEST(ScenarioRun, ReplayingASeedGivesTheVerdictItHadInTheRun) {
-  const scenarios::Scenario scenario = scenarios::load_scenario_file(std::string{LOCKSIM_SCENARIO_DIR} + "/h01-gc-pause-past-lease.json");
+  const scenario::Scenario scenario = scenario::load_scenario_file(std::string{LOCKSIM_SCENARIO_DIR} + "/h01-gc-pause-past-lease.json");
   const ScenarioSummary summary = run_scenario(scenario, seeds(10));
   const ModeSummary& off = summary.modes.at(0);
   ASSERT_TRUE(off.first_failing_seed.has_value());
@@ -152,14 +152,14 @@ TEST(ScenarioRun, AFailoverLongAfterTheCrashedPrimarysLeaseRanOutGrantsNothingTw
   // Issue 24: redis-0 grants a 10 s lease and crashes at 0.5 s; Sentinel
   // promotes redis-1 at about 31.5 s. Nobody promised the old lease past
   // 10 s, so the new primary's grant is no double grant (before: 40 in 20 seeds).
-  const scenarios::Scenario scenario =
-      scenarios::load_scenario_file(std::string{LOCKSIM_TEST_DATA_DIR} + "/scenarios/crash-then-late-failover.json");
+  const scenario::Scenario scenario =
+      scenario::load_scenario_file(std::string{LOCKSIM_TEST_DATA_DIR} + "/scenarios/crash-then-late-failover.json");
   const ScenarioSummary summary = run_scenario(scenario, seeds(20));
   EXPECT_TRUE(summary.ok);
   ASSERT_EQ(summary.modes.size(), 2u);
   for (const ModeSummary& mode : summary.modes) {
     EXPECT_EQ(mode.runs, 20);
-    EXPECT_EQ(mode.runs_with_violation, 0) << scenarios::fencing_mode_name(mode.mode);
+    EXPECT_EQ(mode.runs_with_violation, 0) << scenario::fencing_mode_name(mode.mode);
     for (const checker::ViolationKind kind : checker::kAllViolationKinds) {
       EXPECT_EQ(mode.total(kind), 0) << checker::violation_kind_name(kind);
     }
@@ -169,7 +169,7 @@ TEST(ScenarioRun, AFailoverLongAfterTheCrashedPrimarysLeaseRanOutGrantsNothingTw
 }
 
 TEST(ScenarioRun, BothFencingModesRunTheSamePlan) {
-  const scenarios::Scenario scenario = scenarios::load_scenario_file(std::string{LOCKSIM_SCENARIO_DIR} + "/random-gc-pauses.json");
+  const scenario::Scenario scenario = scenario::load_scenario_file(std::string{LOCKSIM_SCENARIO_DIR} + "/random-gc-pauses.json");
   for (std::uint64_t seed = 1; seed <= 5; ++seed) {
     std::vector<std::string> faults[2];
     for (const model::Fencing fencing : {model::Fencing::kOff, model::Fencing::kOn}) {
@@ -186,14 +186,14 @@ TEST(ScenarioRun, BothFencingModesRunTheSamePlan) {
 
 TEST(ScenarioRun, ASavedPlanReplaysToTheSameVerdict) {
   const std::string path = std::string{LOCKSIM_SCENARIO_DIR} + "/random-gc-pauses.json";
-  const scenarios::Scenario scenario = scenarios::load_scenario_file(path);
+  const scenario::Scenario scenario = scenario::load_scenario_file(path);
   for (std::uint64_t seed = 1; seed <= 6; ++seed) {
-    const scenarios::Plan plan = scenarios::make_plan(scenario, seed);
-    const std::string saved = scenarios::saved_plan_json(read_text(path), scenario, plan);
-    const scenarios::Scenario explicit_plan = scenarios::parse_scenario(saved, "saved.json");
+    const scenario::Plan plan = scenario::make_plan(scenario, seed);
+    const std::string saved = scenario::saved_plan_json(read_text(path), scenario, plan);
+    const scenario::Scenario explicit_plan = scenario::parse_scenario(saved, "saved.json");
     EXPECT_FALSE(explicit_plan.swarm);
-    for (const scenarios::FaultSpec& fault : explicit_plan.faults) {
-      EXPECT_FALSE(std::holds_alternative<scenarios::AtRate>(fault.trigger)) << "a saved plan draws no fault times";
+    for (const scenario::FaultSpec& fault : explicit_plan.faults) {
+      EXPECT_FALSE(std::holds_alternative<scenario::AtRate>(fault.trigger)) << "a saved plan draws no fault times";
     }
     const SeedRun original = run_seed(scenario, seed, model::Fencing::kOff);
     const SeedRun again = run_seed(explicit_plan, seed, model::Fencing::kOff);
@@ -206,7 +206,7 @@ TEST(ScenarioRun, ASavedPlanReplaysToTheSameVerdict) {
 }
 
 TEST(ScenarioRun, RecheckFindsNoDifferenceInADeterministicRun) {
-  const scenarios::Scenario scenario = scenarios::load_scenario_file(std::string{LOCKSIM_SCENARIO_DIR} + "/h26-lease-shorter-than-work.json");
+  const scenario::Scenario scenario = scenario::load_scenario_file(std::string{LOCKSIM_SCENARIO_DIR} + "/h26-lease-shorter-than-work.json");
   RunRequest request = seeds(10);
   request.recheck_fraction = 0.3;
   const ScenarioSummary summary = run_scenario(scenario, request);
@@ -218,7 +218,7 @@ TEST(ScenarioRun, RecheckFindsNoDifferenceInADeterministicRun) {
 // the runs took together. wall_s is the first; summing the runs' times (as
 // it once was) gives the second, about twice the time the call took.
 TEST(ScenarioRun, WallTimeIsTheTimeWaitedAndCpuTimeIsBesideIt) {
-  const scenarios::Scenario scenario = scenarios::load_scenario_file(std::string{LOCKSIM_SCENARIO_DIR} + "/random-gc-pauses.json");
+  const scenario::Scenario scenario = scenario::load_scenario_file(std::string{LOCKSIM_SCENARIO_DIR} + "/random-gc-pauses.json");
   const auto started = std::chrono::steady_clock::now();
   const ScenarioSummary summary = run_scenario(scenario, seeds(40, 2));
   const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
@@ -235,7 +235,7 @@ TEST(ScenarioRun, WallTimeIsTheTimeWaitedAndCpuTimeIsBesideIt) {
 // JUnit times are wall time: the suite's is the scenario's, and its cases
 // (the modes, run interleaved) share it by CPU time, adding up to it.
 TEST(JunitXml, TimesAreTheScenariosWallTimeSharedByTheModes) {
-  const scenarios::Scenario scenario = scenarios::load_scenario_file(std::string{LOCKSIM_SCENARIO_DIR} + "/random-gc-pauses.json");
+  const scenario::Scenario scenario = scenario::load_scenario_file(std::string{LOCKSIM_SCENARIO_DIR} + "/random-gc-pauses.json");
   ScenarioSummary summary = run_scenario(scenario, seeds(4));
   summary.wall_seconds = 3.0;
   summary.modes.at(0).cpu_seconds = 4.0;
@@ -250,7 +250,7 @@ TEST(JunitXml, TimesAreTheScenariosWallTimeSharedByTheModes) {
 }
 
 TEST(JunitXml, IsWellFormedAndNamesTheReplayCommandOfAFailure) {
-  const scenarios::Scenario scenario = scenarios::parse_scenario(R"({
+  const scenario::Scenario scenario = scenario::parse_scenario(R"({
       "name": "expects-too-little", "lock": {"lease": "1s"}, "storage": {"fencing": "compare"},
       "workers": {"work": {"dist": "uniform", "min": "500ms", "max": "2s"}},
       "expect": {"fencing-off": {"stale_write": "==0"}}})",

@@ -13,9 +13,9 @@
 #include "reports/terminal_table.h"
 #include "runner/scenario_run.h"
 #include "runner/summary.h"
-#include "scenarios/content_hash.h"
-#include "scenarios/scenario_parser.h"
-#include "scenarios/seed_limits.h"
+#include "scenario/content_hash.h"
+#include "scenario/scenario_parser.h"
+#include "scenario/seed_limits.h"
 #include "tests/summary_without_times.h"
 
 namespace locksim::runner {
@@ -33,7 +33,7 @@ RunRequest shard(std::uint64_t seed_count, std::uint64_t index, std::uint64_t co
 }
 
 // A shard's summary as `merge` reads it back from its file.
-SummaryInput shard_input(const scenarios::Scenario& scenario, const RunRequest& request, const std::string& file) {
+SummaryInput shard_input(const scenario::Scenario& scenario, const RunRequest& request, const std::string& file) {
   return reports::summary_input_from_json(reports::summary_to_json({run_scenario(scenario, request)}), file);
 }
 
@@ -43,7 +43,7 @@ nlohmann::json without_wall_time(const std::vector<ScenarioSummary>& summaries) 
 }
 
 TEST(Shard, AShardThatMissesAGreaterThanZeroExpectationJudgesNothingAndSaysPartial) {
-  const scenarios::Scenario scenario = scenarios::load_scenario_file(kH01);
+  const scenario::Scenario scenario = scenario::load_scenario_file(kH01);
   // Seed 1 is the only seed, and 1 % 3 != 0: shard 0/3 runs no seed at all,
   // so h01's "stale_write >0" cannot hold on it.
   const ScenarioSummary summary = run_scenario(scenario, shard(1, 0, 3));
@@ -73,7 +73,7 @@ TEST(Shard, AShardThatMissesAGreaterThanZeroExpectationJudgesNothingAndSaysParti
 }
 
 TEST(Shard, ItsJunitMarksNoExpectationFailureAndSaysItIsNotJudged) {
-  const scenarios::Scenario scenario = scenarios::load_scenario_file(kH01);
+  const scenario::Scenario scenario = scenario::load_scenario_file(kH01);
   pugi::xml_document junit;
   ASSERT_TRUE(junit.load_string(reports::summary_to_junit({run_scenario(scenario, shard(1, 0, 3))}).c_str()));
   EXPECT_STREQ(junit.child("testsuites").attribute("failures").value(), "0");
@@ -83,7 +83,7 @@ TEST(Shard, ItsJunitMarksNoExpectationFailureAndSaysItIsNotJudged) {
 }
 
 TEST(Merge, TheThreeShardsOfARunAddUpToTheWholeRunAndAreJudged) {
-  const scenarios::Scenario scenario = scenarios::load_scenario_file(kH01);
+  const scenario::Scenario scenario = scenario::load_scenario_file(kH01);
   std::vector<SummaryInput> inputs;
   for (std::uint64_t index = 0; index < 3; ++index) {
     inputs.push_back(shard_input(scenario, shard(9, index, 3), "shard-" + std::to_string(index) + ".json"));
@@ -114,7 +114,7 @@ TEST(Merge, TheThreeShardsOfARunAddUpToTheWholeRunAndAreJudged) {
 }
 
 TEST(Merge, ItsJunitIsTheJunitOfTheWholeRun) {
-  const scenarios::Scenario scenario = scenarios::parse_scenario(R"({
+  const scenario::Scenario scenario = scenario::parse_scenario(R"({
       "name": "never-stale", "storage": {"fencing": "compare"},
       "expect": {"any": {"stale_write": ">0"}}})",
                                                                  "never-stale.json");
@@ -135,7 +135,7 @@ TEST(Merge, ItsJunitIsTheJunitOfTheWholeRun) {
 
 class ShardSet : public ::testing::Test {
  protected:
-  scenarios::Scenario scenario = scenarios::load_scenario_file(kH01);
+  scenario::Scenario scenario = scenario::load_scenario_file(kH01);
   SummaryInput input(std::uint64_t index, std::uint64_t count, const std::string& file, std::uint64_t seeds = 6) {
     return shard_input(scenario, shard(seeds, index, count), file);
   }
@@ -157,7 +157,7 @@ TEST_F(ShardSet, ShardsWithDifferentSeedCountsAreRefused) {
 
 TEST_F(ShardSet, ShardsOfDifferentScenarioFileContentAreRefused) {
   SummaryInput edited = input(1, 2, "b.json");
-  edited.scenarios[0].content_hash = scenarios::content_hash("{}");
+  edited.scenarios[0].content_hash = scenario::content_hash("{}");
   const std::string problems = shard_set_problems({input(0, 2, "a.json"), edited});
   EXPECT_NE(problems.find("a.json and b.json differ in the content of the scenario file of scenario h01-gc-pause-past-lease"),
             std::string::npos)
@@ -180,16 +180,16 @@ TEST_F(ShardSet, AWholeRunIsShardZeroOfOneAndTwoWholeRunsAreRefused) {
 
 TEST(SeedLimits, AScenarioFileAcceptsExactlyTheSeedsTheCommandLineAccepts) {
   const auto with_seeds = [](std::int64_t seeds) {
-    return scenarios::parse_scenario(R"({"name": "limits", "seeds": )" + std::to_string(seeds) + "}", "limits.json");
+    return scenario::parse_scenario(R"({"name": "limits", "seeds": )" + std::to_string(seeds) + "}", "limits.json");
   };
-  EXPECT_EQ(with_seeds(scenarios::kMostSeeds).seeds, scenarios::kMostSeeds);
-  EXPECT_EQ(with_seeds(scenarios::kFewestSeeds).seeds, scenarios::kFewestSeeds);
-  EXPECT_THROW((void)with_seeds(scenarios::kMostSeeds + 1), scenarios::ScenarioError);
-  EXPECT_THROW((void)with_seeds(scenarios::kFewestSeeds - 1), scenarios::ScenarioError);
+  EXPECT_EQ(with_seeds(scenario::kMostSeeds).seeds, scenario::kMostSeeds);
+  EXPECT_EQ(with_seeds(scenario::kFewestSeeds).seeds, scenario::kFewestSeeds);
+  EXPECT_THROW((void)with_seeds(scenario::kMostSeeds + 1), scenario::ScenarioError);
+  EXPECT_THROW((void)with_seeds(scenario::kFewestSeeds - 1), scenario::ScenarioError);
 }
 
 TEST(Recheck, CountsSeedsNotSeedTimesModeRuns) {
-  const scenarios::Scenario scenario = scenarios::load_scenario_file(kH01);
+  const scenario::Scenario scenario = scenario::load_scenario_file(kH01);
   ASSERT_EQ(scenario.fencing_modes.size(), 2u);
   RunRequest request = shard(4, 0, 1);
   request.recheck_fraction = 1.0;
@@ -200,10 +200,10 @@ TEST(Recheck, CountsSeedsNotSeedTimesModeRuns) {
 
 TEST(ContentHash, IsFnv1aOfTheBytes) {
   // The published FNV-1a 64 test vectors.
-  EXPECT_EQ(scenarios::content_hash(""), 0xcbf29ce484222325ULL);
-  EXPECT_EQ(scenarios::content_hash("a"), 0xaf63dc4c8601ec8cULL);
-  const scenarios::Scenario scenario = scenarios::parse_scenario(R"({"name": "x"})", "x.json");
-  EXPECT_EQ(scenario.content_hash, scenarios::content_hash(R"({"name": "x"})"));
+  EXPECT_EQ(scenario::content_hash(""), 0xcbf29ce484222325ULL);
+  EXPECT_EQ(scenario::content_hash("a"), 0xaf63dc4c8601ec8cULL);
+  const scenario::Scenario scenario = scenario::parse_scenario(R"({"name": "x"})", "x.json");
+  EXPECT_EQ(scenario.content_hash, scenario::content_hash(R"({"name": "x"})"));
 }
 
 }  // namespace

@@ -91,7 +91,7 @@ TEST(Vocabulary, NoSourceOutsideTheVocabularySpellsAnEventFaultKindOrReasonName)
   std::vector<std::string> found;
   std::size_t files = 0;
   for (const char* folder :
-       {"sim", "model", "scenarios", "checker", "runner", "reports", "explore", "live", "cli", "text"}) {
+       {"sim", "model", "scenario", "checker", "runner", "reports", "explore", "live", "cli", "text"}) {
     for (const auto& entry : std::filesystem::recursive_directory_iterator(root / folder)) {
       const std::string extension = entry.path().extension().string();
       if (extension != ".cpp" && extension != ".h") continue;

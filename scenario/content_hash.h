@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string_view>
 
-namespace locksim::scenarios {
+namespace locksim::scenario {
 
 [[nodiscard]] constexpr std::uint64_t content_hash(std::string_view bytes) {
   constexpr std::uint64_t kOffsetBasis = 14695981039346656037ULL;
@@ -19,4 +19,4 @@ namespace locksim::scenarios {
   return hash;
 }
 
-}  // namespace locksim::scenarios
+}  // namespace locksim::scenario

@@ -16,7 +16,7 @@
 #include "checker/violation.h"
 #include "model/options.h"
 
-namespace locksim::scenarios {
+namespace locksim::scenario {
 
 // What a run says about itself beyond the checker's verdict: the runner's
 // outcomes (the checker cannot see them in a history).
@@ -92,4 +92,4 @@ struct Expectation {
   Bound bound;
 };
 
-}  // namespace locksim::scenarios
+}  // namespace locksim::scenario

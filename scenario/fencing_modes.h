@@ -11,7 +11,7 @@
 
 #include "model/options.h"
 
-namespace locksim::scenarios {
+namespace locksim::scenario {
 
 // "fencing-off" | "fencing-on"
 [[nodiscard]] std::string_view fencing_mode_name(model::Fencing fencing);
@@ -27,4 +27,4 @@ namespace locksim::scenarios {
 // The words fencing_modes_from_switch accepts, for messages and flag checks.
 [[nodiscard]] std::vector<std::string> fencing_switch_words();
 
-}  // namespace locksim::scenarios
+}  // namespace locksim::scenario

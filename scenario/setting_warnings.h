@@ -12,10 +12,10 @@
 
 #include <vector>
 
-#include "scenarios/scenario.h"
+#include "scenario/scenario.h"
 #include "sim/distribution.h"
 
-namespace locksim::scenarios {
+namespace locksim::scenario {
 
 // The warnings for `scenario`, in a fixed order (the order of the list above).
 [[nodiscard]] std::vector<SettingWarning> setting_warnings(const Scenario& scenario);
@@ -24,4 +24,4 @@ namespace locksim::scenarios {
 // like its samples to [0, Distribution::kLongestSample]), rounded to the nanosecond.
 [[nodiscard]] sim::Duration percentile_99(const sim::Distribution& distribution);
 
-}  // namespace locksim::scenarios
+}  // namespace locksim::scenario

@@ -17,9 +17,9 @@
 #include <string_view>
 #include <vector>
 
-#include "scenarios/scenario.h"  // kCurrentFormatVersion
+#include "scenario/scenario.h"  // kCurrentFormatVersion
 
-namespace locksim::scenarios {
+namespace locksim::scenario {
 
 struct KeyReference {
   std::string_view pattern;        // "/workers/retry", "/faults/N/for", "DISTRIBUTION/min"
@@ -50,4 +50,4 @@ struct KeyReference {
 // from their types (model/fault.h); docs/scenario-format.md holds it verbatim.
 [[nodiscard]] std::string fault_kind_markdown_table();
 
-}  // namespace locksim::scenarios
+}  // namespace locksim::scenario

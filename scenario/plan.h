@@ -14,9 +14,9 @@
 #include <string>
 #include <vector>
 
-#include "scenarios/scenario.h"
+#include "scenario/scenario.h"
 
-namespace locksim::scenarios {
+namespace locksim::scenario {
 
 // One fault occurrence made concrete: fixed target(s), trigger and lengths.
 struct PlannedFault {
@@ -49,4 +49,4 @@ struct Plan {
 
 [[nodiscard]] Plan make_plan(const Scenario& scenario, std::uint64_t seed);
 
-}  // namespace locksim::scenarios
+}  // namespace locksim::scenario

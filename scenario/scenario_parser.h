@@ -9,10 +9,10 @@
 #include <string>
 #include <string_view>
 
-#include "scenarios/scenario.h"
+#include "scenario/scenario.h"
 #include "text/terminal_escape.h"
 
-namespace locksim::scenarios {
+namespace locksim::scenario {
 
 // Bad user input in a scenario file; what() is the full message for the user.
 // The message quotes what the user wrote, so it is escaped for the terminal
@@ -28,4 +28,4 @@ class ScenarioError : public std::runtime_error {
 // Reads and parses the file at `path`. Throws ScenarioError (also when unreadable).
 [[nodiscard]] Scenario load_scenario_file(const std::string& path);
 
-}  // namespace locksim::scenarios
+}  // namespace locksim::scenario

@@ -1,11 +1,11 @@
-#include "scenarios/expectation.h"
+#include "scenario/expectation.h"
 
 #include <algorithm>
 #include <charconv>
 
 #include <fmt/core.h>
 
-namespace locksim::scenarios {
+namespace locksim::scenario {
 namespace {
 
 constexpr std::array<std::pair<Comparison, std::string_view>, 5> kSymbols{{
@@ -150,4 +150,4 @@ bool bound_holds(const Bound& bound, std::int64_t total, std::int64_t runs_with,
   return compare(runs_with * kPartsPerMillion, bound.comparison, bound.value * runs);
 }
 
-}  // namespace locksim::scenarios
+}  // namespace locksim::scenario

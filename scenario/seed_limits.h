@@ -7,10 +7,10 @@
 
 #include <cstdint>
 
-namespace locksim::scenarios {
+namespace locksim::scenario {
 
 inline constexpr std::int64_t kFewestSeeds = 1;
 inline constexpr std::int64_t kMostSeeds = 100'000'000;
 inline constexpr std::int64_t kLargestFirstSeed = 1'000'000'000'000'000'000;
 
-}  // namespace locksim::scenarios
+}  // namespace locksim::scenario

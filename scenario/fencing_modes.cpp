@@ -1,9 +1,9 @@
-#include "scenarios/fencing_modes.h"
+#include "scenario/fencing_modes.h"
 
 #include <array>
 #include <string>
 
-namespace locksim::scenarios {
+namespace locksim::scenario {
 namespace {
 
 struct FencingNames {
@@ -55,4 +55,4 @@ std::vector<std::string> fencing_switch_words() {
   return words;
 }
 
-}  // namespace locksim::scenarios
+}  // namespace locksim::scenario

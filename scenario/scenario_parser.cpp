@@ -1,4 +1,4 @@
-#include "scenarios/scenario_parser.h"
+#include "scenario/scenario_parser.h"
 
 #include <algorithm>
 #include <cmath>
@@ -11,18 +11,18 @@
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
-#include "scenarios/content_hash.h"
-#include "scenarios/did_you_mean.h"
-#include "scenarios/fencing_modes.h"
-#include "scenarios/plan.h"
-#include "scenarios/scenario_limits.h"
-#include "scenarios/scenario_reference.h"
-#include "scenarios/seed_limits.h"
-#include "scenarios/setting_warnings.h"
+#include "scenario/content_hash.h"
+#include "scenario/did_you_mean.h"
+#include "scenario/fencing_modes.h"
+#include "scenario/plan.h"
+#include "scenario/scenario_limits.h"
+#include "scenario/scenario_reference.h"
+#include "scenario/seed_limits.h"
+#include "scenario/setting_warnings.h"
 #include "model/redlock_service.h"
 #include "sim/duration_text.h"
 
-namespace locksim::scenarios {
+namespace locksim::scenario {
 namespace {
 
 using nlohmann::json;
@@ -943,4 +943,4 @@ Scenario load_scenario_file(const std::string& path) {
   return parse_scenario(contents, path);
 }
 
-}  // namespace locksim::scenarios
+}  // namespace locksim::scenario

@@ -1,4 +1,4 @@
-#include "scenarios/scenario_reference.h"
+#include "scenario/scenario_reference.h"
 
 #include <filesystem>
 #include <fstream>
@@ -9,10 +9,10 @@
 #include <fmt/core.h>
 #include <gtest/gtest.h>
 
-#include "scenarios/scenario_parser.h"
+#include "scenario/scenario_parser.h"
 #include "vocabulary/fault_kind.h"
 
-namespace locksim::scenarios {
+namespace locksim::scenario {
 namespace {
 
 // The keys the parser accepts in the object where `document` holds the
@@ -190,4 +190,4 @@ TEST(ScenarioReference, TheDocsFaultTableIsMadeFromTheFaultTypes) {
 }
 
 }  // namespace
-}  // namespace locksim::scenarios
+}  // namespace locksim::scenario

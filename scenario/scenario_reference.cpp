@@ -1,15 +1,15 @@
-#include "scenarios/scenario_reference.h"
+#include "scenario/scenario_reference.h"
 
 #include <algorithm>
 #include <array>
 
 #include <fmt/core.h>
 
-#include "scenarios/did_you_mean.h"
-#include "scenarios/expectation.h"
-#include "scenarios/fencing_modes.h"
+#include "scenario/did_you_mean.h"
+#include "scenario/expectation.h"
+#include "scenario/fencing_modes.h"
 
-namespace locksim::scenarios {
+namespace locksim::scenario {
 namespace {
 
 // Keep in step with scenario_parser.cpp (tests/scenarios/scenario_reference_test.cpp
@@ -351,4 +351,4 @@ std::string fault_kind_markdown_table() {
   return table;
 }
 
-}  // namespace locksim::scenarios
+}  // namespace locksim::scenario

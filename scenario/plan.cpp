@@ -1,12 +1,12 @@
-#include "scenarios/plan.h"
+#include "scenario/plan.h"
 
 #include <fmt/core.h>
 
 #include "model/system.h"
-#include "scenarios/scenario_limits.h"
+#include "scenario/scenario_limits.h"
 #include "sim/random.h"
 
-namespace locksim::scenarios {
+namespace locksim::scenario {
 namespace {
 
 std::vector<std::string> group_members(const Scenario& scenario, TargetGroup group) {
@@ -105,4 +105,4 @@ Plan make_plan(const Scenario& scenario, std::uint64_t seed) {
   return plan;
 }
 
-}  // namespace locksim::scenarios
+}  // namespace locksim::scenario

@@ -1,12 +1,12 @@
-#include "scenarios/setting_warnings.h"
+#include "scenario/setting_warnings.h"
 
 #include <filesystem>
 
 #include <gtest/gtest.h>
 
-#include "scenarios/scenario_parser.h"
+#include "scenario/scenario_parser.h"
 
-namespace locksim::scenarios {
+namespace locksim::scenario {
 namespace {
 
 using namespace sim::literals;
@@ -116,4 +116,4 @@ TEST(Percentile99, IsComputedFromEachShapesParameters) {
 }
 
 }  // namespace
-}  // namespace locksim::scenarios
+}  // namespace locksim::scenario

@@ -1,13 +1,13 @@
-#include "scenarios/plan.h"
+#include "scenario/plan.h"
 
 #include <fmt/core.h>
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
 #include "model/system.h"
-#include "scenarios/scenario_parser.h"
+#include "scenario/scenario_parser.h"
 
-namespace locksim::scenarios {
+namespace locksim::scenario {
 namespace {
 
 using namespace sim::literals;
@@ -86,9 +86,9 @@ RC_GTEST_PROP(Plan, ASwarmSeedEnablesANonEmptySubsetOfTheFaults, (std::uint64_t 
 }
 
 }  // namespace
-}  // namespace locksim::scenarios
+}  // namespace locksim::scenario
 
-namespace locksim::scenarios {
+namespace locksim::scenario {
 namespace {
 
 // The plan's node names are asked of the model, and the model's answer is
@@ -109,4 +109,4 @@ TEST(NodeNames, AreTheNodesTheModelsSystemAddsInOrder) {
 }
 
 }  // namespace
-}  // namespace locksim::scenarios
+}  // namespace locksim::scenario

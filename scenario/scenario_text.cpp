@@ -1,4 +1,4 @@
-#include "scenarios/scenario_text.h"
+#include "scenario/scenario_text.h"
 
 #include <cerrno>
 #include <cstring>
@@ -7,9 +7,9 @@
 
 #include <fmt/format.h>
 
-#include "scenarios/scenario_parser.h"
+#include "scenario/scenario_parser.h"
 
-namespace locksim::scenarios {
+namespace locksim::scenario {
 
 std::string read_scenario_text(const std::string& path) {
   errno = 0;
@@ -22,4 +22,4 @@ std::string read_scenario_text(const std::string& path) {
   return contents.str();
 }
 
-}  // namespace locksim::scenarios
+}  // namespace locksim::scenario

@@ -1,4 +1,4 @@
-#include "scenarios/saved_plan.h"
+#include "scenario/saved_plan.h"
 
 #include <array>
 
@@ -7,7 +7,7 @@
 
 #include "sim/duration_text.h"
 
-namespace locksim::scenarios {
+namespace locksim::scenario {
 namespace {
 
 std::string trigger_name(TriggerEvent when) {
@@ -87,4 +87,4 @@ std::string saved_plan_json(std::string_view original, const Scenario& scenario,
   return document.dump(2) + "\n";
 }
 
-}  // namespace locksim::scenarios
+}  // namespace locksim::scenario

@@ -1,8 +1,8 @@
-#include "scenarios/did_you_mean.h"
+#include "scenario/did_you_mean.h"
 
 #include <algorithm>
 
-namespace locksim::scenarios {
+namespace locksim::scenario {
 
 std::size_t edit_distance(std::string_view a, std::string_view b) {
   std::vector<std::size_t> previous(b.size() + 1);
@@ -33,4 +33,4 @@ std::string nearest_candidate(std::string_view wrong, const std::vector<std::str
   return best;
 }
 
-}  // namespace locksim::scenarios
+}  // namespace locksim::scenario

@@ -1,4 +1,4 @@
-#include "scenarios/scenario_parser.h"
+#include "scenario/scenario_parser.h"
 
 #include <filesystem>
 #include <fstream>
@@ -7,9 +7,9 @@
 #include <gtest/gtest.h>
 
 #include "model/redlock_service.h"
-#include "scenarios/scenario_reference.h"
+#include "scenario/scenario_reference.h"
 
-namespace locksim::scenarios {
+namespace locksim::scenario {
 namespace {
 
 using namespace sim::literals;
@@ -320,4 +320,4 @@ TEST(ScenarioParser, AnUnreadableFileIsBadInputToo) {
 }
 
 }  // namespace
-}  // namespace locksim::scenarios
+}  // namespace locksim::scenario

@@ -6,9 +6,9 @@
 
 #include <string>
 
-namespace locksim::scenarios {
+namespace locksim::scenario {
 
 // Throws ScenarioError ("FILE: cannot read the file: why") when it cannot be read.
 [[nodiscard]] std::string read_scenario_text(const std::string& path);
 
-}  // namespace locksim::scenarios
+}  // namespace locksim::scenario

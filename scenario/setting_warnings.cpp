@@ -1,4 +1,4 @@
-#include "scenarios/setting_warnings.h"
+#include "scenario/setting_warnings.h"
 
 #include <algorithm>
 #include <cmath>
@@ -9,7 +9,7 @@
 
 #include "sim/duration_text.h"
 
-namespace locksim::scenarios {
+namespace locksim::scenario {
 namespace {
 
 using sim::Distribution;
@@ -124,4 +124,4 @@ std::vector<SettingWarning> setting_warnings(const Scenario& scenario) {
   return warnings;
 }
 
-}  // namespace locksim::scenarios
+}  // namespace locksim::scenario

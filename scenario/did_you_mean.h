@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-namespace locksim::scenarios {
+namespace locksim::scenario {
 
 // Levenshtein distance: insertions, deletions and substitutions of one byte.
 [[nodiscard]] std::size_t edit_distance(std::string_view a, std::string_view b);
@@ -17,4 +17,4 @@ namespace locksim::scenarios {
 [[nodiscard]] std::string nearest_candidate(std::string_view wrong, const std::vector<std::string>& candidates,
                                             std::size_t max_distance = 3);
 
-}  // namespace locksim::scenarios
+}  // namespace locksim::scenario

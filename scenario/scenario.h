@@ -11,15 +11,15 @@
 
 #include "model/fault.h"
 #include "model/options.h"
-#include "scenarios/expectation.h"
-#include "scenarios/scenario_limits.h"
+#include "scenario/expectation.h"
+#include "scenario/scenario_limits.h"
 #include "sim/distribution.h"
 #include "sim/network.h"
 #include "sim/time.h"
 #include "vocabulary/event_kind.h"
 #include "vocabulary/fault_kind.h"
 
-namespace locksim::scenarios {
+namespace locksim::scenario {
 
 using sim::Distribution;
 using sim::Duration;
@@ -140,4 +140,4 @@ struct Scenario {
   std::vector<SettingWarning> warnings;  // filled by the parser from setting_warnings(); printed by the CLI
 };
 
-}  // namespace locksim::scenarios
+}  // namespace locksim::scenario

@@ -11,12 +11,12 @@
 #include <string>
 #include <string_view>
 
-#include "scenarios/plan.h"
-#include "scenarios/scenario.h"
+#include "scenario/plan.h"
+#include "scenario/scenario.h"
 
-namespace locksim::scenarios {
+namespace locksim::scenario {
 
 // Requires `original` to be the JSON text `scenario` was parsed from.
 [[nodiscard]] std::string saved_plan_json(std::string_view original, const Scenario& scenario, const Plan& plan);
 
-}  // namespace locksim::scenarios
+}  // namespace locksim::scenario

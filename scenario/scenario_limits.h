@@ -11,7 +11,7 @@
 
 #include "sim/time.h"
 
-namespace locksim::scenarios {
+namespace locksim::scenario {
 
 // Every duration a file writes, and every distribution parameter, is at most
 // this long (a clock-jump's `by` at least its negative). A year is far beyond
@@ -51,4 +51,4 @@ inline constexpr std::size_t kLongestCommandWord = 4'096;
 inline constexpr std::size_t kLargestScenarioFile = std::size_t{4} << 20;
 inline constexpr int kDeepestNesting = 64;
 
-}  // namespace locksim::scenarios
+}  // namespace locksim::scenario
