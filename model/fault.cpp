@@ -16,7 +16,7 @@ static_assert(kinds_in_order(std::make_index_sequence<std::variant_size_v<FaultP
 template <std::size_t... Index>
 FaultParams make_default(std::size_t kind, std::index_sequence<Index...>) {
   FaultParams params;
-  ((kind == Index ? (params.emplace<Index>(), true) : false) || ...);
+  (void)((kind == Index && (params.emplace<Index>(), true)) || ...);
   return params;
 }
 

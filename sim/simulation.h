@@ -207,7 +207,7 @@ class Simulation {
   [[nodiscard]] LocalTime local_time(NodeId node, ClockKind clock) const;
   [[nodiscard]] const std::string& node_name(NodeId node) const;
   [[nodiscard]] std::optional<NodeId> find_node(std::string_view name) const;
-  [[nodiscard]] std::size_t node_count() const { return nodes_.size(); }
+  [[nodiscard]] std::size_t node_count() const;
   // The live process of `node` called `name`, if any.
   [[nodiscard]] std::optional<ProcessId> find_process(NodeId node, std::string_view name) const;
 

@@ -105,6 +105,8 @@ inline std::uint32_t Simulation::park(Payload&& body) {
   return slot;
 }
 
+inline std::size_t Simulation::node_count() const { return nodes_.size(); }
+
 inline Simulation::NodeState& Simulation::node_state(NodeId node) { return nodes_[node.index]; }
 inline const Simulation::NodeState& Simulation::node_state(NodeId node) const { return nodes_[node.index]; }
 
