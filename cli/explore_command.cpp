@@ -13,28 +13,21 @@
 #include <random>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "command.h"
 #include "explore/exploration.h"
 #include "output_files.h"
-#include "reports/plan_text.h"
-#include "runner/scenario_run.h"
+#include "reports/exploration_text.h"
 #include "scenario_files.h"
 #include "scenario/fencing_modes.h"
-#include "scenario/saved_plan.h"
 #include "text/terminal_escape.h"
-#include "scenario/scenario_parser.h"
 
 namespace locksim::cli {
 namespace {
 
 // Prints to stdout with every character a terminal would act on escaped:
 // the story, the faults and the paths carry the scenario's own names.
-template <typename... Arguments>
-void say(fmt::format_string<Arguments...> format, Arguments&&... arguments) {
-  fmt::print("{}", text::terminal_escaped_lines(fmt::format(format, std::forward<Arguments>(arguments)...)));
-}
+void say(const std::string& text) { fmt::print("{}", text::terminal_escaped_lines(text)); }
 
 using checker::ViolationKind;
 
@@ -63,60 +56,6 @@ std::optional<ViolationKind> target_kind(const std::string& name) {
   throw BadInput(fmt::format("--target {}: not a violation kind; expected one of {}", name, explore::kind_names(all)));
 }
 
-nlohmann::ordered_json critical_json(const explore::CriticalEvent& event) {
-  const auto nanos = [](const std::optional<sim::Duration>& value) {
-    return value ? nlohmann::ordered_json(value->count_ns()) : nlohmann::ordered_json(nullptr);
-  };
-  if (!event.setting.empty()) {
-    return {{"setting", event.setting},    {"needed", event.needed},
-            {"length_ns", nanos(event.length)}, {"threshold_ns", nanos(event.threshold)},
-            {"statement", event.statement}};
-  }
-  return {{"fault", event.fault},        {"kind", scenario::fault_kind_name(event.kind)},
-          {"target", event.target},      {"needed", event.needed},
-          {"length", event.length_name}, {"length_ns", nanos(event.length)},
-          {"threshold_ns", nanos(event.threshold)}, {"lease_ns", nanos(event.lease)},
-          {"lease_left_ns", nanos(event.lease_left)}, {"statement", event.statement}};
-}
-
-// Prints the counterexample and returns what --json says of it.
-nlohmann::ordered_json report_counterexample(const scenario::Scenario& scenario, const explore::Finding& found,
-                                             const explore::ExploreGoal& goal, const std::string& out) {
-  const explore::Counterexample& found_case = found.counterexample;
-  const std::string kind{checker::violation_kind_name(found_case.kind)};
-  const std::size_t faults_found = explore::runnable(scenario, found_case.found).plan.faults.size();
-  say("found {} at test {}; shrunk in {} steps ({} runs{}):\n", kind, found_case.test, found_case.shrink_steps,
-             found_case.shrink_runs, found_case.shrink_cut_short ? ", cut short" : "");
-  say("  from {}\n  to   {}, seed {}\n", reports::case_sizes_text(found_case.found, faults_found),
-             reports::case_sizes_text(found_case.minimal, found.minimal.plan.faults.size()), found_case.minimal.seed);
-  nlohmann::ordered_json faults = nlohmann::ordered_json::array();
-  for (const scenario::PlannedFault& fault : found.minimal.plan.faults) {
-    say("  {}\n", reports::planned_fault_text(fault));
-    faults.push_back(reports::planned_fault_text(fault));
-  }
-  say("what happened:\n");
-  for (const std::string& line : found.story) say("  {}\n", line);
-  nlohmann::ordered_json critical = nlohmann::ordered_json::array();
-  for (const explore::CriticalEvent& event : found.critical) {
-    say("critical event: {}\n", event.statement);
-    critical.push_back(critical_json(event));
-  }
-  say("minimal plan written to {}\n  {}\n", out,
-             runner::replay_command(scenario::parse_scenario(found.minimal_file_text, out), found_case.minimal.seed,
-                                    goal.mode));
-  return {{"kind", kind},
-          {"test", found_case.test},
-          {"shrink_steps", found_case.shrink_steps},
-          {"shrink_runs", found_case.shrink_runs},
-          {"run_seed", found_case.minimal.seed},
-          {"workers", found_case.minimal.workers},
-          {"jobs", found_case.minimal.jobs},
-          {"faults", faults},
-          {"story", found.story},
-          {"critical_events", critical},
-          {"minimal_file", out}};
-}
-
 ExitCode explore_scenario(const ExploreArguments& arguments) {
   const std::vector<scenario::Scenario> loaded = load_scenarios({arguments.path});
   if (loaded.size() != 1) throw BadInput(fmt::format("{}: explore takes one scenario file", arguments.path));
@@ -134,29 +73,11 @@ ExitCode explore_scenario(const ExploreArguments& arguments) {
   check_writable("--out", out);
   check_writable("--json", arguments.json_file);
 
-  say("explore {}: seed {}, up to {} tests, {}\n", scenario.name, options.seed, options.tests,
-             scenario::fencing_mode_name(goal.mode));
-  say("looking for {}: {}\n", explore::kind_names(goal.kinds), goal.reason);
+  say(reports::exploration_heading(scenario, goal, options));
   const explore::Exploration exploration = explore::explore(scenario, goal, options, out);
-
-  nlohmann::ordered_json report{{"scenario", scenario.name},
-                                {"file", scenario.file},
-                                {"seed", options.seed},
-                                {"mode", scenario::fencing_mode_name(goal.mode)},
-                                {"looking_for", explore::kind_names(goal.kinds)},
-                                {"reason", goal.reason},
-                                {"tests_run", exploration.tests_run},
-                                {"found", exploration.finding.has_value()}};
-  if (exploration.finding) {
-    write_text(out, exploration.finding->minimal_file_text, "--out");
-    report["counterexample"] = report_counterexample(scenario, *exploration.finding, goal, out);
-  } else {
-    say("{} tests passed: no run showed {} ({} simulations)\n", exploration.tests_run,
-               explore::kind_names(goal.kinds), exploration.simulations);
-    if (goal.meaning == explore::GoalMeaning::kShowHazard) say("the hazard the file claims was not shown\n");
-  }
-  report["simulations"] = exploration.simulations;
-  if (!arguments.json_file.empty()) write_text(arguments.json_file, report.dump(2) + "\n", "--json");
+  if (exploration.finding) write_text(out, exploration.finding->minimal_file_text, "--out");
+  say(reports::exploration_text(scenario, exploration, out));
+  if (!arguments.json_file.empty()) write_text(arguments.json_file, reports::exploration_json(scenario, exploration, out), "--json");
   return exploration.as_expected() ? ExitCode::kOk : ExitCode::kExpectationFailed;
 }
 

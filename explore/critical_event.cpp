@@ -5,8 +5,8 @@
 #include <functional>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
+#include "checker/history_line.h"
 #include "sim/duration_text.h"
 #include "vocabulary/event_kind.h"
 #include "vocabulary/field_name.h"
@@ -127,20 +127,18 @@ struct LeaseAtFault {
 LeaseAtFault lease_at_pause(const std::vector<std::string>& history, const std::string& target) {
   LeaseAtFault found;
   std::optional<std::pair<std::int64_t, std::int64_t>> last_lease;  // (t, lease_ns)
-  for (const std::string& line : history) {
-    const nlohmann::json event = nlohmann::json::parse(line, nullptr, false);
-    if (!event.is_object()) continue;
-    const std::optional<EventKind> kind = vocabulary::event_kind_from_name(event.value(field::kEvent, ""));
-    const std::int64_t t = event.value(field::kTime, std::int64_t{0});
-    const bool lease_asked = kind == EventKind::kAcquireOk || kind == EventKind::kRenewOk;
-    if (event.value(field::kProc, "") == target && lease_asked && event.contains(field::kLeaseNs)) {
-      last_lease = std::pair{t, event[field::kLeaseNs].get<std::int64_t>()};
+  for (const std::string& text : history) {
+    const checker::HistoryLine event = checker::read_history_line(text);
+    const bool lease_asked = event.kind == EventKind::kAcquireOk || event.kind == EventKind::kRenewOk;
+    if (const std::optional<std::int64_t> lease_ns = event.integer(field::kLeaseNs);
+        event.proc == target && lease_asked && lease_ns) {
+      last_lease = std::pair{event.time_ns, *lease_ns};
     }
-    if (kind == EventKind::kFaultBegin && event.value(field::kKind, "") == fault_kind_name(FaultKind::kPause) &&
-        event.contains(field::kTarget) && event[field::kTarget] == target) {
+    if (event.kind == EventKind::kFaultBegin && event.text(field::kKind) == fault_kind_name(FaultKind::kPause) &&
+        event.text(field::kTarget) == target) {
       if (last_lease) {
         found.lease = Duration::nanoseconds(last_lease->second);
-        found.left = Duration::nanoseconds(last_lease->second - (t - last_lease->first));
+        found.left = Duration::nanoseconds(last_lease->second - (event.time_ns - last_lease->first));
       }
       return found;
     }

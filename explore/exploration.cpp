@@ -6,7 +6,6 @@
 #include <fmt/format.h>
 
 #include "explore/minimal_scenario.h"
-#include "explore/story.h"
 #include "runner/seed_run.h"
 #include "scenario/scenario_parser.h"
 #include "scenario/scenario_text.h"
@@ -28,18 +27,17 @@ void require_replays(const std::string& text, const std::string& path, const Exp
 
 Finding describe(const scenario::Scenario& scenario, const ExploreGoal& goal, CaseRunner& case_runner,
                  const Counterexample& counterexample, std::uint64_t seed, const std::string& minimal_path) {
-  Finding finding{counterexample, runnable(scenario, counterexample.minimal), {}, {}, {}};
-  std::vector<std::string> history;
-  const runner::SeedRun run = case_runner.run_watched(finding.minimal, history);
+  Finding finding{counterexample, runnable(scenario, counterexample.minimal), {}, {}, {}, {}};
+  const runner::SeedRun run = case_runner.run_watched(finding.minimal, finding.history);
   const auto first = std::ranges::find_if(run.verdict.violations, [&](const checker::Violation& violation) {
     return violation.kind == counterexample.kind;
   });
   if (first == run.verdict.violations.end()) throw std::runtime_error("the minimal case shows no violation when run again");
-  finding.story = story(history, *first);
-  finding.critical = critical_events(finding.minimal, case_runner, counterexample.kind, history);
+  finding.violation = *first;
+  finding.critical = critical_events(finding.minimal, case_runner, counterexample.kind, finding.history);
   finding.minimal_file_text = minimal_scenario_json(
       {scenario::read_scenario_text(scenario.file), fmt::format("locksim explore --seed {} (test {})", seed, counterexample.test),
-       finding.story.back(), run.stopped_short},
+       finding.violation.detail, run.stopped_short},
       finding.minimal, goal, counterexample.kind);
   require_replays(finding.minimal_file_text, minimal_path, goal, counterexample.kind);
   return finding;

@@ -2,8 +2,9 @@
 // One exploration from start to end, as `locksim explore` and the teaching
 // report both need it: search the scenario's plan space for a run that
 // shows the goal, shrink it, and describe the minimal counterexample — its
-// story in words, its critical events, and the minimal plan as a scenario
-// file, read back and run to check that it shows the same violation.
+// history and the violation it shows (reports/ tells them in words), its
+// critical events, and the minimal plan as a scenario file, read back and
+// run to check that it shows the same violation.
 //
 // Deterministic: the same scenario, goal and options give the same result.
 
@@ -12,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "checker/violation.h"
 #include "explore/case_runner.h"
 #include "explore/critical_event.h"
 #include "explore/explore_goal.h"
@@ -24,7 +26,8 @@ namespace locksim::explore {
 struct Finding {
   Counterexample counterexample;
   RunnableCase minimal;                 // the minimal case, runnable
-  std::vector<std::string> story;       // the run in words; the last line is the checker's for the violation
+  std::vector<std::string> history;     // the minimal run's history lines
+  checker::Violation violation;         // the first violation of the goal's kind in that run
   std::vector<CriticalEvent> critical;  // one per fault of the minimal plan (or per setting, without faults)
   std::string minimal_file_text;        // the minimal plan as a scenario file (minimal_scenario.h)
 };

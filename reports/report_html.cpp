@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "locksim/version.h"
+#include "reports/counterexample_story.h"
 #include "reports/fencing_lesson.h"
 #include "reports/rate_plot.h"
 #include "reports/svg_document.h"
@@ -229,7 +230,8 @@ std::string picture_html(const PicturedRun& run, std::size_t index, const Scenar
 std::string story_html(const ScenarioReport& report) {
   if (!report.exploration.finding) return "";
   std::string text;
-  for (const std::string& line : report.exploration.finding->story) text += line + "\n";
+  const explore::Finding& finding = *report.exploration.finding;
+  for (const std::string& line : counterexample_story(finding.history, finding.violation)) text += line + "\n";
   return fmt::format("<h3>What happened, in words ({})</h3>\n<pre class=\"story\">{}</pre>\n",
                      mode_title(report.exploration.goal.mode), escaped(text));
 }

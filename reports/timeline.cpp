@@ -7,7 +7,6 @@
 #include <tuple>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "reports/readable_duration.h"
 #include "vocabulary/event_kind.h"
@@ -26,36 +25,6 @@ namespace field = vocabulary::field;
 namespace {
 
 using checker::EventKind;
-
-const TraceField* field(const TraceEntry& entry, std::string_view key) {
-  for (const TraceField& candidate : entry.fields) {
-    if (candidate.key == key) return &candidate;
-  }
-  return nullptr;
-}
-
-std::string text_of(const TraceEntry& entry, std::string_view key) {
-  const TraceField* found = field(entry, key);
-  return found == nullptr || found->text == "null" ? std::string{} : found->text;
-}
-
-std::optional<std::int64_t> integer_of(const TraceEntry& entry, std::string_view key) {
-  const TraceField* found = field(entry, key);
-  return found == nullptr ? std::nullopt : found->integer;
-}
-
-// A fault's `target`: one proc, or a JSON list of them.
-std::vector<std::string> targets_of(const TraceEntry& entry) {
-  const std::string target = text_of(entry, field::kTarget);
-  if (target.empty() || target.front() != '[') return target.empty() ? std::vector<std::string>{} : std::vector{target};
-  std::vector<std::string> names;
-  const nlohmann::json list = nlohmann::json::parse(target, nullptr, false);
-  if (!list.is_array()) return names;
-  for (const nlohmann::json& name : list) {
-    if (name.is_string()) names.push_back(name.get<std::string>());
-  }
-  return names;
-}
 
 // What a proc is, from the events it records (a name is only a fallback:
 // a recorded real history may name its procs anything).
@@ -124,7 +93,7 @@ class TimelineBuilder {
       case EventKind::kLeaseRelease:
       case EventKind::kLeaseLost: close_lease(entry, entry.event); break;
       case EventKind::kAcquireOk: {
-        const std::optional<std::int64_t> validity = integer_of(entry, "validity_ns");
+        const std::optional<std::int64_t> validity = entry.integer(field::kValidityNs);
         if (validity) {
           valid_until_[entry.proc] = entry.time_ns + *validity;
         } else {
@@ -134,7 +103,7 @@ class TimelineBuilder {
       }
       case EventKind::kHoldBegin: open_belief(entry); break;
       case EventKind::kHoldEnd:
-        close_belief(entry.proc, entry.time_ns, text_of(entry, field::kReason));
+        close_belief(entry.proc, entry.time_ns, entry.text(field::kReason));
         break;
       case EventKind::kCrash:
         close_belief(entry.proc, entry.time_ns, vocabulary::reason::kCrash);
@@ -174,14 +143,14 @@ class TimelineBuilder {
   };
 
   void observe_run_begin(const TraceEntry& entry) {
-    timeline_.scenario = text_of(entry, field::kScenario);
-    timeline_.seed = integer_of(entry, "seed");
-    const std::string fencing = text_of(entry, field::kFencing);
+    timeline_.scenario = entry.text(field::kScenario);
+    timeline_.seed = entry.integer(field::kSeed);
+    const std::string fencing = entry.text(field::kFencing);
     if (fencing == "true" || fencing == "false") timeline_.fencing = fencing == "true";
   }
 
   static LeaseKey lease_key(const TraceEntry& entry) {
-    return {entry.proc, text_of(entry, field::kLock), text_of(entry, field::kOwner), text_of(entry, field::kToken)};
+    return {entry.proc, entry.text(field::kLock), entry.text(field::kOwner), entry.text(field::kToken)};
   }
 
   void open_lease(const TraceEntry& entry) {
@@ -227,7 +196,7 @@ class TimelineBuilder {
     close_belief(entry.proc, entry.time_ns, event_kind_name(EventKind::kHoldBegin));
     open_beliefs_[entry.proc] = timeline_.beliefs.size();
     timeline_.beliefs.push_back(BeliefBar{.lane = *lane,
-                                          .token = text_of(entry, field::kToken),
+                                          .token = entry.text(field::kToken),
                                           .begin_ns = entry.time_ns,
                                           .end_ns = entry.time_ns,
                                           .ended_by = {},
@@ -235,7 +204,7 @@ class TimelineBuilder {
     if (const auto valid = valid_until_.find(entry.proc); valid != valid_until_.end()) {
       timeline_.beliefs.back().valid_until_ns = valid->second;
     }
-    hold_token_[entry.proc] = text_of(entry, field::kToken);
+    hold_token_[entry.proc] = entry.text(field::kToken);
   }
 
   void close_belief(const std::string& worker, std::int64_t time_ns, std::string_view ended_by) {
@@ -253,7 +222,7 @@ class TimelineBuilder {
   void invoke_write(const TraceEntry& entry) {
     const std::optional<std::size_t> lane = timeline_.lane_of(entry.proc);
     if (!lane) return;
-    std::string token = text_of(entry, field::kToken);
+    std::string token = entry.text(field::kToken);
     if (token.empty()) token = hold_token_[entry.proc];
     pending_writes_[entry.proc].push_back(timeline_.writes.size());
     last_landed_or_invoked_[entry.proc] = timeline_.writes.size();
@@ -261,8 +230,8 @@ class TimelineBuilder {
                                              .invoke_ns = entry.time_ns,
                                              .storage_ns = std::nullopt,
                                              .storage_index = -1,
-                                             .key = text_of(entry, field::kKey),
-                                             .value = text_of(entry, field::kValue),
+                                             .key = entry.text(field::kKey),
+                                             .value = entry.text(field::kValue),
                                              .token = std::move(token),
                                              .write_class = WriteClass::kOk,
                                              .reject_reason = {}});
@@ -276,7 +245,7 @@ class TimelineBuilder {
   }
 
   void land_write(const TraceEntry& entry) {
-    const std::string writer = text_of(entry, field::kWriter);
+    const std::string writer = entry.text(field::kWriter);
     std::deque<std::size_t>& pending = pending_writes_[writer];
     std::size_t index = 0;
     if (!pending.empty()) {
@@ -291,8 +260,8 @@ class TimelineBuilder {
                                                .invoke_ns = std::nullopt,
                                                .storage_ns = std::nullopt,
                                                .storage_index = -1,
-                                               .key = text_of(entry, field::kKey),
-                                               .value = text_of(entry, field::kValue),
+                                               .key = entry.text(field::kKey),
+                                               .value = entry.text(field::kValue),
                                                .token = hold_token_[writer],
                                                .write_class = WriteClass::kOk,
                                                .reject_reason = {}});
@@ -300,10 +269,10 @@ class TimelineBuilder {
     TimelineWrite& write = timeline_.writes[index];
     write.storage_ns = entry.time_ns;
     write.storage_index = entry.index;
-    if (const std::string token = text_of(entry, field::kToken); !token.empty()) write.token = token;
+    if (const std::string token = entry.text(field::kToken); !token.empty()) write.token = token;
     if (*entry.kind == EventKind::kWriteReject) {
       write.write_class = WriteClass::kRejected;
-      write.reject_reason = text_of(entry, field::kReason);
+      write.reject_reason = entry.text(field::kReason);
     } else if (stale_events_.contains(entry.index)) {
       write.write_class = WriteClass::kStale;
     } else if (late_events_.contains(entry.index)) {
@@ -313,7 +282,7 @@ class TimelineBuilder {
   }
 
   void land_read(const TraceEntry& entry) {
-    const std::string reader = text_of(entry, field::kReader);
+    const std::string reader = entry.text(field::kReader);
     std::optional<std::int64_t> invoke_ns;
     // A worker reads one thing at a time: an older read still waiting never arrived.
     if (std::deque<std::int64_t>& pending = pending_reads_[reader]; !pending.empty()) {
@@ -322,18 +291,18 @@ class TimelineBuilder {
     }
     const std::optional<std::size_t> lane = timeline_.lane_of(reader);
     if (*entry.kind != EventKind::kReadReject || !lane) return;
-    std::string token = text_of(entry, field::kToken);
+    std::string token = entry.text(field::kToken);
     if (token.empty()) token = hold_token_[reader];
     timeline_.turned_away_reads.push_back(TurnedAwayRead{.reader_lane = *lane,
                                                          .invoke_ns = invoke_ns,
                                                          .storage_ns = entry.time_ns,
-                                                         .key = text_of(entry, field::kKey),
+                                                         .key = entry.text(field::kKey),
                                                          .token = std::move(token),
-                                                         .reason = text_of(entry, field::kReason)});
+                                                         .reason = entry.text(field::kReason)});
   }
 
   void land_effect(const TraceEntry& entry) {
-    const std::string caller = text_of(entry, field::kWriter);
+    const std::string caller = entry.text(field::kWriter);
     std::optional<std::int64_t> invoke_ns;
     // A worker makes one call at a time: an older call still waiting never arrived.
     if (std::deque<std::int64_t>& pending = pending_effects_[caller]; !pending.empty()) {
@@ -347,27 +316,27 @@ class TimelineBuilder {
                                                .caller_lane = *caller_lane,
                                                .invoke_ns = invoke_ns,
                                                .landed_ns = entry.time_ns,
-                                               .job = text_of(entry, field::kJob),
+                                               .job = entry.text(field::kJob),
                                                .accepted = *entry.kind == EventKind::kEffectAccept,
                                                .duplicate = duplicate_events_.contains(entry.index)});
   }
 
   static std::string fault_label(const TraceEntry& entry, const std::string& kind) {
     if (kind == fault_kind_name(FaultKind::kClockJump)) {
-      const std::int64_t by = integer_of(entry, "by_ns").value_or(0);
+      const std::int64_t by = entry.integer(field::kByNs).value_or(0);
       return fmt::format("clock {}{}", by > 0 ? "+" : "", readable_duration(by));
     }
     if (kind == fault_kind_name(FaultKind::kClockDrift))
-      return fmt::format("clock drift {} ppm", text_of(entry, field::kPpm));
+      return fmt::format("clock drift {} ppm", entry.text(field::kPpm));
     if (kind == fault_kind_name(FaultKind::kMemoryPressure))
-      return fmt::format("memory pressure (evict {})", text_of(entry, field::kEvict));
+      return fmt::format("memory pressure (evict {})", entry.text(field::kEvict));
     if (kind == fault_kind_name(FaultKind::kDelaySpike)) {
-      return fmt::format("delay +{}", readable_duration(integer_of(entry, "extra_ns").value_or(0)));
+      return fmt::format("delay +{}", readable_duration(entry.integer(field::kExtraNs).value_or(0)));
     }
-    if (kind == fault_kind_name(FaultKind::kFailover) && !text_of(entry, field::kPrimary).empty()) {
-      return fmt::format("failover ({})", text_of(entry, field::kPrimary));
+    if (kind == fault_kind_name(FaultKind::kFailover) && !entry.text(field::kPrimary).empty()) {
+      return fmt::format("failover ({})", entry.text(field::kPrimary));
     }
-    if (const std::optional<std::int64_t> lasting = integer_of(entry, "for_ns")) {
+    if (const std::optional<std::int64_t> lasting = entry.integer(field::kForNs)) {
       return fmt::format("{} {}", kind, readable_duration(*lasting));
     }
     return kind;
@@ -375,9 +344,9 @@ class TimelineBuilder {
 
   // Faults over at once are markers; the others spans until their fault.end.
   void begin_fault(const TraceEntry& entry) {
-    const std::string kind = text_of(entry, field::kKind);
+    const std::string kind = entry.text(field::kKind);
     const std::string label = fault_label(entry, kind);
-    const std::vector<std::string> targets = targets_of(entry);
+    const std::vector<std::string> targets = checker::proc_names(entry, field::kTarget);
     if (kind == fault_kind_name(FaultKind::kClockJump) || kind == fault_kind_name(FaultKind::kMemoryPressure) ||
         kind == fault_kind_name(FaultKind::kClockDrift)) {
       for (const std::string& target : targets) {
@@ -400,8 +369,8 @@ class TimelineBuilder {
   // Ends the oldest open fault of this kind that shares a target with it
   // (a failover's end names only the old primary), else the oldest of the kind.
   void end_fault(const TraceEntry& entry) {
-    const std::string kind = text_of(entry, field::kKind);
-    const std::vector<std::string> targets = targets_of(entry);
+    const std::string kind = entry.text(field::kKind);
+    const std::vector<std::string> targets = checker::proc_names(entry, field::kTarget);
     const auto shares_target = [&](const OpenFault& fault) {
       return fault.kind == kind && std::any_of(targets.begin(), targets.end(), [&](const std::string& target) {
                return std::find(fault.targets.begin(), fault.targets.end(), target) != fault.targets.end();

@@ -4,7 +4,6 @@
 #include <map>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "reports/readable_duration.h"
 #include "scenario/fencing_modes.h"
@@ -102,7 +101,7 @@ SecondsPrecision time_precision(const std::vector<const TraceEntry*>& shown, Num
 // readings in the time columns' precision, unless raw.
 std::string fields_text(const TraceEntry& entry, SecondsPrecision precision, NumberStyle numbers) {
   std::vector<std::string> fields;
-  for (const TraceField& field : entry.fields) {
+  for (const checker::HistoryField& field : entry.fields) {
     const std::string_view key = field.key;
     if (numbers == NumberStyle::kRaw || !field.integer) {
       fields.push_back(fmt::format("{}={}", text::terminal_escaped(key), text::terminal_escaped(field.text)));
@@ -192,22 +191,7 @@ std::string hidden_line(const std::vector<TraceEntry>& entries, const std::vecto
 }  // namespace
 
 TraceEntry trace_entry(std::string_view history_line) {
-  const nlohmann::ordered_json line = nlohmann::ordered_json::parse(history_line);
-  TraceEntry entry{.index = line.at("i").get<std::int64_t>(),
-                   .time_ns = line.at("t").get<std::int64_t>(),
-                   .local_time_ns = std::nullopt,
-                   .proc = line.at("proc").get<std::string>(),
-                   .event = line.at("ev").get<std::string>(),
-                   .kind = std::nullopt,
-                   .fields = {}};
-  entry.kind = checker::event_kind_from_name(entry.event);
-  for (const auto& [key, value] : line.items()) {
-    if (key == "i" || key == "t" || key == "proc" || key == "ev") continue;
-    entry.fields.push_back({.key = key,
-                            .text = value.is_string() ? value.get<std::string>() : value.dump(),
-                            .integer = value.is_number_integer() ? std::optional{value.get<std::int64_t>()} : std::nullopt});
-  }
-  return entry;
+  return TraceEntry{checker::read_history_line(history_line), std::nullopt};
 }
 
 std::string trace_text(const std::vector<TraceEntry>& entries, const std::vector<checker::Violation>& violations,

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "checker/event.h"
+#include "checker/history_line.h"
 #include "checker/violation.h"
 #include "reports/trace_view.h"
 #include "runner/seed_run.h"
@@ -22,28 +23,14 @@
 
 namespace locksim::reports {
 
-// One field of a history line besides i, t, proc and ev.
-struct TraceField {
-  std::string key;
-  std::string text;                    // a string's contents, any other JSON value as JSON text
-  std::optional<std::int64_t> integer;  // set iff the value is a JSON integer
+// One history line, kept for printing, with the proc's clock then (nullopt
+// for a proc that is not a node), which the caller who knows the clocks sets.
+struct TraceEntry : checker::HistoryLine {
+  std::optional<std::int64_t> local_time_ns;
 };
 
-// One history line, kept for printing.
-struct TraceEntry {
-  std::int64_t index = 0;    // `i`
-  std::int64_t time_ns = 0;  // `t`, true time
-  std::optional<std::int64_t> local_time_ns;  // the proc's clock then; nullopt for a proc that is not a node
-  std::string proc;
-  std::string event;                      // `ev` as written
-  std::optional<checker::EventKind> kind;  // nullopt for an `ev` the contract lacks
-  std::vector<TraceField> fields;          // in the line's order
-};
-
-// Reads one history line (a JSON object with i, t, proc, ev, as the recorder
-// writes it). Throws nlohmann::json's exceptions on anything else: the lines
-// come from the simulation, so a bad one is a bug.
-// Its local time is left unset, for the caller who knows the clocks.
+// Reads one history line (checker::read_history_line; throws on a line that
+// is not one), its local time unset.
 [[nodiscard]] TraceEntry trace_entry(std::string_view history_line);
 
 // The trace lines the view lets through, in history order:

@@ -12,7 +12,6 @@
 #include "explore/explore_goal.h"
 #include "explore/minimal_scenario.h"
 #include "explore/search.h"
-#include "explore/story.h"
 #include "explore_support.h"
 #include "runner/scenario_run.h"
 #include "scenario/scenario_parser.h"
@@ -188,21 +187,6 @@ TEST(Explore, ShrinkingDropsTheFaultsThatDoNotMatter) {
   };
   EXPECT_GT(present(found.found), 1);
   EXPECT_EQ(runnable(explored.scenario, found.minimal).plan.faults.size(), 1u);
-}
-
-TEST(Story, ARedlockAcquisitionSaysTheLeaseAskedForAndTheValidityLeft) {
-  // After a 40 s freeze inside the round, "lease 45s" alone would hide that 4.6 s were left.
-  const std::vector<std::string> history{
-      R"({"i":0,"t":0,"proc":"worker-1","ev":"acquire.invoke","lock":"lock"})",
-      R"({"i":1,"t":40100000000,"proc":"worker-1","ev":"acquire.ok","lock":"lock","token":3,"lease_ns":45000000000,"validity_ns":4600000000,"local_t":40100000000})",
-  };
-  checker::Violation violation;
-  violation.detected_at = 1;
-  const std::vector<std::string> lines = story(history, violation);
-  ASSERT_FALSE(lines.empty());
-  std::string told;
-  for (const std::string& line : lines) told += line + "\n";
-  EXPECT_NE(told.find("worker-1 acquires lock (token 3), lease 45s, valid 4.6s"), std::string::npos) << told;
 }
 
 TEST(ExploreGoal, HazardClaimsFirstThenForbiddenKindsThenHarmWithFencing) {

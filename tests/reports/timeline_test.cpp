@@ -53,10 +53,8 @@ const TraceEntry& event_at(const std::vector<TraceEntry>& entries, std::int64_t 
 }
 
 std::string field_text(const TraceEntry& entry, std::string_view key) {
-  for (const TraceField& field : entry.fields) {
-    if (field.key == key) return field.text;
-  }
-  return {};
+  const checker::HistoryField* found = entry.field(key);
+  return found == nullptr ? std::string{} : found->text;
 }
 
 // The timeline of a hand-written history, judged by the checker.

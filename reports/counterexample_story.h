@@ -9,10 +9,10 @@
 
 #include "checker/violation.h"
 
-namespace locksim::explore {
+namespace locksim::reports {
 
 // `history`: the run's JSONL lines; `violation`: the one to tell.
-[[nodiscard]] std::vector<std::string> story(const std::vector<std::string>& history,
-                                             const checker::Violation& violation);
+[[nodiscard]] std::vector<std::string> counterexample_story(const std::vector<std::string>& history,
+                                                            const checker::Violation& violation);
 
-}  // namespace locksim::explore
+}  // namespace locksim::reports

@@ -1,18 +1,18 @@
-#include "explore/story.h"
+#include "reports/counterexample_story.h"
 
 #include <algorithm>
 #include <map>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 #include <optional>
 
+#include "checker/history_line.h"
 #include "sim/duration_text.h"
 #include "vocabulary/event_kind.h"
 #include "vocabulary/fault_kind.h"
 #include "vocabulary/field_name.h"
 
-namespace locksim::explore {
+namespace locksim::reports {
 
 using vocabulary::EventKind;
 using vocabulary::FaultKind;
@@ -20,31 +20,30 @@ namespace field = vocabulary::field;
 
 namespace {
 
-using nlohmann::json;
+using checker::HistoryLine;
 
 // Stories longer than this keep their last lines, the ones nearest the violation.
 constexpr std::size_t kLongestStory = 14;
 
-std::string text_of(const json& value) { return value.is_string() ? value.get<std::string>() : value.dump(); }
-
-std::string text_at(const json& event, const char* name) {
-  return event.contains(name) ? text_of(event[name]) : std::string{"?"};
+std::string text_at(const HistoryLine& event, const char* name) {
+  const checker::HistoryField* found = event.field(name);
+  return found == nullptr ? std::string{"?"} : found->text;
 }
 
-std::string nanos_field(const json& event, const char* name) {
-  if (!event.contains(name) || !event[name].is_number_integer()) return "?";
-  return sim::format_duration(sim::Duration::nanoseconds(event[name].get<std::int64_t>()));
+std::string nanos_field(const HistoryLine& event, const char* name) {
+  const std::optional<std::int64_t> nanos = event.integer(name);
+  return nanos ? sim::format_duration(sim::Duration::nanoseconds(*nanos)) : std::string{"?"};
 }
 
-std::string token_note(const json& event) {
-  return event.contains(field::kToken) ? fmt::format(" (token {})", text_of(event[field::kToken])) : std::string{};
+std::string token_note(const HistoryLine& event) {
+  return event.field(field::kToken) != nullptr ? fmt::format(" (token {})", text_at(event, field::kToken)) : std::string{};
 }
 
-std::string target_of(const json& event) {
-  return event.contains(field::kTarget) ? text_of(event[field::kTarget]) : std::string{"the network"};
+std::string target_of(const HistoryLine& event) {
+  return event.field(field::kTarget) != nullptr ? text_at(event, field::kTarget) : std::string{"the network"};
 }
 
-std::string fault_begins(const json& event) {
+std::string fault_begins(const HistoryLine& event) {
   const std::string kind = text_at(event, field::kKind);
   const std::string target = target_of(event);
   const std::optional<FaultKind> known = vocabulary::fault_kind_from_name(kind);
@@ -74,7 +73,7 @@ std::string fault_begins(const json& event) {
   }
 }
 
-std::string fault_ends(const json& event) {
+std::string fault_ends(const HistoryLine& event) {
   const std::string kind = text_at(event, field::kKind);
   if (vocabulary::fault_kind_from_name(kind) == FaultKind::kPause) return fmt::format("{} wakes up", target_of(event));
   return fmt::format("{} on {} ends", kind, target_of(event));
@@ -83,7 +82,7 @@ std::string fault_ends(const json& event) {
 // The last accepted write of each key, to say what a write overwrote.
 using LastWrites = std::map<std::string, std::string>;
 
-std::string overwrite_note(const json& event, LastWrites& last_writes) {
+std::string overwrite_note(const HistoryLine& event, LastWrites& last_writes) {
   const std::string key = text_at(event, field::kKey);
   const std::string now =
       fmt::format("{}={} from {}", key, text_at(event, field::kValue), text_at(event, field::kWriter));
@@ -93,8 +92,8 @@ std::string overwrite_note(const json& event, LastWrites& last_writes) {
   return note;
 }
 
-std::string acquired(const json& event, const std::string& proc) {
-  if (event.contains(field::kValidityNs)) {
+std::string acquired(const HistoryLine& event, const std::string& proc) {
+  if (event.field(field::kValidityNs) != nullptr) {
     // Redlock: the TTL asked for, and what was left of it when the round ended.
     return fmt::format("{} acquires {}{}, lease {}, valid {}", proc, text_at(event, field::kLock), token_note(event),
                        nanos_field(event, field::kLeaseNs), nanos_field(event, field::kValidityNs));
@@ -103,8 +102,8 @@ std::string acquired(const json& event, const std::string& proc) {
                      nanos_field(event, field::kLeaseNs));
 }
 
-std::string phrase(const json& event, EventKind kind, LastWrites& last_writes) {
-  const std::string proc = text_at(event, field::kProc);
+std::string phrase(const HistoryLine& event, EventKind kind, LastWrites& last_writes) {
+  const std::string& proc = event.proc;
   const auto of = [&event](const char* name) { return text_at(event, name); };
   switch (kind) {
     case EventKind::kAcquireOk:
@@ -168,27 +167,25 @@ bool tells_the_story(EventKind kind) {
 
 }  // namespace
 
-std::vector<std::string> story(const std::vector<std::string>& history, const checker::Violation& violation) {
+std::vector<std::string> counterexample_story(const std::vector<std::string>& history,
+                                              const checker::Violation& violation) {
   struct Line {
     std::string text;
     bool essential;  // a fault, an acquisition, or the violation's evidence: kept when the story is cut
   };
   std::vector<Line> lines;
   LastWrites last_writes;
-  for (const std::string& line : history) {
-    const json event = json::parse(line, nullptr, /*allow_exceptions=*/false);
-    if (!event.is_object() || !event.contains(field::kIndex) || !event.contains(field::kTime)) continue;
-    const std::optional<EventKind> kind = vocabulary::event_kind_from_name(text_at(event, field::kEvent));
-    if (!kind) continue;
-    const std::int64_t index = event[field::kIndex].get<std::int64_t>();
-    if (index > violation.detected_at) break;
-    const bool evidence = std::binary_search(violation.events.begin(), violation.events.end(), index);
-    if (!evidence && !tells_the_story(*kind)) continue;
+  for (const std::string& text : history) {
+    const HistoryLine event = checker::read_history_line(text);
+    if (!event.kind) continue;
+    if (event.index > violation.detected_at) break;
+    const bool evidence = std::binary_search(violation.events.begin(), violation.events.end(), event.index);
+    if (!evidence && !tells_the_story(*event.kind)) continue;
     // Milliseconds read best in a story; the checker's line below keeps every digit.
-    const double seconds = static_cast<double>(event[field::kTime].get<std::int64_t>()) / 1e9;
-    const bool essential =
-        evidence || vocabulary::emitter_of(*kind) == vocabulary::Emitter::kNemesis || *kind == EventKind::kAcquireOk;
-    lines.push_back({fmt::format("{:>9.3f}s  {}", seconds, phrase(event, *kind, last_writes)), essential});
+    const double seconds = static_cast<double>(event.time_ns) / 1e9;
+    const bool essential = evidence || vocabulary::emitter_of(*event.kind) == vocabulary::Emitter::kNemesis ||
+                           *event.kind == EventKind::kAcquireOk;
+    lines.push_back({fmt::format("{:>9.3f}s  {}", seconds, phrase(event, *event.kind, last_writes)), essential});
   }
   // Too long: leave out the earliest lines that are not essential, then, if
   // need be, the earliest of the rest.
@@ -202,4 +199,4 @@ std::vector<std::string> story(const std::vector<std::string>& history, const ch
   return told;
 }
 
-}  // namespace locksim::explore
+}  // namespace locksim::reports
