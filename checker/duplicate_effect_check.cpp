@@ -1,4 +1,5 @@
 #include "checker/duplicate_effect_check.h"
+#include "vocabulary/setup_name.h"
 
 #include <fmt/format.h>
 
@@ -34,7 +35,7 @@ void DuplicateEffectCheck::observe(const Event& event) {
 }
 
 std::optional<std::string> DuplicateEffectCheck::why_skipped() const {
-  if (!declared_workload_.empty() && declared_workload_ != "billing") {
+  if (!declared_workload_.empty() && declared_workload_ != vocabulary::workload_kind::kBilling) {
     return fmt::format("run.begin declares the {} workload, not billing", declared_workload_);
   }
   if (declared_workload_.empty() && !saw_job_) {

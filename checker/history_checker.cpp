@@ -1,4 +1,5 @@
 #include "checker/history_checker.h"
+#include "vocabulary/setup_name.h"
 
 #include <algorithm>
 #include <set>
@@ -126,7 +127,7 @@ void HistoryChecker::observe_run_begin(const Event& event) {
   // A Redlock service that names its instances but not its quorum uses the
   // algorithm's majority.
   std::optional<std::int64_t> quorum = event.service_quorum;
-  if (!quorum && event.service_kind == "redlock" && event.service_instances && *event.service_instances > 0) {
+  if (!quorum && event.service_kind == vocabulary::service_kind::kRedlock && event.service_instances && *event.service_instances > 0) {
     quorum = *event.service_instances / 2 + 1;
   }
   if (quorum && !saw_lease_grant_) {
@@ -135,7 +136,7 @@ void HistoryChecker::observe_run_begin(const Event& event) {
   if (!saw_lease_grant_) {
     // Redlock's instances each count their own tokens; a primary and its
     // replica share one counter (it replicates), as one service does.
-    token_order_.set_counter_per_instance(event.service_kind == "redlock" || (quorum && *quorum > 1));
+    token_order_.set_counter_per_instance(event.service_kind == vocabulary::service_kind::kRedlock || (quorum && *quorum > 1));
   }
   if (event.stuck_after_ns && !options_.stuck_after_ns) {
     stuck_lock_.set_stuck_after(event.stuck_after_ns);

@@ -1,4 +1,5 @@
 #include "checker/lost_update_check.h"
+#include "vocabulary/setup_name.h"
 
 #include <fmt/format.h>
 
@@ -30,10 +31,10 @@ void LostUpdateCheck::observe(const Event& event) {
 
 void LostUpdateCheck::judge(const Event& run_end) {
   judged_ = true;
-  if (!declared_workload_.empty() && declared_workload_ != "counter") {
+  if (!declared_workload_.empty() && declared_workload_ != vocabulary::workload_kind::kCounter) {
     return;
   }
-  const bool declared_counter = declared_workload_ == "counter";
+  const bool declared_counter = declared_workload_ == vocabulary::workload_kind::kCounter;
   std::int64_t lost_total = 0;
   std::string lost_keys;
   if (declared_counter) {
@@ -78,7 +79,7 @@ std::optional<std::string> LostUpdateCheck::why_skipped() const {
   if (!judged_) {
     return "no run.end with `final` values (the history may be cut off)";
   }
-  if (!declared_workload_.empty() && declared_workload_ != "counter") {
+  if (!declared_workload_.empty() && declared_workload_ != vocabulary::workload_kind::kCounter) {
     return fmt::format("run.begin declares the {} workload, not counter", declared_workload_);
   }
   if (keys_judged_ == 0) {

@@ -33,6 +33,7 @@
 #include "live/worker_launch.h"
 #include "live/worker_line.h"
 #include "locksim/version.h"
+#include "model/client_rules.h"
 #include "model/redlock_service.h"
 #include "scenario/plan.h"
 #include "scenario/saved_plan.h"
@@ -106,18 +107,6 @@ TriggerPoint trigger_point(scenario::TriggerEvent when) {
   }
   // After an acquire (or a grant): the worker stops once it acts as the holder.
   return {watched, event_kind_name(EventKind::kHoldBegin)};
-}
-
-const char* workload_kind_name(const model::Workload& workload) {
-  if (std::holds_alternative<model::CounterWorkload>(workload)) return "counter";
-  if (std::holds_alternative<model::BillingWorkload>(workload)) return "billing";
-  return "write-only";
-}
-
-int workload_jobs(const model::Workload& workload) {
-  if (const auto* counter = std::get_if<model::CounterWorkload>(&workload)) return counter->jobs;
-  if (const auto* write_only = std::get_if<model::WriteOnlyWorkload>(&workload)) return write_only->jobs;
-  return 0;
 }
 
 class Coordinator {
@@ -274,7 +263,8 @@ class Coordinator {
                           : worker.name;
   }
 
-  [[nodiscard]] int jobs_per_worker() const { return workload_jobs(scenario_.system.workload); }
+  // 0 for billing, whose customers are shared (its unfinished jobs are the unbilled customers).
+  [[nodiscard]] int jobs_per_worker() const { return model::jobs_per_worker(scenario_.system.workload).value_or(0); }
   [[nodiscard]] std::int64_t now() const { return clock_ns(CLOCK_MONOTONIC) - start_ns_; }
   [[nodiscard]] nanoseconds scaled(sim::Duration duration) const { return live::scaled(duration, settings_.time_scale); }
 
@@ -399,9 +389,11 @@ class Coordinator {
             fields[number.field] = number.is_duration ? scaled(sim::Duration::nanoseconds(number.value)).count()
                                                       : number.value;
           }
+          if constexpr (model::kTakesLength<std::decay_t<decltype(params)>>) {
+            fields[field::kForNs] = scaled(fault.length).count();
+          }
         },
         fault.params);
-    if (model::takes_length(fault.kind())) fields[field::kForNs] = scaled(fault.length).count();
     return fields;
   }
 
@@ -758,7 +750,7 @@ class Coordinator {
     const LiveKeys keys{settings_.prefix};
     RedisClient storage{settings_.storage.host, settings_.storage.port};
     LiveRecords records;
-    const std::string key = std::visit([](const auto& workload) { return workload.key; }, scenario_.system.workload);
+    const std::string& key = model::workload_key(scenario_.system.workload);
     records.run_begin =
         Json{{field::kScenario, scenario_.name},
              {field::kSeed, settings_.seed},
@@ -766,7 +758,9 @@ class Coordinator {
              {field::kVersion, kVersion},
              {field::kLive, true},
              {field::kService, service_description()},
-             {field::kWorkload, {{field::kKind, workload_kind_name(scenario_.system.workload)}, {field::kKey, key}}},
+             {field::kWorkload,
+              {{field::kKind, model::workload_kind_name(scenario_.system.workload)},
+               {field::kKey, key}}},
              {field::kStuckAfterNs, scaled(scenario_.system.lock.stuck_after).count()}};
     records.worker_lines = std::move(worker_lines_);
     for (Json& line : coordinator_lines_) records.coordinator_lines.push_back(std::move(line));
@@ -812,11 +806,12 @@ class Coordinator {
 
   [[nodiscard]] Json service_description() const {
     if (failover_)
-      return Json{
-          {field::kKind, "redis-failover"}, {field::kInstances, FailoverCluster::kInstances}, {field::kQuorum, 1}};
+      return Json{{field::kKind, model::service_kind_name(model::ServiceKind::kRedisFailover)},
+                  {field::kInstances, FailoverCluster::kInstances},
+                  {field::kQuorum, 1}};
     const int instances = static_cast<int>(instances_.size());
     const bool redlock = scenario_.system.service.kind == model::ServiceKind::kRedlock;
-    return Json{{field::kKind, redlock ? "redlock" : "redis"},
+    return Json{{field::kKind, model::service_kind_name(redlock ? model::ServiceKind::kRedlock : model::ServiceKind::kRedis)},
                 {field::kInstances, instances},
                 {field::kQuorum, redlock ? model::RedlockService::quorum_of(instances) : 1}};
   }

@@ -90,7 +90,8 @@ class Worker {
     asio::steady_timer start{co_await asio::this_coro::executor};
     start.expires_at(std::chrono::steady_clock::time_point{nanoseconds{config_.start_ns + config_.begin_ns}});
     co_await start.async_wait(asio::use_awaitable);
-    const int jobs = config_.jobs_left >= 0 ? config_.jobs_left : model::jobs_per_worker(options_.workload);
+    const std::optional<int> jobs =
+        config_.jobs_left >= 0 ? std::optional{config_.jobs_left} : model::jobs_per_worker(options_.workload);
     model::JobCount count;  // this process's; its earlier ones did config_.jobs_done
     while (count.any_left(jobs)) {
       const std::optional<Held> granted = co_await acquire_until_granted();
@@ -131,9 +132,6 @@ class Worker {
   }
 
   [[nodiscard]] const model::BillingWorkload* billing() const { return std::get_if<model::BillingWorkload>(&options_.workload); }
-  [[nodiscard]] const std::string& workload_key() const {
-    return std::visit([](const auto& workload) -> const std::string& { return workload.key; }, options_.workload);
-  }
   [[nodiscard]] bool reads() const { return !std::holds_alternative<model::WriteOnlyWorkload>(options_.workload); }
 
   [[nodiscard]] nanoseconds scaled(sim::Duration duration) const { return live::scaled(duration, config_.time_scale); }
@@ -341,7 +339,7 @@ class Worker {
 
   // One job under the hold; `done`: the jobs this worker did before it (all its processes).
   asio::awaitable<JobResult> do_job(int done) {
-    const std::string& key = workload_key();
+    const std::string& key = model::workload_key(options_.workload);
     std::optional<std::int64_t> observed;  // none for write-only: no read
     if (reads()) {
       const std::string call = next_call();

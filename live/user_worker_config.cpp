@@ -7,6 +7,7 @@
 #include "live/live_keys.h"
 #include "live/lua_scripts.h"
 #include "live/redis_client.h"
+#include "model/client_rules.h"
 #include "sim/random.h"
 
 namespace locksim::live {
@@ -19,12 +20,6 @@ constexpr int kRetryDraws = 64;
 
 double scaled_ms(sim::Duration duration, double scale) {
   return std::round(static_cast<double>(duration.count_ns()) * scale / 1'000.0) / 1'000.0;  // to the microsecond
-}
-
-int workload_jobs(const model::Workload& workload) {
-  if (const auto* counter = std::get_if<model::CounterWorkload>(&workload)) return counter->jobs;
-  if (const auto* write_only = std::get_if<model::WriteOnlyWorkload>(&workload)) return write_only->jobs;
-  return 0;
 }
 
 }  // namespace
@@ -41,7 +36,7 @@ std::string user_worker_config_json(const WorkerConfig& config, const scenario::
   const double scale = config.time_scale;
   const LiveKeys keys{config.prefix};
   Json json = Json::parse(worker_config_json(config));
-  const int jobs = config.jobs_left >= 0 ? config.jobs_left : workload_jobs(system.workload);
+  const int jobs = config.jobs_left >= 0 ? config.jobs_left : model::jobs_per_worker(system.workload).value_or(0);
   json["jobs"] = jobs;
 
   Json lock{{"name", system.lock.name}, {"key", keys.lock(system.lock.name)},
@@ -62,9 +57,9 @@ std::string user_worker_config_json(const WorkerConfig& config, const scenario::
   sim::Rng between = streams.stream(config.name + "/between");
   json["between_ms"] = scaled_ms(system.workers.between.sample(between), scale);
 
-  const std::string key = std::visit([](const auto& workload) { return workload.key; }, system.workload);
-  const bool counter = std::holds_alternative<model::CounterWorkload>(system.workload);
-  json["workload"] = Json{{"kind", counter ? "counter" : "write-only"}, {"key", key}};
+  // A user's program takes the counter and write-only workloads (live refuses billing for it).
+  const std::string& key = model::workload_key(system.workload);
+  json["workload"] = Json{{"kind", model::workload_kind_name(system.workload)}, {"key", key}};
   const Json storage_keys = Json::array({keys.data(key), keys.highest_token(key), keys.sequence(), keys.log()});
   json["storage"] = Json{{"host", config.host},
                          {"port", config.storage_port},

@@ -1,7 +1,6 @@
 #include "model/client_rules.h"
 
 #include <algorithm>
-#include <limits>
 
 #include <fmt/core.h>
 
@@ -11,10 +10,10 @@ namespace locksim::model {
 
 using sim::Duration;
 
-int jobs_per_worker(const Workload& workload) {
+std::optional<int> jobs_per_worker(const Workload& workload) {
   if (const auto* counter = std::get_if<CounterWorkload>(&workload)) return counter->jobs;
   if (const auto* write_only = std::get_if<WriteOnlyWorkload>(&workload)) return write_only->jobs;
-  return std::numeric_limits<int>::max();
+  return std::nullopt;
 }
 
 AfterFailedAcquire after_failed_acquire(std::optional<int> max_tries, std::optional<Duration> timeout,

@@ -17,15 +17,15 @@
 
 namespace locksim::model {
 
-// Jobs per worker; the billing workload's customers are shared, not per
+// Jobs per worker; nullopt for billing, whose customers are shared, not per
 // worker (a billing worker works until the cursor says all are billed).
-[[nodiscard]] int jobs_per_worker(const Workload& workload);
+[[nodiscard]] std::optional<int> jobs_per_worker(const Workload& workload);
 
 // A worker's jobs so far: done (their effect accepted) and given up (acquire.give_up).
 struct JobCount {
   int done = 0;
   int given_up = 0;
-  [[nodiscard]] bool any_left(int jobs) const { return done + given_up < jobs; }
+  [[nodiscard]] bool any_left(std::optional<int> jobs) const { return !jobs || done + given_up < *jobs; }
 };
 
 // What a worker does after a failed acquire: wait `wait` and try again, or

@@ -16,6 +16,8 @@ std::unique_ptr<LockClient> ConsensusService::make_client() const {
                                                options_.service.request_timeout);
 }
 
-std::string ConsensusService::describe_json() const { return R"({"kind":"consensus","instances":1,"quorum":1})"; }
+std::string ConsensusService::describe_json() const {
+  return fmt::format(R"({{"kind":"{}","instances":1,"quorum":1}})", service_kind_name(ServiceKind::kConsensus));
+}
 
 }  // namespace locksim::model

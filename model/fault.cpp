@@ -26,9 +26,4 @@ FaultParams default_fault_params(vocabulary::FaultKind kind) {
   return make_default(static_cast<std::size_t>(kind), std::make_index_sequence<std::variant_size_v<FaultParams>>{});
 }
 
-bool takes_length(vocabulary::FaultKind kind) {
-  return std::visit([](const auto& params) { return kTakesLength<std::decay_t<decltype(params)>>; },
-                    default_fault_params(kind));
-}
-
 }  // namespace locksim::model

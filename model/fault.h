@@ -166,9 +166,6 @@ inline constexpr bool kTakesLength = std::ranges::find(Params::kKeys, std::strin
 // The default parameters of `kind` (what a file that gives none of its keys means).
 [[nodiscard]] FaultParams default_fault_params(vocabulary::FaultKind kind);
 
-// Whether faults of this kind last a drawn length (`for`).
-[[nodiscard]] bool takes_length(vocabulary::FaultKind kind);
-
 // One planned fault bound to a running system: its target and a partition's sides are nodes.
 struct BoundFault {
   std::optional<sim::NodeId> target;  // none for an untargeted partition or failover

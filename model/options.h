@@ -12,6 +12,7 @@
 
 #include "sim/clock_kind.h"
 #include "sim/distribution.h"
+#include "vocabulary/setup_name.h"
 #include "sim/time.h"
 
 namespace locksim::model {
@@ -195,6 +196,26 @@ struct WriteOnlyWorkload {
 };
 
 using Workload = std::variant<CounterWorkload, BillingWorkload, WriteOnlyWorkload>;
+
+// The names the scenario file and a history's run.begin give a service kind and a workload.
+[[nodiscard]] constexpr const char* service_kind_name(ServiceKind kind) {
+  switch (kind) {
+    case ServiceKind::kRedis: return vocabulary::service_kind::kRedis;
+    case ServiceKind::kRedisFailover: return vocabulary::service_kind::kRedisFailover;
+    case ServiceKind::kRedlock: return vocabulary::service_kind::kRedlock;
+    case ServiceKind::kConsensus: return vocabulary::service_kind::kConsensus;
+  }
+  return vocabulary::service_kind::kRedis;
+}
+[[nodiscard]] inline const char* workload_kind_name(const Workload& workload) {
+  static constexpr const char* kNames[] = {vocabulary::workload_kind::kCounter, vocabulary::workload_kind::kBilling,
+                                           vocabulary::workload_kind::kWriteOnly};
+  return kNames[workload.index()];
+}
+// The storage key the workload works on.
+[[nodiscard]] inline const std::string& workload_key(const Workload& workload) {
+  return std::visit([](const auto& kind) -> const std::string& { return kind.key; }, workload);
+}
 
 // What happens to the old primary in a `failover` fault (redis-failover).
 enum class FailoverPrimary {

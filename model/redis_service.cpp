@@ -55,8 +55,8 @@ std::vector<sim::NodeId> RedisService::validators() const {
 }
 
 std::string RedisService::describe_json() const {
-  const char* kind = options_.service.kind == ServiceKind::kRedisFailover ? "redis-failover" : "redis";
-  return fmt::format(R"({{"kind":"{}","instances":{},"quorum":1}})", kind, nodes_.size());
+  return fmt::format(R"({{"kind":"{}","instances":{},"quorum":1}})", service_kind_name(options_.service.kind),
+                     nodes_.size());
 }
 
 bool RedisService::failover(sim::Simulation& simulation, const FailoverFault& fault) {

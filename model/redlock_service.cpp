@@ -39,7 +39,8 @@ std::unique_ptr<LockClient> RedlockService::make_client() const {
 
 std::string RedlockService::describe_json() const {
   const int count = static_cast<int>(nodes_.size());
-  return fmt::format(R"({{"kind":"redlock","instances":{},"quorum":{}}})", count, quorum());
+  return fmt::format(R"({{"kind":"{}","instances":{},"quorum":{}}})", service_kind_name(ServiceKind::kRedlock), count,
+                     quorum());
 }
 
 }  // namespace locksim::model

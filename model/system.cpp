@@ -5,6 +5,7 @@
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
+#include "model/client_rules.h"
 #include "model/redis_instance.h"
 #include "model/redlock_service.h"
 #include "vocabulary/event_kind.h"
@@ -145,9 +146,7 @@ std::int64_t System::unfinished_jobs() const {
                                        [billing](std::int64_t customer) { return customer < billing->customers; });
     return billing->customers - static_cast<std::int64_t>(charged);
   }
-  const int jobs = std::holds_alternative<CounterWorkload>(options_.workload)
-                       ? std::get<CounterWorkload>(options_.workload).jobs
-                       : std::get<WriteOnlyWorkload>(options_.workload).jobs;
+  const int jobs = jobs_per_worker(options_.workload).value_or(0);
   std::int64_t left = 0;
   for (const Worker& worker : workers_) left += std::max(0, jobs - worker.jobs_done());
   return left;

@@ -20,14 +20,6 @@ namespace reason = vocabulary::reason;
 using sim::Context;
 using sim::Duration;
 
-namespace {
-
-const std::string& workload_key(const Workload& workload) {
-  return std::visit([](const auto& kind) -> const std::string& { return kind.key; }, workload);
-}
-
-}  // namespace
-
 Worker::Worker(std::string name, SystemOptions options, LockClient& client, sim::NodeId storage,
                std::optional<sim::NodeId> payments, std::function<void()> on_finished)
     : name_{std::move(name)},
@@ -46,7 +38,7 @@ sim::NodeBoot Worker::boot() {
 }
 
 sim::Task<> Worker::run(Context context) {
-  const int jobs = jobs_per_worker(options_.workload);
+  const std::optional<int> jobs = jobs_per_worker(options_.workload);
   while (jobs_.any_left(jobs)) {
     const std::optional<Lease> granted = co_await acquire_until_granted(context);
     if (!granted) {

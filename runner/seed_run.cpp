@@ -89,20 +89,12 @@ OracleSetup oracle_setup(const scenario::Scenario& scenario, model::System& syst
 
 std::string workload_json(const model::Workload& workload) {
   // The checker reads the workload to know which keys are counters.
-  return std::visit(
-      [](const auto& kind) {
-        using Kind = std::decay_t<decltype(kind)>;
-        const char* name = std::is_same_v<Kind, model::CounterWorkload>   ? "counter"
-                           : std::is_same_v<Kind, model::BillingWorkload> ? "billing"
-                                                                          : "write-only";
-        // The key is the user's text: written through the recorder's JSON escaping.
-        fmt::memory_buffer json;
-        fmt::format_to(std::back_inserter(json), R"({{"kind":"{}","key":)", name);
-        text::append_json_string(json, kind.key);
-        json.push_back('}');
-        return fmt::to_string(json);
-      },
-      workload);
+  // The key is the user's text: written through the recorder's JSON escaping.
+  fmt::memory_buffer json;
+  fmt::format_to(std::back_inserter(json), R"({{"kind":"{}","key":)", model::workload_kind_name(workload));
+  text::append_json_string(json, model::workload_key(workload));
+  json.push_back('}');
+  return fmt::to_string(json);
 }
 
 std::string why_stopped(const sim::RunOutcome& outcome, const sim::SimulationOptions& options,

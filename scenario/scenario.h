@@ -83,7 +83,7 @@ using Trigger = std::variant<AtTime, OnEvent, AtRate>;
 struct FaultSpec {
   FaultTarget target;
   Trigger trigger = AtTime{};
-  // `for`, for the kinds that take one (model::takes_length): drawn per occurrence.
+  // `for`, for the kinds that take one (model::kTakesLength): drawn per occurrence.
   Distribution length = Distribution::constant(Duration::seconds(1));
   model::FaultParams params;  // its kind, and the keys of its own (model/fault.h)
 

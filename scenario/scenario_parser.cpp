@@ -21,6 +21,7 @@
 #include "scenario/setting_warnings.h"
 #include "model/redlock_service.h"
 #include "sim/duration_text.h"
+#include "vocabulary/setup_name.h"
 
 namespace locksim::scenario {
 namespace {
@@ -246,10 +247,10 @@ void read_service(const Reader& reader, const json& value, Scenario& scenario) {
   model::ServiceOptions& service = scenario.system.service;
   with_member(value, "kind", [&](const json& v) {
     service.kind = reader.choice<model::ServiceKind>(v, path + "/kind",
-                                                     {{"redis", model::ServiceKind::kRedis},
-                                                      {"redis-failover", model::ServiceKind::kRedisFailover},
-                                                      {"redlock", model::ServiceKind::kRedlock},
-                                                      {"consensus", model::ServiceKind::kConsensus}});
+                                                     {{vocabulary::service_kind::kRedis, model::ServiceKind::kRedis},
+                                                      {vocabulary::service_kind::kRedisFailover, model::ServiceKind::kRedisFailover},
+                                                      {vocabulary::service_kind::kRedlock, model::ServiceKind::kRedlock},
+                                                      {vocabulary::service_kind::kConsensus, model::ServiceKind::kConsensus}});
   });
   with_member(value, "instances", [&](const json& v) {
     if (service.kind != model::ServiceKind::kRedlock) {
@@ -409,16 +410,17 @@ void read_workers(const Reader& reader, const json& value, Scenario& scenario) {
 void read_workload(const Reader& reader, const json& value, Scenario& scenario) {
   const std::string path = "/workload";
   if (!value.is_object()) reader.expected(path, "an object", value);
+  using namespace vocabulary::workload_kind;
   const std::string kind = value.contains("kind") ? reader.choice<std::string>(value["kind"], path + "/kind",
-                                                                               {{"counter", "counter"}, {"billing", "billing"}, {"write-only", "write-only"}})
-                                                  : "counter";
-  if (kind == "counter") {
+                                                                               {{kCounter, kCounter}, {kBilling, kBilling}, {kWriteOnly, kWriteOnly}})
+                                                  : kCounter;
+  if (kind == kCounter) {
     reader.require_object(value, path, {"kind", "key", "jobs"});
     model::CounterWorkload counter;
     with_member(value, "key", [&](const json& v) { counter.key = reader.name(v, path + "/key"); });
     with_member(value, "jobs", [&](const json& v) { counter.jobs = static_cast<int>(reader.integer(v, path + "/jobs", 1, 1'000'000)); });
     scenario.system.workload = counter;
-  } else if (kind == "write-only") {
+  } else if (kind == kWriteOnly) {
     reader.require_object(value, path, {"kind", "key", "jobs"});
     model::WriteOnlyWorkload write_only;
     with_member(value, "key", [&](const json& v) { write_only.key = reader.name(v, path + "/key"); });

@@ -15,6 +15,7 @@
 #include "vocabulary/event_kind.h"
 #include "vocabulary/fault_kind.h"
 #include "vocabulary/reason.h"
+#include "vocabulary/setup_name.h"
 
 namespace locksim::vocabulary {
 namespace {
@@ -52,7 +53,7 @@ TEST(Vocabulary, CallsPairAnInvokeWithCompletionsOfTheSameName) {
 // The words a literal elsewhere would spell again. Single words ("crash",
 // "held", "pause") are also plain English, in messages and process names:
 // the check covers the names a grep can tell apart — every dotted event name
-// and every hyphenated fault kind and reason.
+// and every hyphenated fault kind, reason, service kind and workload kind.
 std::set<std::string> words_to_find() {
   std::set<std::string> words;
   for (const EventInfo& info : kEvents) {
@@ -63,7 +64,8 @@ std::set<std::string> words_to_find() {
   }
   for (const char* name : {reason::kNotOwner, reason::kNotHeld, reason::kReadOnly, reason::kNoReplicas,
                            reason::kNotReplicated, reason::kNoQuorum, reason::kValidityElapsed, reason::kSessionExpired,
-                           reason::kMaxTries, reason::kStaleToken, reason::kDuplicateRequest, reason::kNotCurrent}) {
+                           reason::kMaxTries, reason::kStaleToken, reason::kDuplicateRequest, reason::kNotCurrent,
+                           service_kind::kRedisFailover, workload_kind::kWriteOnly}) {
     words.emplace(name);
   }
   return words;
