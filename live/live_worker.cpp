@@ -299,7 +299,7 @@ class Worker {
       }
       if (attempt.token) {
         Json fields{{field::kLock, lock_name()}, {field::kToken, *attempt.token}};
-        if (options_.lock.lease) fields["lease_ns"] = lease_ms() * 1'000'000;
+        if (options_.lock.lease) fields[field::kLeaseNs] = lease_ms() * 1'000'000;
         emit(EventKind::kAcquireOk, fields, call);
         co_return Held{*attempt.token, value, attempt.valid_until_ns, ++holds_};
       }
