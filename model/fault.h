@@ -125,8 +125,8 @@ struct PowerLoss {
   static constexpr std::array<std::string_view, 1> kKeys{"restart_after"};
   static constexpr FaultTableRow kRow{"`restart_after` (optional)",
                                       "the machine crashes: as `crash`, and a Redis instance also loses what it had "
-                                      "not fsynced (`persistence` `everysec`: what came after its wall clock's last "
-                                      "whole second)"};
+                                      "not fsynced (`persistence` `everysec`: the writes since its last fsync, at "
+                                      "most about a second's)"};
   std::optional<sim::Duration> restart_after;
   [[nodiscard]] std::array<FaultNumber, 0> numbers() const { return {}; }
 };

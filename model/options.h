@@ -33,7 +33,7 @@ enum class ServiceKind {
 // loses what was not fsynced yet.
 enum class Persistence {
   kNone,         // any restart forgets every key and the token counter
-  kEverySecond,  // after a process crash: everything; after a power loss: the state at the last whole second of its wall clock
+  kEverySecond,  // after a process crash: everything; after a power loss: the state at its last fsync (Redis 7.0's rule: redis_instance.h)
   kAlways,       // any restart keeps everything (fsync before every reply)
 };
 

@@ -20,6 +20,15 @@ using sim::Field;
 using sim::LocalTime;
 
 constexpr sim::Duration kSecond = sim::Duration::seconds(1);
+// serverCron's period at Redis's default hz 10.
+constexpr sim::Duration kCronTick = sim::Duration::milliseconds(100);
+
+// unixtime: the wall clock's whole seconds (rounded down, also before the epoch).
+std::int64_t whole_second(LocalTime wall) {
+  const std::int64_t ns = wall.ns();
+  const std::int64_t per_second = kSecond.count_ns();
+  return ns >= 0 ? ns / per_second : -((-ns + per_second - 1) / per_second);
+}
 
 sim::LocalTime deadline_after(LocalTime now, sim::Duration lease) {
   return lease == sim::Duration::max() ? LocalTime::max() : now + lease;
@@ -77,7 +86,12 @@ void RedisInstance::on_boot(Context context) {
   blocked_waits_.clear();  // their clients' connections died with the process
   context.spawn("server", serve(context, after_restart ? Start::kRestart : Start::kFirstBoot));
   if (options_.persistence == Persistence::kEverySecond) {
-    context.spawn("fsync", persist_every_second(context));
+    // A restarted Redis sets aof_last_fsync at start-up (server.c initServer).
+    // At the run's start the instance stands for one that has been up and
+    // idle for a while: its last fsync was in an earlier second.
+    last_fsync_second_ = whole_second(context.now()) - (after_restart ? 0 : 1);
+    unsynced_ = false;
+    context.spawn("fsync", fsync_on_cron(context));
   }
   if (options_.acknowledge_every_second) {
     context.spawn("replconf-ack", acknowledge_every_second(context));
@@ -103,6 +117,7 @@ sim::Task<> RedisInstance::serve(Context context, Start start) {
   while (true) {
     const sim::Message request = co_await context.receive();
     handle(context, request);
+    fsync_if_second_moved(context);  // the turn's end (beforeSleep), for a read too
   }
 }
 
@@ -379,6 +394,8 @@ sim::Task<> RedisInstance::expire_when_due(Context context, std::string lock, st
 }
 
 void RedisInstance::changed(Context context, const std::string& lock) {
+  unsynced_ = true;
+  fsync_if_second_moved(context);
   if (!replica_) {
     return;
   }
@@ -421,13 +438,20 @@ void RedisInstance::apply_replicated(Context context, const ReplicateCommand& ch
   }
 }
 
-sim::Task<> RedisInstance::persist_every_second(Context context) {
+void RedisInstance::fsync_if_second_moved(Context context) {
+  if (options_.persistence != Persistence::kEverySecond || !unsynced_) return;
+  const std::int64_t second = whole_second(context.now());
+  if (second <= last_fsync_second_) return;
+  // The background fsync takes milliseconds; the model counts it done as it starts.
+  durable_ = data_;
+  last_fsync_second_ = second;
+  unsynced_ = false;
+}
+
+sim::Task<> RedisInstance::fsync_on_cron(Context context) {
   while (true) {
-    // Redis fsyncs when its cached wall-clock time (server.mstime) is a
-    // second past the last fsync: the whole second is a wall-clock one.
-    const std::int64_t whole_seconds = context.now().ns() / kSecond.count_ns();
-    co_await context.sleep_until(LocalTime::from_ns((whole_seconds + 1) * kSecond.count_ns()), sim::ClockKind::kWall);
-    durable_ = data_;
+    co_await context.sleep(kCronTick);  // serverCron's timer: the monotonic clock
+    fsync_if_second_moved(context);
   }
 }
 

@@ -11,8 +11,10 @@
 //   key for active expiry, plus a lazy check on every access);
 // - persistence on restart: none (forget keys and counter); everysec (after
 //   a process crash everything, since the AOF was written to the kernel
-//   before each reply; after a power loss the state at the last whole second
-//   of its wall clock, the last fsync); always (everything);
+//   before each reply; after a power loss the state at the last fsync,
+//   which Redis 7.0 starts in the event-loop turn of a change whenever its
+//   wall clock's whole second has moved past the last fsync's, and else in
+//   the first turn after it); always (everything);
 // - eviction under memory pressure (maxmemory-policy): noeviction, or
 //   volatile-ttl / volatile-lru / allkeys-lru among the lock keys and the
 //   other applications' keys; an evicted lock key is `lease.lost` reason
@@ -97,7 +99,7 @@ class RedisInstance {
   enum class OldPrimary { kDown, kStillUp };
   void promote(sim::Simulation& simulation, const RedisInstance& old_primary, OldPrimary old_primary_state);
   // The machine loses power just before its crash: the next restart has only
-  // what was fsynced (everysec: the last whole second), not what the kernel held.
+  // what was fsynced (everysec: up to the last fsync), not what the kernel held.
   void lose_power() { power_lost_ = true; }
   // Memory pressure: frees the room of `keys` keys by the maxmemory policy,
   // now; returns how many lock keys it evicted. A replica evicts nothing
@@ -119,7 +121,13 @@ class RedisInstance {
   sim::Task<> serve(sim::Context context, Start start);
   sim::Task<> expire_when_due(sim::Context context, std::string lock, std::string value);
   sim::Task<> ship_when_due(sim::Context context, ReplicateCommand change, sim::LocalTime due);
-  sim::Task<> persist_every_second(sim::Context context);
+  // appendfsync everysec as Redis 7.0 decides it (aof.c flushAppendOnlyFile,
+  // run in every event-loop turn): an fsync starts when something is
+  // unsynced and the wall clock's whole second is past the last fsync's
+  // (`server.unixtime > aof_last_fsync`). A turn follows every request and
+  // every serverCron tick (hz 10: fsync_on_cron).
+  void fsync_if_second_moved(sim::Context context);
+  sim::Task<> fsync_on_cron(sim::Context context);
 
   void handle(sim::Context context, const sim::Message& request);
   AcquireReply acquire(sim::Context context, const AcquireCommand& command);
@@ -160,6 +168,10 @@ class RedisInstance {
   RedisData durable_;  // what survives a restart under everysec
   bool booted_before_ = false;
   bool power_lost_ = false;  // the next restart follows a power loss, not a process crash
+  // everysec: the wall clock's whole second at the last fsync (Redis sets it at start-up, too), and
+  // whether a change came after it.
+  std::int64_t last_fsync_second_ = 0;
+  bool unsynced_ = false;
   std::uint64_t uses_ = 0;   // accesses so far: the LRU clock
   std::optional<sim::NodeId> replica_;
   std::optional<sim::NodeId> primary_;

@@ -36,7 +36,9 @@ constexpr std::array kReference = std::to_array<KeyReference>({
      "how many Redlock instances (redis-0 … redis-(N-1))"},
     {"/service/persistence", "\"none\" | \"everysec\" | \"always\"", "", "\"none\"", "",
      "what a restarted Redis instance keeps: none: nothing; everysec: everything after a process crash (crash), what "
-     "it had at the last whole second of its wall clock after a power loss (power-loss); always: everything"},
+     "its last fsync kept after a power loss (power-loss): Redis 7.0 fsyncs at once a write that is the first of a "
+     "new second of its wall clock, a later write of that second in the first event-loop turn of the next; "
+     "always: everything"},
     {"/service/replication_lag", "distribution", "time", "100ms", "",
      "redis-failover: how long a write takes to reach the replica"},
     {"/service/drift_factor", "number", "fraction", "0.01", "0 to 1",
