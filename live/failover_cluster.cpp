@@ -1,5 +1,6 @@
 #include "live/failover_cluster.h"
 
+#include <cmath>
 #include <functional>
 #include <thread>
 
@@ -86,11 +87,19 @@ FailoverCluster::FailoverCluster(asio::io_context& io, FaultProxy& proxy, const 
   run_until(
       io,
       [&] {
-        primary.command({"SET", kStreamProbeKey, "1"});
+        try {
+          primary.command({"SET", kStreamProbeKey, "1"});
+        } catch (const LiveError&) {
+          return false;  // NOREPLICAS under min-replicas-to-write, until the replica's first acknowledgement
+        }
         return replica.command({"GET", kStreamProbeKey}).type == RespValue::Type::kString;
       },
       "the primary's command stream does not reach the replica");
-  primary.command({"DEL", kStreamProbeKey});
+  try {
+    primary.command({"DEL", kStreamProbeKey});
+  } catch (const LiveError&) {
+    // NOREPLICAS still: the key is no scenario's, and may stay.
+  }
   const std::string configuration = fmt::format(
       "sentinel monitor {0} 127.0.0.1 {1} 1\n"
       "sentinel down-after-milliseconds {0} {2}\n"
@@ -100,6 +109,19 @@ FailoverCluster::FailoverCluster(asio::io_context& io, FaultProxy& proxy, const 
       kMasterName, announced_ports_[0], std::max<std::int64_t>(1, settings.down_after.count()));
   sentinel_ = std::make_unique<RedisServer>(ServerPersistence::kNone, RedisServerOptions{{}, configuration});
   RedisClient sentinel{"127.0.0.1", sentinel_->port()};
+  // The two Sentinel periods that time the conversion of a returning old
+  // primary run at the time scale, as down-after does (sentinel.c; Redis 7.0
+  // sets them with SENTINEL DEBUG): it converts an instance that has reported
+  // "master" for over 4 publish periods (8 s) at its next INFO (every 10 s),
+  // which unscaled would be 100 s of scenario time at 0.1. The ping period
+  // stays: Sentinel trusts a replica's INFO for 5 ping periods while the
+  // primary is down but asks for it every 1000 ms (a constant), so a scaled
+  // ping period leaves it no replica good enough to promote. So do its tick
+  // (50-100 ms) and its reconnects (at most one per ping period).
+  const auto period = [&](std::int64_t ms) {
+    return std::to_string(std::max<std::int64_t>(1, std::llround(static_cast<double>(ms) * settings.time_scale)));
+  };
+  sentinel.command({"SENTINEL", "DEBUG", "info-period", period(10'000), "publish-period", period(2'000)});
   run_until(io, [&] { return knows_replica(sentinel, announced_ports_[1]); }, "Sentinel does not know the replica");
 }
 

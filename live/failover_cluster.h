@@ -34,6 +34,7 @@ struct FailoverClusterSettings {
   int min_replicas_to_write = 0;                 // 0 (the default): off
   int min_replicas_max_lag_seconds = 10;         // whole seconds; default 10 (redis.conf's)
   sim::Distribution replication_lag = sim::Distribution::constant(sim::Duration::milliseconds(100));  // unscaled
+  double time_scale = 1.0;  // Sentinel's own periods run at it (SENTINEL DEBUG)
 };
 
 class FailoverCluster {

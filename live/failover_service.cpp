@@ -35,6 +35,7 @@ int max_lag_seconds(const scenario::Scenario& scenario, double time_scale) {
 FailoverClusterSettings cluster_settings(const scenario::Scenario& scenario, double time_scale) {
   FailoverClusterSettings settings;
   settings.down_after = scaled_down_after(scenario, time_scale);
+  settings.time_scale = time_scale;
   settings.min_replicas_to_write = scenario.system.service.min_replicas_to_write;
   settings.min_replicas_max_lag_seconds = max_lag_seconds(scenario, time_scale);
   settings.replication_lag = scenario.system.service.replication_lag;
