@@ -96,6 +96,14 @@ void RedisInstance::on_boot(Context context) {
   if (options_.acknowledge_every_second) {
     context.spawn("replconf-ack", acknowledge_every_second(context));
   }
+  if (options_.min_replicas_to_write > 0) {
+    // At the run's start the cluster has been up a while: its replica is good.
+    if (!after_restart && replica_) {
+      last_acknowledged_at_ = context.now();
+      count_good_replicas(context);
+    }
+    context.spawn("replication-cron", count_good_replicas_every_second(context));
+  }
   if (options_.role == RedisRole::kPrimary) {
     for (const auto& [lock, key] : data_.keys) {
       watch_expiry(context, lock);
@@ -123,10 +131,7 @@ sim::Task<> RedisInstance::serve(Context context, Start start) {
 
 void RedisInstance::handle(Context context, const sim::Message& request) {
   const bool replica = options_.role == RedisRole::kReplica;
-  const bool no_replicas = !replica && refuses_writes(context);
-  if (no_replicas && (request.body.get_if<AcquireCommand>() || request.body.get_if<ReleaseCommand>() ||
-                      request.body.get_if<ExtendCommand>())) {
-    // NOREPLICAS: every write is refused, whatever it would have done.
+  if (!replica && refuses_writes() && runs_a_write(context, request)) {
     if (request.body.get_if<AcquireCommand>()) context.reply(request, AcquireReply{LockAnswer::kNoReplicas});
     if (request.body.get_if<ReleaseCommand>()) context.reply(request, ReleaseReply{LockAnswer::kNoReplicas});
     if (request.body.get_if<ExtendCommand>()) context.reply(request, ExtendReply{LockAnswer::kNoReplicas});
@@ -166,17 +171,47 @@ void RedisInstance::handle(Context context, const sim::Message& request) {
   }
 }
 
-bool RedisInstance::refuses_writes(Context context) const {
-  if (options_.min_replicas_to_write == 0) return false;
-  // One replica at most: it is good iff it acknowledged within the max lag,
-  // measured as Redis does, by the wall clock (server.unixtime).
-  const bool replica_is_good =
-      last_acknowledged_at_ && context.now() - *last_acknowledged_at_ <= options_.min_replicas_max_lag;
-  return (replica_is_good ? 1 : 0) < options_.min_replicas_to_write;
+bool RedisInstance::refuses_writes() const {
+  return options_.min_replicas_to_write > 0 && good_replicas_ < options_.min_replicas_to_write;
+}
+
+bool RedisInstance::runs_a_write(Context context, const sim::Message& request) {
+  if (request.body.get_if<AcquireCommand>()) return true;
+  const auto callers_key = [&](const std::string& lock, const std::string& value) {
+    expire_if_due(context, lock);
+    const auto key = data_.keys.find(lock);
+    return key != data_.keys.end() && key->second.value == value;
+  };
+  if (const auto* release = request.body.get_if<ReleaseCommand>()) {
+    return !release->compare || callers_key(release->lock, release->value);
+  }
+  if (const auto* extend = request.body.get_if<ExtendCommand>()) {
+    return !extend->compare || callers_key(extend->lock, extend->value);
+  }
+  return false;
+}
+
+void RedisInstance::count_good_replicas(Context context) {
+  // One replica at most. Lag in whole seconds of the wall clock
+  // (server.unixtime - repl_ack_time), and `<=`, as Redis counts it.
+  const std::int64_t max_lag_seconds = options_.min_replicas_max_lag.count_ns() / kSecond.count_ns();
+  good_replicas_ = last_acknowledged_at_ &&
+                           whole_second(context.now()) - whole_second(*last_acknowledged_at_) <= max_lag_seconds
+                       ? 1
+                       : 0;
+}
+
+sim::Task<> RedisInstance::count_good_replicas_every_second(Context context) {
+  while (true) {
+    co_await context.sleep(kSecond);  // replicationCron's timer: the monotonic clock
+    count_good_replicas(context);
+  }
 }
 
 void RedisInstance::acknowledged(Context context, const ReplicaAck& ack) {
+  const bool first = !last_acknowledged_at_;  // the replica comes online: Redis counts at once
   last_acknowledged_at_ = context.now();
+  if (first) count_good_replicas(context);
   acknowledged_offset_ = std::max(acknowledged_offset_, ack.offset);
   answer_waits(context, WaitsToAnswer::kAcknowledged);
 }
@@ -463,6 +498,7 @@ void RedisInstance::promote(sim::Simulation& simulation, const RedisInstance& ol
   shipped_offset_ = applied_offset_;
   acknowledged_offset_ = 0;
   last_acknowledged_at_.reset();
+  good_replicas_ = 0;
   simulation.record(name_, EventKind::kReplicaPromote, {});
   const std::optional<sim::NodeId> old_node = simulation.find_node(old_primary.name());
   const LocalTime old_clock = old_node ? simulation.local_time(*old_node) : LocalTime{};

@@ -26,9 +26,16 @@
 //   A replica answers writes with READONLY until promoted.
 // - WAIT and min-replicas-to-write: a replica acknowledges the stream
 //   (REPLCONF ACK) after each change when WAIT is in use and every second of
-//   its clock when min-replicas-to-write is; a primary with
-//   min-replicas-to-write refuses writes (NOREPLICAS) once its last
-//   acknowledgement is older than min-replicas-max-lag on its clock.
+//   its clock when min-replicas-to-write is. A primary with
+//   min-replicas-to-write counts its good replicas as Redis 7.0 does
+//   (replication.c, refreshGoodSlavesCount): once a second (replicationCron)
+//   and when a replica first acknowledges, a replica is good while the whole
+//   seconds of its wall clock since the last acknowledgement are at most
+//   min-replicas-max-lag's. Too few, and every request that runs a write
+//   command is refused (NOREPLICAS): SET always, a plain DEL or PEXPIRE
+//   always, a compare-and-delete or compare-and-extend script only when it
+//   gets to its DEL or PEXPIRE (the key is the caller's: a script is checked
+//   at its first write command, script.c scriptVerifyWriteCommandAllow).
 //
 // The instance object outlives crashes (it is the machine and its disk); its
 // processes and in-memory data do not.
@@ -134,8 +141,13 @@ class RedisInstance {
   ReleaseReply release(sim::Context context, const ReleaseCommand& command);
   ExtendReply extend(sim::Context context, const ExtendCommand& command);
   void apply_replicated(sim::Context context, const ReplicateCommand& change);
-  // min-replicas-to-write: too few replicas acknowledged within the max lag.
-  [[nodiscard]] bool refuses_writes(sim::Context context) const;
+  // min-replicas-to-write: too few good replicas at the last count.
+  [[nodiscard]] bool refuses_writes() const;
+  // Whether `request` gets to run a write command (NOREPLICAS refuses those).
+  [[nodiscard]] bool runs_a_write(sim::Context context, const sim::Message& request);
+  // refreshGoodSlavesCount, and replicationCron calling it once a second.
+  void count_good_replicas(sim::Context context);
+  sim::Task<> count_good_replicas_every_second(sim::Context context);
   void acknowledged(sim::Context context, const ReplicaAck& ack);
   void start_wait(sim::Context context, const sim::Message& request, const WaitCommand& command);
   // Answers every WAIT whose offset the replica has acknowledged, or every
@@ -182,6 +194,7 @@ class RedisInstance {
   std::int64_t acknowledged_offset_ = 0;
   std::int64_t applied_offset_ = 0;
   std::optional<sim::LocalTime> last_acknowledged_at_;  // on this instance's clock
+  int good_replicas_ = 0;  // min-replicas-to-write: at the last count
   struct BlockedWait {
     sim::Message request;
     std::int64_t offset = 0;  // the changes it waits for

@@ -15,7 +15,20 @@ using vocabulary::FaultKind;
 using vocabulary::fault_kind_name;
 namespace field = vocabulary::field;
 
-RedisService::RedisService(sim::Simulation& simulation, const SystemOptions& options) : options_{options} {
+namespace {
+
+// sentinel.c (Redis 7.0): Sentinel reconnects to an instance at most once per
+// sentinel_ping_period (1 s); it asks a returning old primary for INFO every
+// sentinel_info_period (10 s), and converts it to a replica only once it has
+// reported "master" for more than sentinel_publish_period*4 (8 s): the first
+// INFO after the reconnect starts that clock, the next one converts it.
+constexpr sim::Duration kSentinelReconnectWithin = sim::Duration::seconds(1);
+constexpr sim::Duration kSentinelInfoPeriod = sim::Duration::seconds(10);
+
+}  // namespace
+
+RedisService::RedisService(sim::Simulation& simulation, const SystemOptions& options)
+    : options_{options}, sentinel_rng_{simulation.random_streams().stream("sentinel")} {
   const bool with_replica = options.service.kind == ServiceKind::kRedisFailover;
   const int count = with_replica ? 2 : 1;
   for (int index = 0; index < count; ++index) {
@@ -144,11 +157,22 @@ void RedisService::heal(sim::Simulation& simulation) {
   if (!failover_->promoted) {
     return;  // detect() or promote() finishes the failover
   }
-  // Sentinel reaches the old primary again and turns it into a replica of the new.
+  // The workers cut off with the old primary reach Sentinel again and follow
+  // the new primary; the old one stays a primary until Sentinel converts it.
+  sentinel_->clients_with_old_primary.clear();
+  simulation.schedule(simulation.now() + convert_delay(),
+                      [this, &simulation] { demote_returning_old_primary(simulation); });
+}
+
+sim::Duration RedisService::convert_delay() {
+  return sim::Distribution::uniform(sim::Duration::zero(), kSentinelReconnectWithin).sample(sentinel_rng_) +
+         kSentinelInfoPeriod;
+}
+
+void RedisService::demote_returning_old_primary(sim::Simulation& simulation) {
   const std::size_t old_primary = failover_->old_primary;
   const std::size_t promoted = 1 - old_primary;
   instances_[old_primary].rejoin(simulation, instances_[promoted], nodes_[promoted]);
-  sentinel_->clients_with_old_primary.clear();
   failover_.reset();
 }
 

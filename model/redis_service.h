@@ -9,8 +9,10 @@
 // serves as primary with whatever it has received. Until then nobody can
 // acquire through the new primary. A crashed old primary comes back, if
 // restarted, as the new primary's replica; a partitioned one keeps serving
-// the workers on its side until the partition heals, when Sentinel demotes it
-// and it resynchronises from the new primary, losing what it accepted. A
+// the workers on its side until the partition heals. Sentinel demotes it only
+// 10 to 11 s after the heal (sentinel.c: a returning instance must report
+// "master" for over 8 s, and Sentinel asks it every 10 s: convert_delay());
+// then it resynchronises from the new primary, losing what it accepted. A
 // partition that heals before `down_after` causes no failover at all.
 // Clients and storage's validation follow the promotion (redis_sentinel.h).
 
@@ -59,12 +61,16 @@ class RedisService final : public LockService {
   void detect(sim::Simulation& simulation);
   void promote(sim::Simulation& simulation);
   void heal(sim::Simulation& simulation);
+  void demote_returning_old_primary(sim::Simulation& simulation);
+  // How long after a split brain heals Sentinel converts the old primary.
+  [[nodiscard]] sim::Duration convert_delay();
 
   SystemOptions options_;
   std::deque<RedisInstance> instances_;  // deque: boot functions hold their addresses
   std::vector<sim::NodeId> nodes_;
   std::shared_ptr<RedisSentinel> sentinel_ = std::make_shared<RedisSentinel>();
   std::optional<PendingFailover> failover_;
+  sim::Rng sentinel_rng_;  // Sentinel's own timing, a stream of its own
 };
 
 }  // namespace locksim::model

@@ -295,8 +295,9 @@ void read_service(const Reader& reader, const json& value, Scenario& scenario) {
   with_member(value, "min_replicas_max_lag", [&](const json& v) {
     failover_only("min_replicas_max_lag");
     service.min_replicas_max_lag = reader.duration(v, path + "/min_replicas_max_lag");
-    if (service.min_replicas_max_lag == Duration::zero()) {
-      reader.expected(path + "/min_replicas_max_lag", "a positive duration (Redis reads 0 as off)", v);
+    if (service.min_replicas_max_lag < Duration::seconds(1)) {
+      reader.expected(path + "/min_replicas_max_lag",
+                      "at least 1s (Redis's min-replicas-max-lag is whole seconds, and 0 turns it off)", v);
     }
   });
   read_memory(reader, value, scenario);

@@ -56,10 +56,11 @@ constexpr std::array kReference = std::to_array<KeyReference>({
     {"/service/promotion", "duration", "time", "1s", ">= 0; only with kind redis-failover",
      "from Sentinel's decision to the replica serving as primary (election, SLAVEOF NO ONE, the role seen by INFO)"},
     {"/service/min_replicas_to_write", "integer", "replicas", "0", "0 or 1; only with kind redis-failover",
-     "the primary's min-replicas-to-write: it refuses writes (NOREPLICAS) unless this many replicas acknowledged "
-     "within min_replicas_max_lag; 0: off"},
-    {"/service/min_replicas_max_lag", "duration", "time", "10s", "> 0; only with kind redis-failover",
-     "min-replicas-max-lag: how old a replica's last acknowledgement may be for it to count"},
+     "the primary's min-replicas-to-write: it refuses write commands (NOREPLICAS) unless this many replicas were "
+     "good at its last count (once a second: acknowledged within min_replicas_max_lag, in whole seconds); 0: off"},
+    {"/service/min_replicas_max_lag", "duration", "time", "10s", ">= 1s; only with kind redis-failover",
+     "min-replicas-max-lag: how old, in whole seconds of the primary's wall clock, a replica's last acknowledgement "
+     "may be for it to count (a fraction of a second is dropped)"},
     {"/service/maxmemory_policy", "\"noeviction\" | \"volatile-ttl\" | \"volatile-lru\" | \"allkeys-lru\"", "",
      "\"noeviction\"", "Redis services only",
      "what a Redis instance evicts under memory-pressure: nothing; among keys with a TTL the nearest expiry; among "

@@ -41,6 +41,7 @@ subset=(
   h07-failover-before-replication:0.25  # ... before it replicated: a second grant, the same token
   failover-split-brain:0.1       # two primaries grant the lock; fencing cannot help
   failover-wait-replicas:0.1     # WAIT keeps clients off the unreplicated grants
+  failover-min-replicas:0.1      # with one replica, min-replicas-to-write: unavailability, no second grant
 )
 
 scale_given=0

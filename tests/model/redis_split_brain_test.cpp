@@ -89,16 +89,25 @@ TEST(SplitBrain, BothPrimariesGrantTheLockUntilThePartitionHeals) {
   EXPECT_GT(history.overlapping_holds(), 0);
 }
 
-TEST(SplitBrain, TheOldPrimaryRejoinsAsAReplicaAndWhatItStillHeldIsRecordedLost) {
-  const History history = run_system(sentinel_setup(), failover_at_five_seconds(split_brain_for(20_s)));
+TEST(SplitBrain, SentinelConvertsTheOldPrimaryTenToElevenSecondsAfterTheHealAndWhatItStillHeldIsRecordedLost) {
+  SystemOptions options = sentinel_setup();
+  // worker-1 still works at the heal, and its last grant on redis-0 outlives the conversion.
+  options.lock.lease = 20_s;
+  options.workload = CounterWorkload{"qty", 40};
+  const History history = run_system(options, failover_at_five_seconds(split_brain_for(20_s)));
   const auto heal = history.first("fault.end", "nemesis", [](const Event& e) { return e["kind"] == "failover"; });
   ASSERT_TRUE(heal);
   EXPECT_EQ(at_ns(*heal), 25'000'000'000);
-  // From the heal on, redis-0 grants nothing: it is the new primary's replica.
+  // From the heal on, redis-0 grants nothing: its workers follow the new primary.
   for (const Event& grant : history.all("lease.grant", "redis-0")) EXPECT_LT(at_ns(grant), at_ns(*heal));
-  for (const Event& lost : history.all("lease.lost", "redis-0")) {
-    EXPECT_EQ(at_ns(lost), at_ns(*heal));
-    EXPECT_EQ(lost["reason"], "failover");
+  // Sentinel's first INFO after reconnecting (within 1 s) starts its 8 s, the next, 10 s later, converts it:
+  // what it still promised then is lost.
+  const auto lost = history.all("lease.lost", "redis-0");
+  ASSERT_FALSE(lost.empty()) << "worker-1's last lease on redis-0 outlives the heal";
+  for (const Event& event : lost) {
+    EXPECT_GE(at_ns(event), at_ns(*heal) + 10'000'000'000) << event.dump();
+    EXPECT_LT(at_ns(event), at_ns(*heal) + 11'000'000'000) << event.dump();
+    EXPECT_EQ(event["reason"], "failover");
   }
   // Both workers finish against the one primary left.
   EXPECT_GT(history.count("lease.grant", "redis-1"), 0u);
@@ -110,13 +119,36 @@ TEST(SplitBrain, MinReplicasToWriteStopsTheOldPrimaryGrantingMaxLagAfterTheCut) 
   options.service.min_replicas_to_write = 1;
   options.service.min_replicas_max_lag = 4_s;
   const History history = run_system(options, failover_at_five_seconds(split_brain_for(20_s)));
-  // The last acknowledgement before the cut is at most 1 s old: redis-0 grants
-  // for at most max lag after the cut, then answers NOREPLICAS.
-  for (const Event& grant : history.all("lease.grant", "redis-0")) EXPECT_LE(at_ns(grant), 9'000'000'000);
-  EXPECT_TRUE(history.first("acquire.fail", "worker-1", [](const Event& e) { return e["reason"] == "no-replicas"; }));
-  // The promoted replica's only replica is the cut-off old primary: it refuses writes until the heal.
-  for (const Event& grant : history.all("lease.grant", "redis-1")) EXPECT_GT(at_ns(grant), 25'000'000'000);
+  // The last acknowledgement before the cut came at 4 s; counted once a
+  // second in whole seconds, the replica is good up to second 8 (lag <= 4):
+  // redis-0 grants until 9 s, then answers NOREPLICAS.
+  const auto old_side = history.all("lease.grant", "redis-0");
+  for (const Event& grant : old_side) EXPECT_LT(at_ns(grant), 9'000'000'000);
+  EXPECT_TRUE(std::any_of(old_side.begin(), old_side.end(), [](const Event& grant) { return at_ns(grant) > 8'000'000'000; }))
+      << "the old primary still grants in second 8";
+  const auto refused = history.first("acquire.fail", "worker-1", [](const Event& e) { return e["reason"] == "no-replicas"; });
+  ASSERT_TRUE(refused);
+  EXPECT_GE(at_ns(*refused), 9'000'000'000);
+  // The promoted replica's only replica is the cut-off old primary: it refuses
+  // writes until Sentinel converts the old primary, 10 to 11 s after the heal at 25 s.
+  for (const Event& grant : history.all("lease.grant", "redis-1")) EXPECT_GT(at_ns(grant), 35'000'000'000);
+  EXPECT_EQ(history.promises().double_grants, 0);
   EXPECT_EQ(history.final_values()["qty"].get<int>(), 40);
+}
+
+TEST(SplitBrain, NoReplicasRefusesOnlyAScriptThatGetsToWrite) {
+  // worker-1 works 12 s on a 10 s lease granted at 0: its key is gone (expired) when it releases at
+  // about 12 s, after redis-0 began refusing writes at 9 s. A compare-and-delete that finds no key of
+  // its caller's runs no DEL, so Redis answers it as usual (0), not NOREPLICAS.
+  SystemOptions options = sentinel_setup();
+  options.service.min_replicas_to_write = 1;
+  options.service.min_replicas_max_lag = 4_s;
+  options.workers.work = sim::Distribution::constant(12_s);
+  const History history = run_system(options, failover_at_five_seconds(split_brain_for(20_s)));
+  const auto release = history.first("release.fail", "worker-1");
+  ASSERT_TRUE(release);
+  EXPECT_GT(at_ns(*release), 9'000'000'000);
+  EXPECT_EQ((*release)["reason"], "not-owner");
 }
 
 TEST(SplitBrain, WaitKeepsEveryWorkerFromActingOnAGrantTheReplicaLacks) {

@@ -94,7 +94,7 @@ class ScenarioGenerator {
       service["promotion"] = milliseconds(0, 2'000);
       if (chance(30)) {
         service["min_replicas_to_write"] = 1;
-        service["min_replicas_max_lag"] = milliseconds(500, 15'000);
+        service["min_replicas_max_lag"] = milliseconds(1'000, 15'000);
       }
     }
     if (kind == "redlock") {

@@ -161,6 +161,9 @@ TEST(ScenarioParser, RefusesBadNewKeysNamingTheirPaths) {
       {R"({"name": "x", "faults": [{"kind": "pause", "target": "worker-1", "when": "before-payment", "for": "1s"}]})",
        "/faults/0/when"},
       {R"({"name": "x", "workers": {"renew": "watchdog", "renew_command": "expire"}})", "/workers/renew_command"},
+      // Redis's min-replicas-max-lag is whole seconds; 0 turns it off.
+      {R"({"name": "x", "service": {"kind": "redis-failover", "min_replicas_max_lag": "500ms"}})",
+       "/service/min_replicas_max_lag"},
   };
   for (const auto& [text, path] : cases) {
     try {
