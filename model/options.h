@@ -51,6 +51,7 @@ struct RedisMemoryOptions {
   MaxmemoryPolicy policy = MaxmemoryPolicy::kNoEviction;  // default noeviction
   int other_keys = 0;                                     // other applications' keys, written before the run; default 0
   std::optional<Duration> other_keys_ttl;                 // their TTL from the run's start; nullopt (default): none
+  int samples = 5;  // maxmemory-samples: keys sampled per eviction (Redis: 1 to 64, default 5)
 };
 
 struct ServiceOptions {

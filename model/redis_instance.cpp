@@ -1,6 +1,7 @@
 #include "model/redis_instance.h"
 
 #include <utility>
+#include <algorithm>
 #include <vector>
 
 #include "vocabulary/event_kind.h"
@@ -84,6 +85,7 @@ void RedisInstance::on_boot(Context context) {
     data_ = std::move(restored);
   }
   blocked_waits_.clear();  // their clients' connections died with the process
+  eviction_pool_.clear();  // a static array of the process
   context.spawn("server", serve(context, after_restart ? Start::kRestart : Start::kFirstBoot));
   if (options_.persistence == Persistence::kEverySecond) {
     // A restarted Redis sets aof_last_fsync at start-up (server.c initServer).
@@ -349,33 +351,80 @@ bool RedisInstance::other_keys_live(LocalTime now) const {
   return data_.other_keys > 0 && (!ttl || LocalTime{} + *ttl > now);
 }
 
-RedisInstance::Victim RedisInstance::next_victim(LocalTime now) const {
-  const MaxmemoryPolicy policy = options_.memory.policy;
-  if (policy == MaxmemoryPolicy::kNoEviction) return Victim{true, std::nullopt};
-  const bool only_volatile = policy != MaxmemoryPolicy::kAllkeysLru;
-  const bool others = other_keys_live(now) && (!only_volatile || options_.memory.other_keys_ttl.has_value());
-  // The other keys were used before any lock key (last_used 0) and expire at
-  // LocalTime{} + TTL: candidates ranked with the lock keys below.
-  std::optional<std::string> best;
+std::vector<std::string> RedisInstance::evictable_locks() const {
+  const bool only_volatile = options_.memory.policy != MaxmemoryPolicy::kAllkeysLru;
+  std::vector<std::string> locks;
   for (const auto& [lock, key] : data_.keys) {
-    if (only_volatile && key.deadline == LocalTime::max()) continue;  // no TTL: volatile-* never evicts it
-    if (!best) {
-      best = lock;
-      continue;
+    if (!only_volatile || key.deadline != LocalTime::max()) locks.push_back(lock);  // volatile-*: keys with a TTL
+  }
+  return locks;
+}
+
+std::int64_t RedisInstance::evictable_other_keys(LocalTime now) const {
+  const bool only_volatile = options_.memory.policy != MaxmemoryPolicy::kAllkeysLru;
+  const bool evictable = other_keys_live(now) && (!only_volatile || options_.memory.other_keys_ttl.has_value());
+  return evictable ? data_.other_keys : 0;
+}
+
+std::int64_t RedisInstance::lock_score(const RedisKey& key) const {
+  if (options_.memory.policy == MaxmemoryPolicy::kVolatileTtl) return -key.deadline.ns();
+  return -static_cast<std::int64_t>(key.last_used);
+}
+
+std::int64_t RedisInstance::other_keys_score() const {
+  // Written at the run's start: their deadline is the TTL on this clock's reading then, and they were used
+  // before any lock key (last_used 0, the longest idle).
+  if (options_.memory.policy == MaxmemoryPolicy::kVolatileTtl) return -(LocalTime{} + *options_.memory.other_keys_ttl).ns();
+  return 0;
+}
+
+bool RedisInstance::sample_into_eviction_pool(Context context) {
+  if (options_.memory.policy == MaxmemoryPolicy::kNoEviction) return false;
+  const std::vector<std::string> locks = evictable_locks();
+  const std::int64_t others = evictable_other_keys(context.now());
+  const auto total = static_cast<std::uint64_t>(static_cast<std::int64_t>(locks.size()) + others);
+  if (total == 0) return false;
+  // dictGetSomeKeys: up to maxmemory-samples distinct keys, drawn from the seed.
+  const std::uint64_t samples = std::min<std::uint64_t>(static_cast<std::uint64_t>(options_.memory.samples), total);
+  std::vector<std::uint64_t> drawn;
+  while (drawn.size() < samples) {
+    const std::uint64_t index = context.rng().below(total);
+    if (std::find(drawn.begin(), drawn.end(), index) == drawn.end()) drawn.push_back(index);
+  }
+  constexpr std::size_t kPoolSize = 16;
+  for (const std::uint64_t index : drawn) {
+    EvictionCandidate candidate;
+    if (index < locks.size()) {
+      candidate.lock = locks[index];
+      candidate.score = lock_score(data_.keys.at(locks[index]));
+    } else {
+      candidate.score = other_keys_score();
     }
-    const RedisKey& current = data_.keys.at(*best);
-    const bool better = policy == MaxmemoryPolicy::kVolatileTtl ? key.deadline < current.deadline
-                                                                : key.last_used < current.last_used;
-    if (better) best = lock;
+    // Ascending by score, the best last; a full pool takes only a better key, dropping its worst.
+    const auto at = std::find_if(eviction_pool_.begin(), eviction_pool_.end(),
+                                 [&](const EvictionCandidate& entry) { return entry.score >= candidate.score; });
+    if (eviction_pool_.size() == kPoolSize) {
+      if (at == eviction_pool_.begin()) continue;
+      eviction_pool_.insert(at, candidate);
+      eviction_pool_.erase(eviction_pool_.begin());
+    } else {
+      eviction_pool_.insert(at, candidate);
+    }
   }
-  if (!others) return Victim{!best.has_value(), best};
-  if (!best) return Victim{false, std::nullopt};
-  if (policy == MaxmemoryPolicy::kVolatileTtl) {
-    // Nearest expiry first; on a tie the lock key, written later, is the one Redis's sampling meets as often.
-    const LocalTime others_deadline = LocalTime{} + *options_.memory.other_keys_ttl;
-    return data_.keys.at(*best).deadline <= others_deadline ? Victim{false, best} : Victim{false, std::nullopt};
+  return true;
+}
+
+std::optional<RedisInstance::EvictionCandidate> RedisInstance::take_best_candidate(LocalTime now) {
+  const std::vector<std::string> locks = evictable_locks();
+  const std::int64_t others_left = evictable_other_keys(now);
+  while (!eviction_pool_.empty()) {
+    const EvictionCandidate best = eviction_pool_.back();
+    eviction_pool_.pop_back();
+    // A ghost (a key deleted since it was sampled, or no longer one the policy takes) is skipped.
+    const bool exists = best.lock ? std::find(locks.begin(), locks.end(), *best.lock) != locks.end() : others_left > 0;
+    if (exists) return best;
   }
-  return Victim{false, std::nullopt};  // LRU: the other keys were used before every lock key
+  return std::nullopt;
 }
 
 int RedisInstance::evict(Context context, int keys) {
@@ -386,20 +435,21 @@ int RedisInstance::evict(Context context, int keys) {
   for (const std::string& lock : locks) expire_if_due(context, lock);
   int evicted_locks = 0;
   for (int freed = 0; freed < keys; ++freed) {
-    const Victim victim = next_victim(context.now());
-    if (victim.none) break;
-    if (!victim.lock) {
+    if (!sample_into_eviction_pool(context)) break;
+    const std::optional<EvictionCandidate> victim = take_best_candidate(context.now());
+    if (!victim) break;
+    if (!victim->lock) {
       --data_.other_keys;
       continue;
     }
-    const auto key = data_.keys.find(*victim.lock);
+    const auto key = data_.keys.find(*victim->lock);
     // Evicted like any key: the lease vanishes without expiring, and its owner is never told.
     context.record(EventKind::kLeaseLost, {{field::kLock, key->first},
                                            {field::kOwner, key->second.owner},
                                            {field::kToken, key->second.token},
                                            {field::kReason, reason::kEvicted}});
     data_.keys.erase(key);
-    changed(context, *victim.lock);  // a primary's eviction reaches its replica as a DEL
+    changed(context, *victim->lock);  // a primary's eviction reaches its replica as a DEL
     ++evicted_locks;
   }
   return evicted_locks;

@@ -17,7 +17,10 @@
 //   the first turn after it); always (everything);
 // - eviction under memory pressure (maxmemory-policy): noeviction, or
 //   volatile-ttl / volatile-lru / allkeys-lru among the lock keys and the
-//   other applications' keys; an evicted lock key is `lease.lost` reason
+//   other applications' keys, sampled as Redis 7.0 does (evict.c): each key
+//   freed samples maxmemory-samples keys of the policy's keyspace into a
+//   pool of the 16 best candidates, kept across evictions, and evicts the
+//   best that still exists; an evicted lock key is `lease.lost` reason
 //   `evicted` (its owner is never told), shipped to a replica as a DEL;
 // - as a primary with a replica, every change ships to the replica after the
 //   replication lag; a change not shipped when the primary crashes is lost.
@@ -44,6 +47,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "model/options.h"
 #include "model/protocol.h"
@@ -165,13 +169,21 @@ class RedisInstance {
   void watch_expiry(sim::Context context, const std::string& lock);
   // Marks `lock` as just used (LRU order).
   void touch(const std::string& lock);
-  // The lock key the policy evicts next, or nullopt when an other key goes
-  // first; `none` says nothing can go.
-  struct Victim {
-    bool none = false;
-    std::optional<std::string> lock;
+  // One entry of the eviction pool (evict.c, EVPOOL_SIZE 16).
+  struct EvictionCandidate {
+    std::optional<std::string> lock;  // nullopt: one of the other applications' keys
+    std::int64_t score = 0;           // higher goes first: the nearest deadline (volatile-ttl), the longest idle (LRU)
   };
-  [[nodiscard]] Victim next_victim(sim::LocalTime now) const;
+  // evictionPoolPopulate: samples the policy's keyspace into the pool; false
+  // when there is nothing to sample (noeviction, or no key the policy takes).
+  bool sample_into_eviction_pool(sim::Context context);
+  // The best candidate that still exists, taken out of the pool (with the ghosts before it).
+  [[nodiscard]] std::optional<EvictionCandidate> take_best_candidate(sim::LocalTime now);
+  // The lock keys and other keys the policy may evict, and their scores.
+  [[nodiscard]] std::vector<std::string> evictable_locks() const;
+  [[nodiscard]] std::int64_t evictable_other_keys(sim::LocalTime now) const;
+  [[nodiscard]] std::int64_t lock_score(const RedisKey& key) const;
+  [[nodiscard]] std::int64_t other_keys_score() const;
   [[nodiscard]] bool other_keys_live(sim::LocalTime now) const;
 
   std::string name_;
@@ -185,6 +197,7 @@ class RedisInstance {
   std::int64_t last_fsync_second_ = 0;
   bool unsynced_ = false;
   std::uint64_t uses_ = 0;   // accesses so far: the LRU clock
+  std::vector<EvictionCandidate> eviction_pool_;  // best last, as Redis keeps it; lost with the process
   std::optional<sim::NodeId> replica_;
   std::optional<sim::NodeId> primary_;
   sim::LocalTime last_shipment_due_;  // on the monotonic clock

@@ -206,12 +206,12 @@ void with_member(const json& object, const char* key, Function&& read) {
   if (object.contains(key)) read(object[key]);
 }
 
-// The Redis keys on eviction: maxmemory_policy, other_keys, other_keys_ttl.
+// The Redis keys on eviction: maxmemory_policy, maxmemory_samples, other_keys, other_keys_ttl.
 void read_memory(const Reader& reader, const json& value, Scenario& scenario) {
   const std::string path = "/service";
   model::RedisMemoryOptions& memory = scenario.system.service.memory;
   const bool redis = scenario.system.service.kind != model::ServiceKind::kConsensus;
-  for (const char* key : {"maxmemory_policy", "other_keys", "other_keys_ttl"}) {
+  for (const char* key : {"maxmemory_policy", "maxmemory_samples", "other_keys", "other_keys_ttl"}) {
     if (value.contains(key) && !redis) {
       reader.fail(path + "/" + key, fmt::format("\"{}\" goes with a Redis service (redis, redis-failover, redlock)", key));
     }
@@ -222,6 +222,9 @@ void read_memory(const Reader& reader, const json& value, Scenario& scenario) {
                                                           {"volatile-ttl", model::MaxmemoryPolicy::kVolatileTtl},
                                                           {"volatile-lru", model::MaxmemoryPolicy::kVolatileLru},
                                                           {"allkeys-lru", model::MaxmemoryPolicy::kAllkeysLru}});
+  });
+  with_member(value, "maxmemory_samples", [&](const json& v) {
+    memory.samples = static_cast<int>(reader.integer(v, path + "/maxmemory_samples", 1, 64));  // Redis's own limits
   });
   with_member(value, "other_keys",
               [&](const json& v) { memory.other_keys = static_cast<int>(reader.integer(v, path + "/other_keys", 0, 1'000'000)); });
@@ -242,7 +245,7 @@ void read_service(const Reader& reader, const json& value, Scenario& scenario) {
   reader.require_object(value, path,
                         {"kind", "instances", "persistence", "replication_lag", "drift_factor", "recheck_elapsed",
                          "delayed_restart", "lock_delay", "request_timeout", "down_after", "promotion",
-                         "min_replicas_to_write", "min_replicas_max_lag", "maxmemory_policy", "other_keys",
+                         "min_replicas_to_write", "min_replicas_max_lag", "maxmemory_policy", "maxmemory_samples", "other_keys",
                          "other_keys_ttl", "etcd_3_4_3_lock_bug"});
   model::ServiceOptions& service = scenario.system.service;
   with_member(value, "kind", [&](const json& v) {

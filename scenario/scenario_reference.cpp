@@ -65,6 +65,9 @@ constexpr std::array kReference = std::to_array<KeyReference>({
      "\"noeviction\"", "Redis services only",
      "what a Redis instance evicts under memory-pressure: nothing; among keys with a TTL the nearest expiry; among "
      "keys with a TTL the least recently used; any key, least recently used"},
+    {"/service/maxmemory_samples", "integer", "keys", "5", "1 to 64; Redis services only",
+     "maxmemory-samples: how many keys each eviction samples into Redis's pool of 16 candidates (kept across "
+     "evictions); the policy ranks only the keys a sample met, so with many other keys the lock key is met rarely"},
     {"/service/other_keys", "integer", "keys", "0", "0 to 1,000,000; Redis services only",
      "other applications' keys in each Redis instance, written before the run (so used before any lock key)"},
     {"/service/other_keys_ttl", "duration or \"none\"", "time", "\"none\"", "> 0; Redis services only",

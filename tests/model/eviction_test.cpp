@@ -1,8 +1,10 @@
-// Eviction under maxmemory (issue 9, item 6): volatile-ttl evicts the key
-// nearest its expiry (a lock key before long-lived cache keys), volatile-lru
-// and allkeys-lru the least recently used, and noeviction nothing. An evicted
-// lock key is lease.lost reason evicted, and the lock can be granted again
-// while its holder still works: a double grant with no fault in the lock's logic.
+// Eviction under maxmemory (issue 9, item 6; issue 26, item 7): volatile-ttl
+// evicts the key nearest its expiry (a lock key before long-lived cache keys),
+// volatile-lru and allkeys-lru the least recently used, and noeviction
+// nothing — among the keys a sample met, as Redis samples maxmemory-samples
+// keys into its eviction pool. An evicted lock key is lease.lost reason
+// evicted, and the lock can be granted again while its holder still works: a
+// double grant with no fault in the lock's logic.
 #include <gtest/gtest.h>
 
 #include "model_test_support.h"
@@ -23,14 +25,19 @@ using testing::two_workers_one_job;
 // worker-1 holds the lock (10 s lease, 5 s work); 1 s after the grant the
 // instance must free the room of `keys` keys.
 History pressure_while_held(MaxmemoryPolicy policy, int other_keys, std::optional<sim::Duration> other_keys_ttl,
-                            int keys) {
+                            int keys, int samples = 5, std::uint64_t seed = 1) {
   SystemOptions options = two_workers_one_job();
-  options.service.memory = RedisMemoryOptions{policy, other_keys, other_keys_ttl};
+  options.service.memory = RedisMemoryOptions{policy, other_keys, other_keys_ttl, samples};
   options.workers.work = sim::Distribution::constant(5_s);
-  return run_system(options, [keys](Nemesis& nemesis, System& system) {
-    nemesis.after_event("redis-0", EventKind::kLeaseGrant, 1, 1_s,
-                        [&nemesis, &system, keys] { nemesis.memory_pressure(system.service().nodes()[0], keys); });
-  });
+  testing::RunSettings settings;
+  settings.seed = seed;
+  return run_system(
+      options,
+      [keys](Nemesis& nemesis, System& system) {
+        nemesis.after_event("redis-0", EventKind::kLeaseGrant, 1, 1_s,
+                            [&nemesis, &system, keys] { nemesis.memory_pressure(system.service().nodes()[0], keys); });
+      },
+      settings);
 }
 
 bool evicted_the_lock(const History& history) {
@@ -38,11 +45,37 @@ bool evicted_the_lock(const History& history) {
 }
 
 TEST(Eviction, VolatileTtlEvictsTheHeldLockBeforeLongLivedCacheKeysAndTheLockIsGrantedTwice) {
-  const History history = pressure_while_held(MaxmemoryPolicy::kVolatileTtl, 1000, 60_min, 1);
+  // Five keys in all: the five samples meet every one, the lock's the nearest expiry.
+  const History history = pressure_while_held(MaxmemoryPolicy::kVolatileTtl, 4, 60_min, 1);
   ASSERT_TRUE(evicted_the_lock(history));
   EXPECT_EQ((*history.first("lease.lost", "redis-0"))["owner"], "worker-1");
   EXPECT_GT(history.promises().double_grants, 0);
   EXPECT_GT(history.overlapping_holds(), 0);
+}
+
+// In how many of `runs` seeds one eviction among the lock and 1,000 cache keys took the lock.
+int runs_that_evicted_the_lock(int samples, int runs) {
+  int evicted = 0;
+  for (int seed = 1; seed <= runs; ++seed) {
+    if (evicted_the_lock(pressure_while_held(MaxmemoryPolicy::kVolatileTtl, 1000, 60_min, 1, samples,
+                                             static_cast<std::uint64_t>(seed)))) {
+      ++evicted;
+    }
+  }
+  return evicted;
+}
+
+TEST(Eviction, OneEvictionAmongAThousandKeysTakesTheLockOnlyWhenItsSampleMeetsIt) {
+  // 5 samples of 1,001 keys meet the lock with probability 5/1001, about 0.5 %:
+  // 1,000 seeds expect 5 (a binomial's standard deviation, 2.2).
+  const int five = runs_that_evicted_the_lock(5, 1000);
+  EXPECT_GE(five, 1);
+  EXPECT_LE(five, 12);
+  // maxmemory-samples 64: 64/1001, about 6.4 %: 64 expected of 1,000 (sd 7.7).
+  const int sixty_four = runs_that_evicted_the_lock(64, 1000);
+  EXPECT_GE(sixty_four, 42);
+  EXPECT_LE(sixty_four, 88);
+  EXPECT_GT(sixty_four, five);
 }
 
 TEST(Eviction, VolatileTtlTakesCacheKeysFirstWhenTheyExpireSooner) {

@@ -105,8 +105,9 @@ class ScenarioGenerator {
     if (kind == "consensus" && chance(50)) service["lock_delay"] = milliseconds(0, 15'000);
     if (kind != "consensus") {
       service["maxmemory_policy"] = pick({"noeviction", "volatile-ttl", "volatile-lru", "allkeys-lru"});
+      if (chance(30)) service["maxmemory_samples"] = rng_.between(1, 64);
       if (chance(50)) {
-        service["other_keys"] = rng_.between(1, 3);
+        service["other_keys"] = chance(80) ? rng_.between(1, 3) : rng_.between(100, 2'000);
         service["other_keys_ttl"] = chance(50) ? "none" : milliseconds(1'000, 60'000);
       }
     }
