@@ -91,11 +91,14 @@ class FailoverService {
   Now now_;
   FailoverCluster cluster_;
   std::vector<std::unique_ptr<LogSubscription>> subscriptions_;
-  std::map<std::string, std::size_t> decided_by_;  // record text → the instance that published it first
+  std::map<std::string, std::size_t> decided_by_;  // record text → the instance that decided it
   std::vector<std::pair<std::string, std::size_t>> records_;
   std::vector<LockRoleChange> role_changes_;
   bool failing_over_ = false;
   bool promoted_ = false;
+  bool rejoined_ = false;  // a split brain's old primary became the new one's replica
+  // The instance that decided a record heard from `instance`: a replica only copies its primary's.
+  [[nodiscard]] std::size_t decider(std::size_t instance) const;
   std::optional<int> cut_;
 };
 
