@@ -1,7 +1,7 @@
 #include "model/redis_instance.h"
 
-#include <utility>
 #include <algorithm>
+#include <utility>
 #include <vector>
 
 #include "vocabulary/event_kind.h"
@@ -100,10 +100,10 @@ void RedisInstance::on_boot(Context context) {
   }
   if (options_.min_replicas_to_write > 0) {
     // At the run's start the cluster has been up a while: its replica is good.
-    if (!after_restart && replica_) {
-      last_acknowledged_at_ = context.now();
-      count_good_replicas(context);
-    }
+    // A restarted process knows no replica until one acknowledges again.
+    if (after_restart) last_acknowledged_at_.reset();
+    if (!after_restart && replica_) last_acknowledged_at_ = context.now();
+    count_good_replicas(context);
     context.spawn("replication-cron", count_good_replicas_every_second(context));
   }
   if (options_.role == RedisRole::kPrimary) {
