@@ -37,8 +37,6 @@ struct HistoryLine {
   [[nodiscard]] std::string text(std::string_view key) const;
   // Its value when it is an integer.
   [[nodiscard]] std::optional<std::int64_t> integer(std::string_view key) const;
-  // Whether the line carries `key` (null counts as absent).
-  [[nodiscard]] bool has(std::string_view key) const { return !text(key).empty(); }
 };
 
 // Reads one history line (a JSON object with i, t, proc, ev). Throws
