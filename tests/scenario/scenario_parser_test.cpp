@@ -161,6 +161,10 @@ TEST(ScenarioParser, RefusesBadNewKeysNamingTheirPaths) {
       {R"({"name": "x", "faults": [{"kind": "pause", "target": "worker-1", "when": "before-payment", "for": "1s"}]})",
        "/faults/0/when"},
       {R"({"name": "x", "workers": {"renew": "watchdog", "renew_command": "expire"}})", "/workers/renew_command"},
+      // Redis's maxmemory-samples is 1 to 64.
+      {R"({"name": "x", "service": {"maxmemory_samples": 0}})", "/service/maxmemory_samples"},
+      {R"({"name": "x", "service": {"maxmemory_samples": 65}})", "/service/maxmemory_samples"},
+      {R"({"name": "x", "service": {"kind": "consensus", "maxmemory_samples": 5}})", "/service/maxmemory_samples"},
       // Redis's min-replicas-max-lag is whole seconds; 0 turns it off.
       {R"({"name": "x", "service": {"kind": "redis-failover", "min_replicas_max_lag": "500ms"}})",
        "/service/min_replicas_max_lag"},
