@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "sim/network.h"
+
 namespace locksim::live {
 
 using std::chrono::nanoseconds;
@@ -115,10 +117,32 @@ asio::awaitable<void> FaultProxy::accept(std::shared_ptr<Link> link) {
   }
 }
 
+nanoseconds FaultProxy::scaled(sim::Duration duration) const {
+  return nanoseconds{std::llround(static_cast<double>(duration.count_ns()) * time_scale_)};
+}
+
+asio::awaitable<void> FaultProxy::wait_for_retransmission_after_heal(const Link& link) {
+  // The sender's kernel retransmits from the moment the partition swallowed
+  // the bytes, as the simulator's held links do; the first retransmission
+  // after the heal gets through.
+  using sim::TcpRetransmission;
+  nanoseconds wait = scaled(TcpRetransmission::kFirstWait);
+  steady_clock::time_point retransmission = steady_clock::now() + wait;
+  boost::system::error_code error;
+  while (is_cut(link)) {
+    co_await healed_.async_wait(asio::redirect_error(asio::use_awaitable, error));
+  }
+  while (retransmission < steady_clock::now()) {
+    wait = std::min(wait * 2, scaled(TcpRetransmission::kLongestWait));
+    retransmission += wait;
+  }
+  asio::steady_timer timer{io_, retransmission};
+  co_await timer.async_wait(asio::redirect_error(asio::use_awaitable, error));
+}
+
 nanoseconds FaultProxy::draw_delay(Link& link) {
   const sim::Distribution& delay = link.options.delay ? *link.options.delay : delay_;
-  const double scaled = static_cast<double>(delay.sample(link.rng).count_ns()) * time_scale_;
-  return nanoseconds{static_cast<std::int64_t>(std::llround(scaled))};
+  return scaled(delay.sample(link.rng));
 }
 
 nanoseconds FaultProxy::extra_delay(const Link& link, const std::string& sender) {
@@ -180,8 +204,8 @@ asio::awaitable<void> FaultProxy::write_side(std::shared_ptr<Connection> connect
     }
     timer.expires_at(direction.queue.front().deliver_at);
     co_await timer.async_wait(asio::redirect_error(asio::use_awaitable, error));
-    while (is_cut(connection->link)) {
-      co_await healed_.async_wait(asio::redirect_error(asio::use_awaitable, error));
+    if (is_cut(connection->link)) {
+      co_await wait_for_retransmission_after_heal(connection->link);
     }
     if (direction.queue.empty()) continue;  // lost meanwhile (LinkOptions::lose_held_on_server_close)
     const std::string bytes = std::move(direction.queue.front().bytes);

@@ -11,12 +11,14 @@
 //   targets while it lasts (at least kShortestSpike); one a worker's fault
 //   point started lasts also until it has held the request that worker
 //   sends next, however late the scheduler lets it leave;
-// - a partition holds every byte on the links it cuts until it heals.
-//   Unlike the simulator's messages, bytes on a cut TCP link are not lost:
-//   TCP sends them again, so a request sent into a partition is carried out
-//   when it heals — also when its client gave up and closed the connection
-//   meanwhile (the closing FIN waits behind the data). That is what a real
-//   network does to Redis clients.
+// - a partition holds every byte on the links it cuts until the first
+//   retransmission after it heals (sim::TcpRetransmission: 200 ms after the
+//   bytes were swallowed, then doubling, scaled), as the simulator's TCP
+//   partitions do: a request sent into a partition is carried out after the
+//   heal — also when its client gave up and closed the connection meanwhile
+//   (the closing FIN waits behind the data). That is what a real network
+//   does to Redis clients. (A partition that drops, /network/partitions
+//   "drop", has no live form.)
 //
 // A connection's two directions close as TCP's do: when one end closes,
 // what is still held is delivered first, then the other end is shut down.
@@ -104,6 +106,9 @@ class FaultProxy {
   std::chrono::nanoseconds extra_delay(const Link& link, const std::string& sender);
   void end_spike_if_over(const std::shared_ptr<Spike>& spike);
   std::chrono::nanoseconds draw_delay(Link& link);
+  [[nodiscard]] std::chrono::nanoseconds scaled(sim::Duration duration) const;
+  // Returns at the first retransmission after the partition cutting `link` heals.
+  asio::awaitable<void> wait_for_retransmission_after_heal(const Link& link);
 
   struct Spike {
     Spike(asio::io_context& io, std::set<std::string> on, std::chrono::nanoseconds added, bool waits,

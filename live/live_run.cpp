@@ -891,6 +891,10 @@ std::string live_unsupported(const scenario::Scenario& scenario) {
   if (scenario.system.storage.validate != model::Validation::kMaxSeen) {
     return "/storage/validate: live storage validates by the highest token seen so far";
   }
+  if (scenario.network.partition_effect == sim::PartitionEffect::kDrop) {
+    return "/network/partitions: \"drop\" has no live form: TCP never loses bytes of an open connection (it "
+           "retransmits them, or resets the connection), and live runs are real TCP connections";
+  }
   return "";
 }
 

@@ -83,8 +83,8 @@ struct PartitionOf {
   static constexpr vocabulary::FaultKind kKind = vocabulary::FaultKind::kPartition;
   static constexpr std::array<std::string_view, 2> kKeys{"between", "for"};
   static constexpr FaultTableRow kRow{"`between` (two lists of node names), `for`",
-                                      "messages across are dropped (checked at send and at arrival); no `target` "
-                                      "needed"};
+                                      "messages across wait for the first TCP retransmission after the heal "
+                                      "(`network.partitions` `drop`: are lost); no `target` needed"};
   std::vector<Node> side_a;
   std::vector<Node> side_b;
   [[nodiscard]] std::array<FaultNumber, 0> numbers() const { return {}; }  // `between` is the shell's: node names

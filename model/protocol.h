@@ -102,6 +102,10 @@ struct ReplicaAck {
   std::int64_t offset = 0;
 };
 
+// A promoted replica closes its link to the old primary (replicationUnsetMaster
+// frees its master client): the FIN, behind whatever the link still held.
+struct ReplicationClosed {};
+
 // WAIT numreplicas timeout: blocks until that many replicas acknowledged every
 // change made before it, or the timeout (the primary's clock); answers how many did.
 struct WaitCommand {

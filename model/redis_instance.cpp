@@ -164,6 +164,11 @@ void RedisInstance::handle(Context context, const sim::Message& request) {
     if (options_.acknowledge_changes) context.send(request.from, ReplicaAck{applied_offset_});
   } else if (const auto* ack = request.body.get_if<ReplicaAck>()) {
     if (!replica) acknowledged(context, *ack);
+  } else if (request.body.get_if<ReplicationClosed>()) {
+    // freeClient on the replica's link: refreshGoodSlavesCount finds none.
+    // Acknowledgements that arrive just before it (held by a partition) count for nothing.
+    last_acknowledged_at_.reset();
+    good_replicas_ = 0;
   } else if (const auto* wait = request.body.get_if<WaitCommand>()) {
     if (replica) {
       context.reply(request, WaitReply{0});  // Redis refuses WAIT on a replica: nothing acknowledged
@@ -543,6 +548,8 @@ sim::Task<> RedisInstance::fsync_on_cron(Context context) {
 void RedisInstance::promote(sim::Simulation& simulation, const RedisInstance& old_primary,
                             OldPrimary old_primary_state) {
   options_.role = RedisRole::kPrimary;
+  const sim::Context context = simulation.context_of(*simulation.find_node(name_));
+  if (primary_) context.send(*primary_, ReplicationClosed{});
   primary_.reset();
   // A new replication history: no replica has acknowledged any of it yet.
   shipped_offset_ = applied_offset_;
@@ -552,7 +559,6 @@ void RedisInstance::promote(sim::Simulation& simulation, const RedisInstance& ol
   simulation.record(name_, EventKind::kReplicaPromote, {});
   const std::optional<sim::NodeId> old_node = simulation.find_node(old_primary.name());
   const LocalTime old_clock = old_node ? simulation.local_time(*old_node) : LocalTime{};
-  const sim::Context context = simulation.context_of(*simulation.find_node(name_));
   adopt_live_leases(context, old_primary, old_clock);
   for (const auto& [lock, key] : old_primary.data().keys) {
     const auto copy = data_.keys.find(lock);

@@ -469,11 +469,15 @@ void read_storage(const Reader& reader, const json& value, Scenario& scenario) {
 
 void read_network(const Reader& reader, const json& value, Scenario& scenario) {
   const std::string path = "/network";
-  reader.require_object(value, path, {"delay", "drop", "duplicate"});
+  reader.require_object(value, path, {"delay", "drop", "duplicate", "partitions"});
   with_member(value, "delay", [&](const json& v) { scenario.network.delay = reader.distribution(v, path + "/delay"); });
   with_member(value, "drop", [&](const json& v) { scenario.network.drop_probability = reader.probability(v, path + "/drop"); });
   with_member(value, "duplicate",
               [&](const json& v) { scenario.network.duplicate_probability = reader.probability(v, path + "/duplicate"); });
+  with_member(value, "partitions", [&](const json& v) {
+    scenario.network.partition_effect = reader.choice<sim::PartitionEffect>(
+        v, path + "/partitions", {{"tcp", sim::PartitionEffect::kTcpRetransmits}, {"drop", sim::PartitionEffect::kDrop}});
+  });
 }
 
 std::string node_name(const Reader& reader, const json& value, const std::string& path, const std::vector<std::string>& nodes) {

@@ -153,6 +153,9 @@ constexpr std::array kReference = std::to_array<KeyReference>({
     {"/network/drop", "number", "probability", "0", "0 to 1", "chance a message is lost"},
     {"/network/duplicate", "number", "probability", "0", "0 to 1",
      "chance a message arrives twice (the copy has its own delay)"},
+    {"/network/partitions", "\"tcp\" | \"drop\"", "", "\"tcp\"", "",
+     "what a partition does to a message it cuts: tcp: the sender retransmits it (200 ms, then doubling) and it "
+     "lands, in order, at the first retransmission after the heal; drop: it is lost"},
     {"/clocks", "object", "", "{}", "", "the nodes' own clocks"},
     {"/clocks/drift_ppm", "integer", "ppm", "0", "0 to 400,000",
      "each node draws a drift in ±drift_ppm from the seed"},
@@ -194,7 +197,8 @@ constexpr std::array kReference = std::to_array<KeyReference>({
      "clock-jump: how far the target's wall clock jumps"},
     {"/faults/N/ppm", "integer", "ppm", "required", "-400,000 to 400,000", "clock-drift: the target's new drift"},
     {"/faults/N/between", "two lists of node names", "", "required", "both lists non-empty",
-     "partition: messages between the two sides are dropped (checked at send and at arrival)"},
+     "partition: messages between the two sides are held until the first TCP retransmission after the heal, or "
+     "lost (/network/partitions)"},
     {"/faults/N/between/N", "list of node names", "", "", "not empty", "one side of the partition"},
     {"/faults/N/between/N/N", "string", "", "", "a node of this scenario", "a node on that side"},
     {"/faults/N/extra", "duration", "time", "required", ">= 0", "delay-spike: extra delay on the target's messages"},

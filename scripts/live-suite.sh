@@ -27,6 +27,7 @@ subset=(
   redis-restart-no-persistence   # the lock server restarts empty: a second grant, fencing cannot help
   redis-everysec-process-crash   # ... with an AOF it keeps the lease
   h02-delayed-write              # a write held in the network lands after the next holder's
+  h02-write-into-partition       # TCP retransmits a write sent into a partition; it lands after the heal
   h12-renewal-cut-off            # a partition starves the watchdog's renewals
   h09-get-then-set               # a GET and a SET are two steps: two holders at once
   h25-duplicate-charge           # a spike makes the holder charge again: payments take no token

@@ -24,6 +24,7 @@ struct Message {
   NodeId to;
   std::uint64_t call_id = 0;  // non-zero for a call's request and its reply
   MessageKind kind = MessageKind::kRequest;
+  std::uint32_t connection = 0;  // which of the (from, to) pair's connections carries it (Network::connection)
   Payload body;
 };
 

@@ -21,6 +21,7 @@ std::vector<NodeId> sorted(std::vector<NodeId> nodes) {
 Network::Route Network::route(NodeId from, NodeId to, Time now) {
   Route route;
   if (is_cut(from, to)) {
+    route.held = options_.partition_effect == PartitionEffect::kTcpRetransmits;
     return route;
   }
   if (options_.drop_probability > 0.0 && rng_.chance(options_.drop_probability)) {
@@ -88,13 +89,17 @@ void Network::remove_delay_spike(DelaySpikeId spike) {
 }
 
 void Network::resize(std::size_t count) {
-  std::vector<Time> resized(count * count);
-  for (std::size_t from = 0; from < node_count_; ++from) {
-    for (std::size_t to = 0; to < node_count_; ++to) {
-      resized[from * count + to] = last_arrival_[from * node_count_ + to];
+  auto resized = [&]<class T>(const std::vector<T>& per_link) {
+    std::vector<T> bigger(count * count);
+    for (std::size_t from = 0; from < node_count_; ++from) {
+      for (std::size_t to = 0; to < node_count_; ++to) {
+        bigger[from * count + to] = per_link[from * node_count_ + to];
+      }
     }
-  }
-  last_arrival_ = std::move(resized);
+    return bigger;
+  };
+  last_arrival_ = resized(last_arrival_);
+  connections_ = resized(connections_);
   node_count_ = count;
 }
 

@@ -5,7 +5,9 @@
 // Delay is drawn per message from a distribution, plus any active delay
 // spike on either end; a message may be dropped (probability), duplicated
 // (probability; the copy has its own delay), or cut by a partition, which is
-// checked when the message is sent and again when it would arrive. Links are
+// checked when the message is sent and again when it would arrive. A cut
+// link holds its messages as TCP does (the sender retransmits them; see
+// TcpRetransmission) unless the network is set to drop them. Links are
 // FIFO by default, as the TCP connections of real lock clients are: a message
 // never overtakes an earlier one on the same (from, to) link — except one
 // caught in a delay spike, which later messages may overtake (the sender gave
@@ -24,11 +26,29 @@
 
 namespace locksim::sim {
 
+// What a partition does to a message on a link it cuts.
+enum class PartitionEffect {
+  kTcpRetransmits,  // held, in order, until the first retransmission after the heal (default)
+  kDrop,            // lost, as a datagram would be
+};
+
+// How Linux retransmits what a partition swallowed on an open connection:
+// the first retransmission after the minimum retransmission timeout
+// (TCP_RTO_MIN; a LAN's measured RTO is below it), each next one after
+// twice the wait, at most TCP_RTO_MAX; after net.ipv4.tcp_retries2 (15)
+// unanswered retransmissions, about 15 minutes, the connection is given up.
+struct TcpRetransmission {
+  static constexpr Duration kFirstWait = Duration::milliseconds(200);
+  static constexpr Duration kLongestWait = Duration::seconds(120);
+  static constexpr int kRetransmissionsBeforeGivingUp = 15;
+};
+
 struct NetworkOptions {
   Distribution delay = Distribution::constant(Duration::milliseconds(1));  // one-way delay; default 1 ms
   double drop_probability = 0.0;       // chance a message is lost; default 0
   double duplicate_probability = 0.0;  // chance a message arrives twice; default 0
   bool fifo_links = true;              // keep send order per (from, to) link; default on
+  PartitionEffect partition_effect = PartitionEffect::kTcpRetransmits;
 };
 
 struct PartitionId {
@@ -45,15 +65,17 @@ class Network {
   Network(NetworkOptions options, Rng rng) : options_{std::move(options)}, rng_{rng} {}
 
   // When the message sent now arrives: nothing if it is lost, else one or
-  // (duplicated) two arrival times.
+  // (duplicated) two arrival times; or that a TCP partition holds it.
   struct Route {
     std::optional<Time> arrival;
     std::optional<Time> duplicate_arrival;
+    bool held = false;  // cut by a partition that holds (kTcpRetransmits)
   };
   [[nodiscard]] Route route(NodeId from, NodeId to, Time now);
 
   // Messages between a node of `side_a` and one of `side_b`, either way, are
-  // dropped until heal(). Links within a side are untouched.
+  // held or dropped (options().partition_effect) until heal(). Links within a
+  // side are untouched.
   PartitionId cut(std::vector<NodeId> side_a, std::vector<NodeId> side_b);
   void heal(PartitionId partition);
   // Inline, and quick when nothing is cut: every delivery asks.
@@ -69,7 +91,20 @@ class Network {
   void set_drop_probability(double probability) { options_.drop_probability = probability; }
   [[nodiscard]] const NetworkOptions& options() const { return options_; }
 
-  // Makes room for FIFO bookkeeping of `count` nodes.
+  // The connection from `from` to `to` that a message sent now travels on.
+  // A client whose request timed out gives its connection up and opens a
+  // new one (redis-py, go-redis, Jedis and locksim's live worker do):
+  // reconnect() starts a new one both ways, which a TCP partition holds
+  // apart from the old one.
+  [[nodiscard]] std::uint32_t connection(NodeId from, NodeId to) const {
+    return connections_[from.index * node_count_ + to.index];
+  }
+  void reconnect(NodeId a, NodeId b) {
+    ++connections_[a.index * node_count_ + b.index];
+    ++connections_[b.index * node_count_ + a.index];
+  }
+
+  // Makes room for the per-link bookkeeping of `count` nodes.
   void resize(std::size_t count);
 
  private:
@@ -96,6 +131,7 @@ class Network {
   std::uint64_t next_id_ = 1;
   std::size_t node_count_ = 0;
   std::vector<Time> last_arrival_;  // [from * node_count_ + to], for FIFO links
+  std::vector<std::uint32_t> connections_;  // [from * node_count_ + to]
 };
 
 }  // namespace locksim::sim

@@ -183,6 +183,9 @@ void Simulation::dispatch(const Event& event) {
         drain_inbox(NodeId{event.target});
       }
       return;
+    case QueuedKind::kRetransmit:
+      retransmit(event.ticket);
+      return;
   }
   LOCKSIM_ASSERT(false, "unknown event kind");
 }
@@ -312,8 +315,12 @@ void Simulation::fire_timer(const Event& event) {
       std::erase_if(node.receive_waiters, [slot](const ReceiveWaiter& waiter) { return waiter.timer_slot == slot; });
       break;
     case TimerPurpose::kCallTimeout: {
-      // Replies still missing are dropped when they arrive; the caller sees nothing for them.
+      // Replies still missing are dropped when they arrive; the caller sees
+      // nothing for them, and gives their connections up.
       const std::uint64_t group_id = timer.call_id;
+      for (const PendingCall& call : node.calls) {
+        if (call.group_id == group_id) network_.reconnect(timer.node, call.target);
+      }
       std::erase_if(node.calls, [group_id](const PendingCall& call) { return call.group_id == group_id; });
       std::erase_if(node.call_groups, [group_id](const CallGroup& group) { return group.group_id == group_id; });
       break;
@@ -344,22 +351,36 @@ void Simulation::send_message(NodeId from, NodeId to, std::uint64_t call_id, Mes
 
 void Simulation::send_parked(NodeId from, NodeId to, std::uint64_t call_id, MessageKind kind, std::uint32_t slot) {
   LOCKSIM_ASSERT(to.index < nodes_.size(), "message to an unknown node");
-  const Network::Route route = network_.route(from, to, now_);
-  if (!route.arrival) {
-    release_message(slot);
-    return;
-  }
-  auto post = [&](std::uint32_t message_slot, Time arrival) {
+  auto address = [&](std::uint32_t message_slot) {
     Message& message = messages_[message_slot];
     message.from = from;
     message.to = to;
     message.call_id = call_id;
     message.kind = kind;
+    message.connection = network_.connection(from, to);
+  };
+  address(slot);
+  // Behind what a TCP partition holds on this connection, even once healed:
+  // a stream delivers in order.
+  const bool behind_held = !held_links_.empty() && is_held(messages_[slot]);
+  const Network::Route route = behind_held ? Network::Route{.arrival = {}, .duplicate_arrival = {}, .held = true} : network_.route(from, to, now_);
+  if (route.held) {
+    ++messages_in_flight_;
+    hold_on_link(slot);
+    return;
+  }
+  if (!route.arrival) {
+    release_message(slot);
+    return;
+  }
+  auto post = [&](std::uint32_t message_slot, Time arrival) {
     queue_.push(arrival, static_cast<std::uint32_t>(QueuedKind::kDeliver), to.index, message_slot);
     ++messages_in_flight_;
   };
   if (route.duplicate_arrival) {
-    post(park(Payload{messages_[slot].body}), *route.duplicate_arrival);
+    const std::uint32_t copy = park(Payload{messages_[slot].body});
+    address(copy);
+    post(copy, *route.duplicate_arrival);
   }
   post(slot, *route.arrival);
 }
@@ -370,13 +391,80 @@ Message Simulation::take_message(std::uint32_t slot) {
   return message;
 }
 
+// --- TCP under a partition ---------------------------------------------------------
+
+bool Simulation::is_held(const Message& message) const {
+  return std::any_of(held_links_.begin(), held_links_.end(),
+                     [&](const HeldLink& link) { return link.carries(message); });
+}
+
+void Simulation::hold_on_link(std::uint32_t message_slot) {
+  const Message& message = messages_[message_slot];
+  const auto held = std::find_if(held_links_.begin(), held_links_.end(),
+                                 [&](const HeldLink& link) { return link.carries(message); });
+  if (held != held_links_.end()) {
+    held->messages.push_back(message_slot);
+    return;
+  }
+  // The first segment lost: the retransmission timer starts now.
+  HeldLink link{.id = next_held_link_id_++,
+                .from = message.from,
+                .to = message.to,
+                .connection = message.connection,
+                .messages = {message_slot}};
+  queue_.push(now_ + link.wait, static_cast<std::uint32_t>(QueuedKind::kRetransmit), link.to.index, link.id);
+  held_links_.push_back(std::move(link));
+}
+
+void Simulation::retransmit(std::uint64_t link_id) {
+  const auto held = std::find_if(held_links_.begin(), held_links_.end(),
+                                 [link_id](const HeldLink& link) { return link.id == link_id; });
+  if (held == held_links_.end()) {
+    return;  // reset by a crash meanwhile
+  }
+  if (network_.is_cut(held->from, held->to)) {
+    if (++held->retransmissions > TcpRetransmission::kRetransmissionsBeforeGivingUp) {
+      for (std::uint32_t slot : held->messages) release_message(slot);
+      messages_in_flight_ -= held->messages.size();
+      held_links_.erase(held);
+      return;
+    }
+    held->wait = std::min(held->wait * 2, TcpRetransmission::kLongestWait);
+    queue_.push(now_ + held->wait, static_cast<std::uint32_t>(QueuedKind::kRetransmit), held->to.index, held->id);
+    return;
+  }
+  // Healed: this retransmission gets through, and the rest of the stream with it.
+  const HeldLink link = std::move(*held);
+  held_links_.erase(held);
+  for (std::uint32_t slot : link.messages) {
+    queue_.push(now_, static_cast<std::uint32_t>(QueuedKind::kDeliver), link.to.index, slot);
+  }
+}
+
+void Simulation::drop_held_links_of(NodeId node) {
+  std::erase_if(held_links_, [&](const HeldLink& link) {
+    if (link.from != node && link.to != node) return false;
+    for (std::uint32_t slot : link.messages) release_message(slot);
+    messages_in_flight_ -= link.messages.size();
+    return true;
+  });
+}
+
 bool Simulation::deliver(const Event& event) {
   const auto slot = static_cast<std::uint32_t>(event.ticket);
   const Message& message = messages_[slot];
   NodeState& node = nodes_[event.target];
-  if (!node.up || network_.is_cut(message.from, message.to)) {
-    release_message(slot);
+  if (!node.up) {
+    release_message(slot);  // the connection is reset
     return false;
+  }
+  if (network_.is_cut(message.from, message.to) || (!held_links_.empty() && is_held(message))) {
+    if (network_.options().partition_effect == PartitionEffect::kDrop && network_.is_cut(message.from, message.to)) {
+      release_message(slot);
+      return false;
+    }
+    hold_on_link(slot);
+    return true;
   }
   if (message.kind == MessageKind::kReply) {
     return deliver_reply(node, slot, event);
@@ -488,7 +576,7 @@ void Simulation::start_call_group(ProcessId process, std::span<const NodeId> tar
   caller.waiting_on = targets.front();
   for (std::size_t index = 0; index < targets.size(); ++index) {
     const std::uint64_t call_id = next_call_id_++;
-    node.calls.push_back(PendingCall{call_id, group_id, &results[index]});
+    node.calls.push_back(PendingCall{call_id, group_id, targets[index], &results[index]});
     // The last target gets the parked request itself, the others a copy each.
     const bool last = index + 1 == targets.size();
     const std::uint32_t slot = last ? parked_request : park(Payload{messages_[parked_request].body});
@@ -545,6 +633,7 @@ void Simulation::crash(NodeId node_id) {
   }
   node.up = false;
   node.paused = false;
+  drop_held_links_of(node_id);
   auto release_held_back_messages = [this](std::vector<Event>& held_back) {
     for (const Event& event : held_back) {
       if (static_cast<QueuedKind>(event.kind) == QueuedKind::kDeliver) {

@@ -236,7 +236,7 @@ class Simulation {
   friend class Context::CallAwaiter;
   friend class Context::CallAllAwaiter;
 
-  enum class QueuedKind : std::uint32_t { kStartProcess, kTimer, kDeliver, kAction, kDrainInbox };
+  enum class QueuedKind : std::uint32_t { kStartProcess, kTimer, kDeliver, kAction, kDrainInbox, kRetransmit };
   enum class WaitKind : std::uint8_t { kNone, kSleep, kReceive, kCall };
   enum class TimerPurpose : std::uint8_t { kSleep, kReceiveTimeout, kCallTimeout };
 
@@ -249,6 +249,7 @@ class Simulation {
   struct PendingCall;
   struct CallGroup;
   struct NodeState;
+  struct HeldLink;
 
   // Used by Context and its awaiters.
   void add_timer(TimerPurpose purpose, ProcessId process, ClockKind clock, LocalTime deadline,
@@ -300,6 +301,15 @@ class Simulation {
   inline bool deliver_reply(NodeState& node, std::uint32_t message_slot, const Event& event);
   inline void deliver_request(NodeState& node, std::uint32_t message_slot);
   inline void drain_inbox(NodeId node);
+  // TCP under a partition: the message (addressed, counted in flight) waits
+  // on its link, behind what the link already holds.
+  void hold_on_link(std::uint32_t message_slot);
+  [[nodiscard]] bool is_held(const Message& message) const;
+  // A held link's retransmission: delivers what it holds if the partition
+  // healed, else waits twice as long (or gives the connection up).
+  void retransmit(std::uint64_t link_id);
+  // A crash resets the node's connections: what they hold is lost.
+  void drop_held_links_of(NodeId node);
   inline void run_process(ProcessId process, std::coroutine_handle<> handle);
   void reap_finished_processes();
   // Re-times the node's timers on `clock` (both clocks: nullopt).
@@ -327,6 +337,8 @@ class Simulation {
   std::optional<ProcessId> running_process_;
 
   std::vector<NodeState> nodes_;
+  std::vector<HeldLink> held_links_;  // few at a time, searched in order
+  std::uint64_t next_held_link_id_ = 1;
   std::vector<ProcessSlot> processes_;
   std::vector<std::uint32_t> free_process_slots_;
   std::vector<std::uint32_t> finished_processes_;

@@ -52,6 +52,7 @@ struct Simulation::ReceiveWaiter {
 struct Simulation::PendingCall {
   std::uint64_t call_id = 0;
   std::uint64_t group_id = 0;
+  NodeId target;
   std::optional<Message>* result;
 };
 
@@ -88,6 +89,21 @@ struct Simulation::NodeState {
   std::vector<PendingCall> calls;
   std::vector<CallGroup> call_groups;
   std::vector<Event> deferred;  // held back while the node is paused
+};
+
+// One (from, to) connection a TCP partition cut: the messages sent on it
+// since, in order, and its retransmission timer's state.
+struct Simulation::HeldLink {
+  std::uint64_t id = 0;  // the ticket of its retransmission events
+  NodeId from;
+  NodeId to;
+  std::uint32_t connection = 0;
+  Duration wait = TcpRetransmission::kFirstWait;
+  [[nodiscard]] bool carries(const Message& message) const {
+    return message.from == from && message.to == to && message.connection == connection;
+  }
+  int retransmissions = 0;
+  std::vector<std::uint32_t> messages;  // message slots, oldest first
 };
 
 // Keeps `body` in a message slot: a message is written once into its slot

@@ -223,6 +223,15 @@ TEST(LiveCommand, ARemoteRedisIsRefusedUnlessAllowedAndAnUnsupportedScenarioName
             std::string::npos)
       << redlock_on_one.output;
 
+  // A partition that drops messages: TCP has no such thing.
+  nlohmann::json dropping = read_json(data("plain-del-past-lease.json"));
+  dropping["network"]["partitions"] = "drop";
+  const std::string dropping_file = scratch("dropping-partition.json");
+  std::ofstream{dropping_file} << dropping.dump();
+  const Result drop = run_locksim("live " + dropping_file + " --runs 1");
+  EXPECT_EQ(drop.exit_code, 2) << drop.output;
+  EXPECT_NE(drop.output.find("/network/partitions: \"drop\" has no live form"), std::string::npos) << drop.output;
+
   nlohmann::json own_redlock = read_json(data("redlock-control.json"));
   own_redlock["workers"]["command"] = {"python3", "my_redsync_worker.py"};
   const std::string file = scratch("redlock-own-program.json");

@@ -50,7 +50,8 @@ class ScenarioGenerator {
                            {"idempotency_keys", chance(30)}};
     scenario["network"] = {{"delay", {{"dist", "lognormal"}, {"median", milliseconds(1, 5)}, {"p99", milliseconds(6, 300)}}},
                            {"drop", chance(20) ? 0.02 : 0.0},
-                           {"duplicate", chance(20) ? 0.02 : 0.0}};
+                           {"duplicate", chance(20) ? 0.02 : 0.0},
+                           {"partitions", chance(20) ? "drop" : "tcp"}};
     scenario["clocks"] = {{"drift_ppm", rng_.between(0, 500)}};
     json faults = json::array();
     const int fault_count = static_cast<int>(rng_.between(0, 4));

@@ -165,6 +165,7 @@ TEST(ScenarioParser, RefusesBadNewKeysNamingTheirPaths) {
       {R"({"name": "x", "service": {"maxmemory_samples": 0}})", "/service/maxmemory_samples"},
       {R"({"name": "x", "service": {"maxmemory_samples": 65}})", "/service/maxmemory_samples"},
       {R"({"name": "x", "service": {"kind": "consensus", "maxmemory_samples": 5}})", "/service/maxmemory_samples"},
+      {R"({"name": "x", "network": {"partitions": "udp"}})", "/network/partitions"},
       // Redis's min-replicas-max-lag is whole seconds; 0 turns it off.
       {R"({"name": "x", "service": {"kind": "redis-failover", "min_replicas_max_lag": "500ms"}})",
        "/service/min_replicas_max_lag"},
@@ -177,6 +178,12 @@ TEST(ScenarioParser, RefusesBadNewKeysNamingTheirPaths) {
       EXPECT_NE(std::string{error.what()}.find(path), std::string::npos) << error.what();
     }
   }
+}
+
+TEST(ScenarioParser, ReadsWhatAPartitionDoesDefaultingToTcp) {
+  EXPECT_EQ(parse_scenario(R"({"name": "x"})", "x.json").network.partition_effect, sim::PartitionEffect::kTcpRetransmits);
+  EXPECT_EQ(parse_scenario(R"({"name": "x", "network": {"partitions": "drop"}})", "x.json").network.partition_effect,
+            sim::PartitionEffect::kDrop);
 }
 
 TEST(ScenarioParser, ReadsTheRenewCommandDefaultingToCompareAndExtend) {

@@ -23,15 +23,33 @@ Network three_node_network(NetworkOptions options) {
   return network;
 }
 
-TEST(Network, APartitionDropsOnlyTheCutLinksBothWaysUntilHealed) {
+TEST(Network, APartitionCutsOnlyTheCutLinksBothWaysUntilHealed) {
+  for (const PartitionEffect effect : {PartitionEffect::kTcpRetransmits, PartitionEffect::kDrop}) {
+    NetworkOptions options;
+    options.partition_effect = effect;
+    Network network = three_node_network(options);
+    const PartitionId cut = network.cut({kA}, {kB});
+    const bool held = effect == PartitionEffect::kTcpRetransmits;
+    for (const auto& [from, to] : {std::pair{kA, kB}, std::pair{kB, kA}}) {
+      const Network::Route route = network.route(from, to, Time{});
+      EXPECT_FALSE(route.arrival.has_value());
+      EXPECT_EQ(route.held, held);
+    }
+    EXPECT_TRUE(network.route(kA, kC, Time{}).arrival.has_value());
+    EXPECT_TRUE(network.route(kB, kC, Time{}).arrival.has_value());
+    network.heal(cut);
+    EXPECT_TRUE(network.route(kA, kB, Time{}).arrival.has_value());
+  }
+}
+
+TEST(Network, AReconnectStartsANewConnectionBothWaysAndOnlyBetweenItsPair) {
   Network network = three_node_network(NetworkOptions{});
-  const PartitionId cut = network.cut({kA}, {kB});
-  EXPECT_FALSE(network.route(kA, kB, Time{}).arrival.has_value());
-  EXPECT_FALSE(network.route(kB, kA, Time{}).arrival.has_value());
-  EXPECT_TRUE(network.route(kA, kC, Time{}).arrival.has_value());
-  EXPECT_TRUE(network.route(kB, kC, Time{}).arrival.has_value());
-  network.heal(cut);
-  EXPECT_TRUE(network.route(kA, kB, Time{}).arrival.has_value());
+  network.reconnect(kA, kB);
+  EXPECT_EQ(network.connection(kA, kB), 1U);
+  EXPECT_EQ(network.connection(kB, kA), 1U);
+  EXPECT_EQ(network.connection(kA, kC), 0U);
+  network.resize(4);  // growing keeps what each link had
+  EXPECT_EQ(network.connection(kB, kA), 1U);
 }
 
 TEST(Network, CertainLossDropsEverythingAndCertainDuplicationDoublesIt) {
@@ -92,9 +110,10 @@ Task<> send_one(Context context, NodeId to, Duration after, int number) {
   context.send(to, Ping{number});
 }
 
-TEST(Network, AMessageInFlightWhenACutBeginsIsLost) {
+TEST(Network, AMessageInFlightWhenADroppingCutBeginsIsLost) {
   SimulationOptions options;
   options.network.delay = Distribution::constant(10_ms);
+  options.network.partition_effect = PartitionEffect::kDrop;
   Simulation simulation{options};
   Log log;
   const NodeId receiver = simulation.add_node("receiver", [&](Context context) {
