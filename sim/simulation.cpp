@@ -362,8 +362,11 @@ void Simulation::send_parked(NodeId from, NodeId to, std::uint64_t call_id, Mess
   address(slot);
   // Behind what a TCP partition holds on this connection, even once healed:
   // a stream delivers in order.
-  const bool behind_held = !held_links_.empty() && is_held(messages_[slot]);
-  const Network::Route route = behind_held ? Network::Route{.arrival = {}, .duplicate_arrival = {}, .held = true} : network_.route(from, to, now_);
+  Network::Route route;
+  route.held = !held_links_.empty() && is_held(messages_[slot]);
+  if (!route.held) {
+    route = network_.route(from, to, now_);
+  }
   if (route.held) {
     ++messages_in_flight_;
     hold_on_link(slot);
@@ -458,11 +461,12 @@ bool Simulation::deliver(const Event& event) {
     release_message(slot);  // the connection is reset
     return false;
   }
-  if (network_.is_cut(message.from, message.to) || (!held_links_.empty() && is_held(message))) {
-    if (network_.options().partition_effect == PartitionEffect::kDrop && network_.is_cut(message.from, message.to)) {
-      release_message(slot);
-      return false;
-    }
+  const bool cut = network_.is_cut(message.from, message.to);
+  if (cut && network_.options().partition_effect == PartitionEffect::kDrop) {
+    release_message(slot);
+    return false;
+  }
+  if (cut || (!held_links_.empty() && is_held(message))) {
     hold_on_link(slot);
     return true;
   }
