@@ -93,7 +93,7 @@ class Network {
 
   // The connection from `from` to `to` that a message sent now travels on.
   // A client whose request timed out gives its connection up and opens a
-  // new one (redis-py, go-redis, Jedis and locksim's live worker do):
+  // new one (redis-py disconnects on a read timeout; so does the live worker):
   // reconnect() starts a new one both ways, which a TCP partition holds
   // apart from the old one.
   [[nodiscard]] std::uint32_t connection(NodeId from, NodeId to) const {

@@ -362,18 +362,19 @@ void Simulation::send_parked(NodeId from, NodeId to, std::uint64_t call_id, Mess
   address(slot);
   // Behind what a TCP partition holds on this connection, even once healed:
   // a stream delivers in order.
-  Network::Route route;
-  route.held = !held_links_.empty() && is_held(messages_[slot]);
-  if (!route.held) {
-    route = network_.route(from, to, now_);
-  }
-  if (route.held) {
+  if (!held_links_.empty() && is_held(messages_[slot])) [[unlikely]] {
     ++messages_in_flight_;
     hold_on_link(slot);
     return;
   }
+  const Network::Route route = network_.route(from, to, now_);
   if (!route.arrival) {
-    release_message(slot);
+    if (route.held) {
+      ++messages_in_flight_;
+      hold_on_link(slot);
+    } else {
+      release_message(slot);
+    }
     return;
   }
   auto post = [&](std::uint32_t message_slot, Time arrival) {
@@ -419,6 +420,16 @@ void Simulation::hold_on_link(std::uint32_t message_slot) {
   held_links_.push_back(std::move(link));
 }
 
+bool Simulation::hold_or_drop(std::uint32_t message_slot) {
+  const Message& message = messages_[message_slot];
+  if (network_.is_cut(message.from, message.to) && network_.options().partition_effect == PartitionEffect::kDrop) {
+    release_message(message_slot);
+    return false;
+  }
+  hold_on_link(message_slot);
+  return true;
+}
+
 void Simulation::retransmit(std::uint64_t link_id) {
   const auto held = std::find_if(held_links_.begin(), held_links_.end(),
                                  [link_id](const HeldLink& link) { return link.id == link_id; });
@@ -461,14 +472,8 @@ bool Simulation::deliver(const Event& event) {
     release_message(slot);  // the connection is reset
     return false;
   }
-  const bool cut = network_.is_cut(message.from, message.to);
-  if (cut && network_.options().partition_effect == PartitionEffect::kDrop) {
-    release_message(slot);
-    return false;
-  }
-  if (cut || (!held_links_.empty() && is_held(message))) {
-    hold_on_link(slot);
-    return true;
+  if (network_.is_cut(message.from, message.to) || (!held_links_.empty() && is_held(message))) [[unlikely]] {
+    return hold_or_drop(slot);
   }
   if (message.kind == MessageKind::kReply) {
     return deliver_reply(node, slot, event);

@@ -304,6 +304,9 @@ class Simulation {
   // TCP under a partition: the message (addressed, counted in flight) waits
   // on its link, behind what the link already holds.
   void hold_on_link(std::uint32_t message_slot);
+  // A message arriving on a cut or held link: held (returns true), or lost
+  // (false) if the partition drops.
+  bool hold_or_drop(std::uint32_t message_slot);
   [[nodiscard]] bool is_held(const Message& message) const;
   // A held link's retransmission: delivers what it holds if the partition
   // healed, else waits twice as long (or gives the connection up).
