@@ -97,7 +97,7 @@ struct Failover {
       "`primary` (`crash`, default, or `partition`), with `partition` also `with_primary` (the workers left with the "
       "old primary) and `for`",
       "`redis-failover` only: the primary crashes (or is cut off with `with_primary`: a split brain for `for`) and "
-      "Sentinel promotes the replica after `down_after` + `promotion`; no `target` needed"};
+      "Sentinel fails it over as any unreachable primary (docs/models.md); no `target` needed"};
   FailoverPrimary primary = FailoverPrimary::kCrash;
   std::vector<std::string> with_primary{"worker-1"};  // partition: the workers on the old primary's side
   [[nodiscard]] std::array<FaultNumber, 0> numbers() const { return {}; }

@@ -65,13 +65,10 @@ struct ServiceOptions {
   Duration lock_delay = Duration::zero();           // consensus: no grant for this long after a holder's failure
   bool etcd_3_4_3_lock_bug = false;                 // consensus: behave as etcd 3.4.3's lock service (H15); default off
   Duration request_timeout = Duration::milliseconds(500);  // client-side timeout of one request; default 500 ms
-  // redis-failover, Sentinel's timing (docs/models.md): the primary must be
-  // unreachable this long before Sentinel acts — `down-after-milliseconds`,
-  // default 30 s (sentinel.c SENTINEL_DEFAULT_DOWN_AFTER) ...
+  // redis-failover: Sentinel's `down-after-milliseconds` — it fails over a
+  // primary whose oldest unanswered ping is this old (docs/models.md);
+  // default 30 s (sentinel.c SENTINEL_DEFAULT_DOWN_AFTER).
   Duration down_after = Duration::seconds(30);
-  // ... then the election, SLAVEOF NO ONE and Sentinel seeing the new role
-  // take this long before the replica serves as primary; default 1 s.
-  Duration promotion = Duration::seconds(1);
   // redis-failover, the primary's `min-replicas-to-write` (0 = off, Redis's
   // default) and `min-replicas-max-lag` (default 10 s): it refuses writes
   // (NOREPLICAS) while fewer replicas than that acknowledged within the lag.

@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 
+#include "sim/message.h"
 #include "sim/time.h"
 
 namespace locksim::model {
@@ -105,6 +106,19 @@ struct ReplicaAck {
 // A promoted replica closes its link to the old primary (replicationUnsetMaster
 // frees its master client): the FIN, behind whatever the link still held.
 struct ReplicationClosed {};
+
+// Sentinel's commands to an instance (redis-failover): PING, INFO (of which
+// the model keeps the role) and REPLICAOF: NO ONE (`primary` empty) to
+// promote a replica, or a primary's address to make an instance its replica.
+struct SentinelPing {};
+struct SentinelPong {};
+struct InfoCommand {};
+struct InfoReply {
+  bool primary = false;
+};
+struct ReplicaofCommand {
+  std::optional<sim::NodeId> primary;
+};
 
 // WAIT numreplicas timeout: blocks until that many replicas acknowledged every
 // change made before it, or the timeout (the primary's clock); answers how many did.

@@ -175,6 +175,12 @@ void RedisInstance::handle(Context context, const sim::Message& request) {
     } else {
       start_wait(context, request, *wait);
     }
+  } else if (request.body.get_if<SentinelPing>()) {
+    context.reply(request, SentinelPong{});
+  } else if (request.body.get_if<InfoCommand>()) {
+    context.reply(request, InfoReply{!replica});
+  } else if (const auto* replicaof = request.body.get_if<ReplicaofCommand>()) {
+    if (on_replicaof_) on_replicaof_(replicaof->primary);
   }
 }
 

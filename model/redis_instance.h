@@ -44,6 +44,7 @@
 // processes and in-memory data do not.
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -118,6 +119,12 @@ class RedisInstance {
   int evict(sim::Context context, int keys);
   // Whatever restarts next comes back as a replica (Sentinel demotes the old primary).
   void demote() { options_.role = RedisRole::kReplica; replica_.reset(); }
+  // What a REPLICAOF from Sentinel does when it arrives (the service carries
+  // out the role change: promote() or rejoin()); `primary` empty: NO ONE.
+  void on_replicaof(std::function<void(std::optional<sim::NodeId> primary)> action) {
+    on_replicaof_ = std::move(action);
+  }
+  [[nodiscard]] bool lost_power() const { return power_lost_; }
   // Split brain healed: this old primary, still up, becomes `new_primary`'s
   // replica and takes over its data (a full resync). Every lease it still
   // promises (its clock has not passed the deadline) that the new primary
@@ -191,6 +198,7 @@ class RedisInstance {
   RedisData data_;
   RedisData durable_;  // what survives a restart under everysec
   bool booted_before_ = false;
+  std::function<void(std::optional<sim::NodeId>)> on_replicaof_;
   bool power_lost_ = false;  // the next restart follows a power loss, not a process crash
   // everysec: the wall clock's whole second at the last fsync (Redis sets it at start-up, too), and
   // whether a change came after it.

@@ -15,20 +15,8 @@ using vocabulary::FaultKind;
 using vocabulary::fault_kind_name;
 namespace field = vocabulary::field;
 
-namespace {
-
-// sentinel.c (Redis 7.0): Sentinel reconnects to an instance at most once per
-// sentinel_ping_period (1 s); it asks a returning old primary for INFO every
-// sentinel_info_period (10 s), and converts it to a replica only once it has
-// reported "master" for more than sentinel_publish_period*4 (8 s): the first
-// INFO after the reconnect starts that clock, the next one converts it.
-constexpr sim::Duration kSentinelReconnectWithin = sim::Duration::seconds(1);
-constexpr sim::Duration kSentinelInfoPeriod = sim::Duration::seconds(10);
-
-}  // namespace
-
 RedisService::RedisService(sim::Simulation& simulation, const SystemOptions& options)
-    : options_{options}, sentinel_rng_{simulation.random_streams().stream("sentinel")} {
+    : options_{options} {
   const bool with_replica = options.service.kind == ServiceKind::kRedisFailover;
   const int count = with_replica ? 2 : 1;
   for (int index = 0; index < count; ++index) {
@@ -46,10 +34,17 @@ RedisService::RedisService(sim::Simulation& simulation, const SystemOptions& opt
     instances_.emplace_back(fmt::format("redis-{}", index), instance_options);
     nodes_.push_back(simulation.add_node(instances_.back().name(), instances_.back().boot()));
   }
-  if (with_replica) {
-    instances_[0].set_replica(nodes_[1]);
-    instances_[1].follow(nodes_[0]);
+  if (!with_replica) return;
+  instances_[0].set_replica(nodes_[1]);
+  instances_[1].follow(nodes_[0]);
+  for (std::size_t index = 0; index < instances_.size(); ++index) {
+    instances_[index].on_replicaof([this, &simulation, index](std::optional<sim::NodeId> primary) {
+      replicaof(simulation, index, primary);
+    });
   }
+  monitor_ = std::make_unique<SentinelMonitor>(options.service.down_after, sentinel_,
+                                               simulation.random_streams().stream("sentinel"));
+  monitor_->add_to(simulation, {{nodes_[0], nodes_[1]}, [this](std::size_t index) { return instances_[index].lost_power(); }});
 }
 
 std::unique_ptr<LockClient> RedisService::make_client() const {
@@ -73,107 +68,65 @@ std::string RedisService::describe_json() const {
 }
 
 bool RedisService::failover(sim::Simulation& simulation, const FailoverFault& fault) {
-  if (nodes_.size() < 2 || failover_) {
+  const std::size_t primary = sentinel_->primary_index;
+  if (!monitor_ || failover_cut_ || monitor_->failing_over() || !simulation.is_up(nodes_[primary])) {
     return false;
   }
-  failover_ = PendingFailover{fault.primary, sentinel_->primary_index, std::nullopt, false, false};
   // Scheduled, not done inline, so that the nemesis's fault.begin comes first.
-  simulation.schedule(simulation.now(), [this, &simulation, fault] { cut_off_old_primary(simulation, fault); });
-  simulation.schedule(simulation.now() + options_.service.down_after, [this, &simulation] { detect(simulation); });
-  if (fault.primary == FailoverPrimary::kPartition) {
-    simulation.schedule(simulation.now() + fault.heal_after, [this, &simulation] { heal(simulation); });
-  }
+  simulation.schedule(simulation.now(), [this, &simulation, fault, primary] { cut_off_primary(simulation, fault, primary); });
   return true;
 }
 
-void RedisService::cut_off_old_primary(sim::Simulation& simulation, const FailoverFault& fault) {
-  const std::size_t old_primary = failover_->old_primary;
+void RedisService::cut_off_primary(sim::Simulation& simulation, const FailoverFault& fault, std::size_t primary) {
   if (fault.primary == FailoverPrimary::kCrash) {
-    if (simulation.is_up(nodes_[old_primary])) {
-      simulation.record(instances_[old_primary].name(), EventKind::kCrash, {});
-      simulation.crash(nodes_[old_primary]);
-    }
+    simulation.record(instances_[primary].name(), EventKind::kCrash, {});
+    simulation.crash(nodes_[primary]);
     return;
   }
   // Split brain: the old primary and the workers with it on one side; the
-  // replica, the other workers and Sentinel on the other; storage reaches both.
-  std::vector<sim::NodeId> with_old{nodes_[old_primary]};
-  std::vector<sim::NodeId> with_replica{nodes_[1 - old_primary]};
+  // replica, Sentinel and the other workers on the other; storage reaches both.
+  std::vector<sim::NodeId> with_old{nodes_[primary]};
+  std::vector<sim::NodeId> away{nodes_[1 - primary], *simulation.find_node(vocabulary::proc::kSentinel)};
   for (const std::string& worker : fault.with_primary) {
     if (const auto node = simulation.find_node(worker)) with_old.push_back(*node);
   }
   for (const std::string& worker : fault.away_from_primary) {
-    if (const auto node = simulation.find_node(worker)) with_replica.push_back(*node);
+    if (const auto node = simulation.find_node(worker)) away.push_back(*node);
   }
-  for (std::size_t index = 1; index < with_old.size(); ++index) {
-    sentinel_->clients_with_old_primary.insert(with_old[index].index);
-  }
-  failover_->cut = simulation.network().cut(std::move(with_old), std::move(with_replica));
+  failover_cut_ = simulation.network().cut(std::move(with_old), std::move(away));
+  simulation.schedule(simulation.now() + fault.heal_after, [this, &simulation, primary] { heal(simulation, primary); });
 }
 
-void RedisService::detect(sim::Simulation& simulation) {
-  if (failover_->primary == FailoverPrimary::kPartition && !failover_->cut) {
-    // Back before down-after-milliseconds ran out: Sentinel never saw it down.
-    sentinel_->clients_with_old_primary.clear();
-    failover_.reset();
+void RedisService::heal(sim::Simulation& simulation, std::size_t old_primary) {
+  simulation.network().heal(*failover_cut_);
+  failover_cut_.reset();
+  simulation.record(vocabulary::proc::kNemesis, EventKind::kFaultEnd,
+                    {{field::kKind, fault_kind_name(FaultKind::kFailover)},
+                     {field::kTarget, instances_[old_primary].name()}});
+}
+
+void RedisService::replicaof(sim::Simulation& simulation, std::size_t index, std::optional<sim::NodeId> primary) {
+  if (!primary) {
+    if (instances_[index].role() == RedisRole::kReplica) promote(simulation, index);
     return;
   }
-  failover_->detected = true;
-  simulation.schedule(simulation.now() + options_.service.promotion, [this, &simulation] { promote(simulation); });
+  const std::size_t new_primary = primary == nodes_[0] ? 0 : 1;
+  if (new_primary != index && instances_[index].role() == RedisRole::kPrimary) rejoin(simulation, index, new_primary);
 }
 
-void RedisService::promote(sim::Simulation& simulation) {
-  const std::size_t old_primary = failover_->old_primary;
-  const std::size_t promoted = 1 - old_primary;
-  const bool split_brain = failover_->primary == FailoverPrimary::kPartition;
-  if (!split_brain) {
-    if (simulation.is_up(nodes_[old_primary])) {  // restarted meanwhile by another fault: Sentinel still demotes it
-      simulation.record(instances_[old_primary].name(), EventKind::kCrash, {});
-      simulation.crash(nodes_[old_primary]);
-    }
-    instances_[old_primary].demote();
-  }
+void RedisService::promote(sim::Simulation& simulation, std::size_t promoted) {
+  const std::size_t old_primary = 1 - promoted;
+  // An old primary that is down loses what it promised; one still up (paused,
+  // cut off, restarted) keeps its promises until Sentinel converts it.
+  const bool old_primary_up = simulation.is_up(nodes_[old_primary]);
+  if (!old_primary_up) instances_[old_primary].demote();  // whatever restarts comes back as a replica
   instances_[promoted].promote(simulation, instances_[old_primary],
-                               split_brain ? RedisInstance::OldPrimary::kStillUp : RedisInstance::OldPrimary::kDown);
+                               old_primary_up ? RedisInstance::OldPrimary::kStillUp : RedisInstance::OldPrimary::kDown);
   instances_[promoted].set_replica(nodes_[old_primary]);
-  sentinel_->primary_index = promoted;
-  sentinel_->old_primary_index = old_primary;
-  failover_->promoted = true;
-  if (!split_brain) {
-    failover_.reset();
-  } else if (!failover_->cut) {
-    heal(simulation);  // healed during the promotion: demote the old primary now
-  }
 }
 
-void RedisService::heal(sim::Simulation& simulation) {
-  if (failover_->cut) {
-    simulation.network().heal(*failover_->cut);
-    failover_->cut.reset();
-    simulation.record(vocabulary::proc::kNemesis, EventKind::kFaultEnd,
-                      {{field::kKind, fault_kind_name(FaultKind::kFailover)},
-                       {field::kTarget, instances_[failover_->old_primary].name()}});
-  }
-  if (!failover_->promoted) {
-    return;  // detect() or promote() finishes the failover
-  }
-  // The workers cut off with the old primary reach Sentinel again and follow
-  // the new primary; the old one stays a primary until Sentinel converts it.
-  sentinel_->clients_with_old_primary.clear();
-  simulation.schedule(simulation.now() + convert_delay(),
-                      [this, &simulation] { demote_returning_old_primary(simulation); });
-}
-
-sim::Duration RedisService::convert_delay() {
-  return sim::Distribution::uniform(sim::Duration::zero(), kSentinelReconnectWithin).sample(sentinel_rng_) +
-         kSentinelInfoPeriod;
-}
-
-void RedisService::demote_returning_old_primary(sim::Simulation& simulation) {
-  const std::size_t old_primary = failover_->old_primary;
-  const std::size_t promoted = 1 - old_primary;
-  instances_[old_primary].rejoin(simulation, instances_[promoted], nodes_[promoted]);
-  failover_.reset();
+void RedisService::rejoin(sim::Simulation& simulation, std::size_t old_primary, std::size_t new_primary) {
+  instances_[old_primary].rejoin(simulation, instances_[new_primary], nodes_[new_primary]);
 }
 
 }  // namespace locksim::model

@@ -2,19 +2,18 @@
 // The `redis` and `redis-failover` services: one instance (redis-0), or a
 // primary (redis-0) with an asynchronous replica (redis-1).
 //
-// Failover, as Sentinel carries it out (docs/models.md): the `failover` fault
-// makes the primary unreachable from Sentinel — crashed, or partitioned but
-// alive with some workers on its side (split brain). Sentinel acts only once
-// it has been unreachable for `down_after`; `promotion` later the replica
-// serves as primary with whatever it has received. Until then nobody can
-// acquire through the new primary. A crashed old primary comes back, if
-// restarted, as the new primary's replica; a partitioned one keeps serving
-// the workers on its side until the partition heals. Sentinel demotes it only
-// 10 to 11 s after the heal (sentinel.c: a returning instance must report
-// "master" for over 8 s, and Sentinel asks it every 10 s: convert_delay());
-// then it resynchronises from the new primary, losing what it accepted. A
-// partition that heals before `down_after` causes no failover at all.
-// Clients and storage's validation follow the promotion (redis_sentinel.h).
+// Failover, as Sentinel carries it out (docs/models.md): Sentinel
+// (sentinel_monitor.h) fails over a primary it cannot reach for
+// `down_after` — crashed, powered off, paused or cut off — by sending the
+// replica REPLICAOF NO ONE; the replica then serves as primary with whatever
+// it has received, and clients follow once Sentinel announces the switch.
+// The `failover` fault is a shortcut for the usual causes: the primary
+// crashes, or is partitioned from Sentinel, the replica and the other
+// workers while the workers with it keep using it (split brain). A crashed
+// old primary comes back, if restarted, as the new primary's replica; one
+// that is still up stays a primary, serving whoever reaches it, until
+// Sentinel converts it (10 to 11 s after reaching it again); then it
+// resynchronises from the new primary, losing what it accepted.
 
 #include <deque>
 #include <memory>
@@ -23,6 +22,7 @@
 #include "model/lock_service.h"
 #include "model/redis_instance.h"
 #include "model/redis_sentinel.h"
+#include "model/sentinel_monitor.h"
 
 namespace locksim::model {
 
@@ -35,8 +35,8 @@ class RedisService final : public LockService {
   // The primary first, then the replica (asked if the primary does not answer).
   [[nodiscard]] std::vector<sim::NodeId> validators() const override;
   [[nodiscard]] std::string describe_json() const override;
-  // Starts a failover; false while one is already under way (Sentinel is
-  // failing over already) or without a replica.
+  // Carries out a `failover` fault; false without a replica, or while the
+  // primary is down or cut off already or Sentinel is failing over.
   bool failover(sim::Simulation& simulation, const FailoverFault& fault) override;
 
   [[nodiscard]] const RedisInstance& instance(std::size_t index) const { return instances_[index]; }
@@ -48,29 +48,19 @@ class RedisService final : public LockService {
   }
 
  private:
-  // The failover under way: from the fault until the old primary is dealt with.
-  struct PendingFailover {
-    FailoverPrimary primary = FailoverPrimary::kCrash;
-    std::size_t old_primary = 0;
-    std::optional<sim::PartitionId> cut;  // split brain, until healed
-    bool detected = false;
-    bool promoted = false;
-  };
-
-  void cut_off_old_primary(sim::Simulation& simulation, const FailoverFault& fault);
-  void detect(sim::Simulation& simulation);
-  void promote(sim::Simulation& simulation);
-  void heal(sim::Simulation& simulation);
-  void demote_returning_old_primary(sim::Simulation& simulation);
-  // How long after a split brain heals Sentinel converts the old primary.
-  [[nodiscard]] sim::Duration convert_delay();
+  void cut_off_primary(sim::Simulation& simulation, const FailoverFault& fault, std::size_t primary);
+  void heal(sim::Simulation& simulation, std::size_t old_primary);
+  // Sentinel's REPLICAOF reached instance `index`.
+  void replicaof(sim::Simulation& simulation, std::size_t index, std::optional<sim::NodeId> primary);
+  void promote(sim::Simulation& simulation, std::size_t promoted);
+  void rejoin(sim::Simulation& simulation, std::size_t old_primary, std::size_t new_primary);
 
   SystemOptions options_;
   std::deque<RedisInstance> instances_;  // deque: boot functions hold their addresses
   std::vector<sim::NodeId> nodes_;
   std::shared_ptr<RedisSentinel> sentinel_ = std::make_shared<RedisSentinel>();
-  std::optional<PendingFailover> failover_;
-  sim::Rng sentinel_rng_;  // Sentinel's own timing, a stream of its own
+  std::unique_ptr<SentinelMonitor> monitor_;  // redis-failover only
+  std::optional<sim::PartitionId> failover_cut_;  // a split-brain `failover` fault, until it heals
 };
 
 }  // namespace locksim::model

@@ -162,6 +162,7 @@ std::vector<std::string> System::node_names(const SystemOptions& options) {
     case ServiceKind::kConsensus: names.emplace_back("consensus"); break;
   }
   for (int index = 0; index < instances; ++index) names.push_back(fmt::format("redis-{}", index));
+  if (options.service.kind == ServiceKind::kRedisFailover) names.emplace_back(vocabulary::proc::kSentinel);
   names.emplace_back(vocabulary::proc::kStorage);
   if (charges_externally(options.workload)) names.emplace_back(vocabulary::proc::kPayments);
   for (int number = 1; number <= options.workers.count; ++number) names.push_back(worker_name(number));

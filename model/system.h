@@ -38,6 +38,8 @@ class System {
   [[nodiscard]] LockService& service() { return *service_; }
   [[nodiscard]] const Storage& storage() const { return storage_; }
   [[nodiscard]] sim::NodeId storage_node() const { return storage_node_; }
+  // Any node by its name (redis-0, sentinel, worker-1, …).
+  [[nodiscard]] std::optional<sim::NodeId> find_node(std::string_view name) const { return simulation_->find_node(name); }
   [[nodiscard]] std::vector<sim::NodeId> worker_nodes() const { return worker_nodes_; }
   [[nodiscard]] sim::NodeId worker_node(int number) const { return worker_nodes_.at(static_cast<std::size_t>(number - 1)); }
   [[nodiscard]] const Worker& worker(int number) const { return workers_.at(static_cast<std::size_t>(number - 1)); }

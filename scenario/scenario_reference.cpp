@@ -52,9 +52,8 @@ constexpr std::array kReference = std::to_array<KeyReference>({
     {"/service/request_timeout", "duration", "time", "500ms", ">= 0",
      "a client's timeout for one request to the service or storage"},
     {"/service/down_after", "duration", "time", "30s", ">= 0; only with kind redis-failover",
-     "Sentinel's down-after-milliseconds: the primary must be unreachable this long before the failover starts"},
-    {"/service/promotion", "duration", "time", "1s", ">= 0; only with kind redis-failover",
-     "from Sentinel's decision to the replica serving as primary (election, SLAVEOF NO ONE, the role seen by INFO)"},
+     "Sentinel's down-after-milliseconds: it fails over a primary (crashed, powered off, paused, or cut off from the "
+     "sentinel node) whose oldest unanswered ping is this old; the promotion then takes Sentinel's own steps (about 1.1 to 1.4 s)"},
     {"/service/min_replicas_to_write", "integer", "replicas", "0", "0 or 1; only with kind redis-failover",
      "the primary's min-replicas-to-write: it refuses write commands (NOREPLICAS) unless this many replicas were "
      "good at its last count (once a second: acknowledged within min_replicas_max_lag, in whole seconds); 0: off"},
@@ -169,11 +168,12 @@ constexpr std::array kReference = std::to_array<KeyReference>({
      "pause (for): nothing the node does is processed; crash (restart_after): the process crashes, the machine "
      "stays up; power-loss (restart_after): the machine crashes, unsynced writes are lost; clock-jump (by): the wall "
      "clock is set, the monotonic clock is not; clock-drift (ppm): both clocks; partition (between, for); failover "
-     "(primary, with_primary, for): Sentinel promotes the replica down_after + promotion later; delay-spike (extra, "
+     "(primary, with_primary, for): the primary crashes or is cut off with its workers (split brain) and Sentinel fails "
+     "over as for any unreachable primary; delay-spike (extra, "
      "for); starve-renewal (for): the worker's renewal process alone is frozen; memory-pressure (evict): a Redis "
      "primary evicts by its maxmemory_policy"},
     {"/faults/N/target", "string", "", "required but for partition and failover", "a node of this scenario, or a group",
-     "a node name (worker-1, redis-0, consensus, storage, payments), or workers / service / any: one node of the group, drawn "
+     "a node name (worker-1, redis-0, sentinel, consensus, storage, payments), or workers / service / any: one node of the group, drawn "
      "from the seed for each occurrence; on a partition or failover with when: whose event triggers it"},
     {"/faults/N/at", "duration", "true time", "", ">= 0", "trigger: fire at this true time"},
     {"/faults/N/when",

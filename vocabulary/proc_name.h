@@ -9,5 +9,6 @@ inline constexpr char kRun[] = "run";
 inline constexpr char kNemesis[] = "nemesis";
 inline constexpr char kStorage[] = "storage";
 inline constexpr char kPayments[] = "payments";
+inline constexpr char kSentinel[] = "sentinel";  // redis-failover's Sentinel (it records nothing)
 
 }  // namespace locksim::vocabulary::proc

@@ -26,11 +26,11 @@ SystemOptions replicated_failover_setup() {
   SystemOptions options;
   options.service.kind = ServiceKind::kRedisFailover;
   options.service.replication_lag = sim::Distribution::constant(5_ms);
-  // The promotion at the fault's instant: these tests are about what a
+  // Sentinel acts as soon as the primary is gone (its promotion still takes
+  // its own steps, about 1.1 to 1.4 s): these tests are about what a
   // promoted replica does with the leases, not about Sentinel's timing
-  // (redis_split_brain_test.cpp).
+  // (sentinel_monitor_test.cpp).
   options.service.down_after = 0_s;
-  options.service.promotion = 0_s;
   options.lock.lease = 10_s;
   options.workers.count = 2;
   options.workers.work = sim::Distribution::constant(2_s);

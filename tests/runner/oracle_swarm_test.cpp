@@ -92,7 +92,6 @@ class ScenarioGenerator {
       // minute; a third near Sentinel's default (30 s), so that a crashed
       // primary's leases run out long before the promotion (issue 24).
       service["down_after"] = chance(30) ? milliseconds(25'000, 35'000) : milliseconds(0, 20'000);
-      service["promotion"] = milliseconds(0, 2'000);
       if (chance(30)) {
         service["min_replicas_to_write"] = 1;
         service["min_replicas_max_lag"] = milliseconds(1'000, 15'000);
@@ -146,6 +145,8 @@ class ScenarioGenerator {
     if (chance(15)) return "storage";
     if (has_payments_ && chance(20)) return "payments";
     if (service == "consensus") return "consensus";
+    // Sentinel's node: a partition from it, or its pause, decides whether a failover happens.
+    if (service == "redis-failover" && chance(10)) return "sentinel";
     const int instances = service == "redis" ? 1 : service == "redis-failover" ? 2 : 3;
     return fmt::format("redis-{}", rng_.between(0, instances - 1));
   }
