@@ -97,7 +97,9 @@ FailoverService::FailoverService(asio::io_context& io, FaultProxy& proxy, const 
 // list, read at the end (collect_unheard).
 void FailoverService::resubscribe_to_servers() {
   for (std::size_t instance = 0; instance < FailoverCluster::kInstances; ++instance) {
-    if (!cluster_.server(instance).running()) continue;
+    // A frozen (paused) server would block the run for good. Its subscription
+    // is still whole: Sentinel reconfigures no server it cannot reach.
+    if (!cluster_.server(instance).running() || cluster_.server(instance).frozen()) continue;
     try {
       subscriptions_[instance]->resubscribe();
     } catch (const LiveError&) {
@@ -112,6 +114,7 @@ void FailoverService::collect_unheard() {
   // primary's only because it became the new one's replica and copied it.
   for (const std::size_t instance : {std::size_t{1}, std::size_t{0}}) {
     if (!cluster_.server(instance).running()) continue;
+    cluster_.server(instance).thaw();  // the run is over: a pause past its end ends here
     RedisClient server{"127.0.0.1", cluster_.server(instance).port()};
     for (const RespValue& item : server.command({"LRANGE", log_key_, "0", "-1"}).items) {
       if (decided_by_.emplace(item.text, decider(instance)).second) records_.emplace_back(item.text, decider(instance));

@@ -64,6 +64,9 @@ class FailoverService {
   // it finds the primary through them; `lock_port` becomes its link to redis-0.
   SentinelRoute open_worker_links(const std::string& worker, int& lock_port);
 
+  // redis-0 or redis-1, for a plain pause or crash (Sentinel reacts by itself).
+  [[nodiscard]] RedisServer& server(std::size_t instance) { return cluster_.server(instance); }
+
   // Carries out a `failover` fault. False when one is under way already (it does nothing, as in the model).
   bool act(const scenario::PlannedFault& fault);
 

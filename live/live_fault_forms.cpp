@@ -16,8 +16,16 @@ const scenario::OnEvent* event_trigger(const PlannedFault& fault) {
 }
 
 std::string on_lock_instance(const PlannedFault& fault, const LiveFaultContext& context) {
-  if (context.failover_service) return "a redis-failover server is only failed over live (no pause or crash of it yet)";
-  if (!context.own_lock_servers) return "a lock server locksim did not start (--redis) is never crashed or paused";
+  if (context.failover_service) {
+    // Sentinel reacts to them as to any unreachable primary. A restarted
+    // server would have to rejoin as a replica, and the replica's own
+    // faults would cut off the coordinator's view of the records: neither
+    // has a live form yet.
+    if (fault.target != "redis-0") return "on redis-failover only redis-0, the primary at the start, is paused or crashed live";
+    if (fault.kind() == FaultKind::kCrash && std::get<model::faults::Crash>(fault.params).restart_after) {
+      return "a redis-failover server is not restarted live (its rejoin has no live form yet)";
+    }
+  } else if (!context.own_lock_servers) return "a lock server locksim did not start (--redis) is never crashed or paused";
   if (const auto* on_event = event_trigger(fault); on_event && on_event->when != TriggerEvent::kAfterGrant) {
     return "its trigger has no live form on the lock service (only a time and after-grant)";
   }

@@ -12,7 +12,7 @@ namespace locksim::live {
 struct LiveFaultContext {
   bool own_lock_servers = false;  // locksim started the lock service's servers (not --redis), so it may kill them
   bool user_program = false;      // workers.command: the user's program, whose lines are all locksim sees of it
-  bool failover_service = false;  // redis-failover: its servers are only failed over (failover_service.h)
+  bool failover_service = false;  // redis-failover: Sentinel fails its primary over (failover_service.h)
 };
 
 // The lock service's instances are redis-0 … (Redlock: redis-(N-1)).

@@ -346,7 +346,11 @@ class Coordinator {
 
   void pause_or_crash(const PlannedFault& fault) {
     if (targets_a_lock_instance(fault)) {
-      if (LockInstance* instance = instance_named(fault.target)) act_on_lock_instance(*instance, fault);
+      if (failover_) {
+        act_on_failover_primary(fault);
+      } else if (LockInstance* instance = instance_named(fault.target)) {
+        act_on_lock_instance(*instance, fault);
+      }
       return;
     }
     WorkerSlot* worker = worker_named(fault.target);
@@ -422,6 +426,27 @@ class Coordinator {
       record_nemesis(EventKind::kFaultEnd,
                      {{field::kKind, fault_kind_name(FaultKind::kPartition)}, {field::kTarget, target}});
     });
+  }
+
+  // A plain pause or crash of redis-failover's first primary (no_live_form
+  // allows no other): Sentinel fails it over if it stays unreachable.
+  void act_on_failover_primary(const PlannedFault& fault) {
+    RedisServer& server = failover_->server(0);
+    if (!server.running()) return;  // a fault that finds it down does nothing, as in the model
+    fired_[fault.index] = true;
+    const std::string name = instance_name(0);
+    if (fault.kind() == FaultKind::kPause) {
+      server.freeze();
+      record_nemesis(EventKind::kFaultBegin, fault_begin_fields(fault, name));
+      after(scaled(fault.length), [this, name] {
+        failover_->server(0).thaw();
+        record_nemesis(EventKind::kFaultEnd, {{field::kKind, fault_kind_name(FaultKind::kPause)}, {field::kTarget, name}});
+      });
+      return;
+    }
+    record_nemesis(EventKind::kFaultBegin, {{field::kKind, fault_kind_name(FaultKind::kCrash)}, {field::kTarget, name}});
+    server.crash();
+    record(Json{{field::kTime, now()}, {field::kProc, name}, {field::kEvent, event_kind_name(EventKind::kCrash)}});
   }
 
   void act_on_lock_instance(LockInstance& instance, const PlannedFault& fault) {

@@ -123,10 +123,12 @@ void RedisServer::restart() {
 
 void RedisServer::freeze() {
   if (pid_ > 0) ::kill(pid_, SIGSTOP);
+  frozen_ = pid_ > 0;
 }
 
 void RedisServer::thaw() {
   if (pid_ > 0) ::kill(pid_, SIGCONT);
+  frozen_ = false;
 }
 
 RedisServer::~RedisServer() { stop(); }

@@ -51,6 +51,8 @@ class RedisServer {
   // SIGSTOP / SIGCONT: the whole server freezes, its clients' requests wait in the kernel.
   void freeze();
   void thaw();
+  // Between freeze() and thaw(): a blocking command to it would never return.
+  [[nodiscard]] bool frozen() const { return frozen_; }
 
  private:
   // Forks redis-server on port_; false when it exited at once (the port was taken).
@@ -62,6 +64,7 @@ class RedisServer {
   std::string host_ = "127.0.0.1";
   int port_ = 0;
   pid_t pid_ = -1;
+  bool frozen_ = false;
   std::string directory_;
 };
 
