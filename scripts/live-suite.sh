@@ -43,6 +43,8 @@ subset=(
   failover-split-brain:0.1       # two primaries grant the lock; fencing cannot help
   failover-wait-replicas:0.1     # WAIT keeps clients off the unreplicated grants
   failover-min-replicas:0.1      # with one replica, min-replicas-to-write: unavailability, no second grant
+  failover-primary-crash:0.1     # a plain crash: Sentinel fails it over to a replica that holds the grant
+  failover-primary-pause:0.1     # a paused primary wakes still a primary and grants again
 )
 
 scale_given=0
