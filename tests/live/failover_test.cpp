@@ -87,5 +87,29 @@ TEST(LiveFailover, AGrantNotYetReplicatedIsGrantedAgainByThePromotedReplicaWithT
   EXPECT_EQ(second[0]["token"], first[0]["token"]) << "the INCR did not replicate either";
 }
 
+
+TEST(LiveFailover, APrimaryPausedPastDownAfterIsFailedOverByRealSentinelAndTheRunEndsAfterItWakes) {
+  const std::string json = scratch("failover-pause.json");
+  const std::string histories = scratch("failover-pause-histories");
+  // A hang here was the coordinator blocking on the frozen server.
+  const Result result = run_locksim("live failover-primary-pause --runs 1 --fencing off --time-scale 0.1 --history " +
+                                    histories + " --json " + json);
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  const nlohmann::json summary = read_json(json);
+  const nlohmann::json& violations = live_mode(summary, "fencing-off")["violations"];
+  EXPECT_EQ(violations["double_holder"], 0) << result.output;
+  EXPECT_EQ(violations["stale_write"], 0) << result.output;
+  const auto lines = history_lines(histories + "/failover-primary-pause-live-seed1-fencing-off.jsonl");
+  const auto paused = events(lines, "nemesis", "fault.begin");
+  const auto woken = events(lines, "nemesis", "fault.end");
+  const auto promoted = events(lines, "redis-1", "replica.promote");
+  ASSERT_EQ(paused.size(), 1u);
+  ASSERT_EQ(woken.size(), 1u);
+  ASSERT_EQ(promoted.size(), 1u) << "Sentinel fails over a primary that stops answering";
+  EXPECT_GT(promoted[0]["t"].get<std::int64_t>(), paused[0]["t"].get<std::int64_t>());
+  EXPECT_LT(promoted[0]["t"].get<std::int64_t>(), woken[0]["t"].get<std::int64_t>()) << "during the pause";
+  EXPECT_EQ(events(lines, "run", "run.end")[0]["final"]["qty"], 12) << "every job done";
+}
+
 }  // namespace
 }  // namespace locksim::live
