@@ -39,10 +39,13 @@ void SentinelMonitor::add_to(sim::Simulation& simulation, Service service) {
 }
 
 sim::Task<> SentinelMonitor::run(sim::Context context) {
-  // The cluster has been up a while: every instance has just answered.
+  // The cluster has been up a while: every instance has just answered. (A
+  // restarted Sentinel starts afresh too: what was in flight died with it.)
   for (Link& link : links_) {
     link.last_pong = context.now();
     link.last_ping = context.now();
+    link.oldest_unanswered_ping.reset();
+    link.info_in_flight = false;
   }
   while (true) {
     co_await context.sleep(next_tick(rng_));
@@ -154,6 +157,7 @@ void SentinelMonitor::step_failover(sim::Context context) {
   const LocalTime now = context.now();
   switch (state_) {
     case State::kIdle:
+      // The only replica may be the old primary Sentinel has not converted yet: nothing to promote.
       if (!down(primary_, now) || returning_old_primary_ == replica()) return;
       if (failover_started_ && now - *failover_started_ < kFailoverTimeout * 2) return;  // tried too recently
       // Elected at once (the only Sentinel): the replica is selected on the next tick.
