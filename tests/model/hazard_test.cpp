@@ -178,7 +178,7 @@ SystemOptions failover_setup() {
   SystemOptions options = two_workers_one_job();
   options.service.kind = ServiceKind::kRedisFailover;
   options.service.replication_lag = sim::Distribution::constant(100_ms);
-  // Sentinel's defaults (30 s down-after, 1 s promotion): the first holder's
+  // Sentinel's default down-after (30 s), then its own promotion steps: the first holder's
   // job outlasts the detection, as H7 needs.
   options.lock.lease = 60_s;
   options.workers.work = sim::Distribution::constant(40_s);
