@@ -38,7 +38,7 @@ step() {
 step "install dependencies" 60 bash scripts/install-deps.sh
 
 step "build g++" 780 bash scripts/build.sh
-step "test g++" 60 ctest --test-dir build --output-on-failure --parallel "$jobs"
+step "test g++" 90 ctest --test-dir build --output-on-failure --parallel "$jobs"
 
 step "build clang++ sanitizers" 690 bash scripts/build-sanitizer.sh
 # The oracle swarm (label "swarm"), the Chromium screenshot (label
