@@ -44,7 +44,7 @@ step "build clang++ sanitizers" 690 bash scripts/build-sanitizer.sh
 # The oracle swarm (label "swarm"), the Chromium screenshot (label
 # "chromium"), the live tests against real redis-servers (label "live") and
 # explore over the whole library (label "library") run in the normal build only.
-step "test clang++ sanitizers" 150 ctest --test-dir build-sanitize --output-on-failure --parallel "$jobs" \
+step "test clang++ sanitizers" 180 ctest --test-dir build-sanitize --output-on-failure --parallel "$jobs" \
   --label-exclude 'swarm|chromium|live|library'
 
 # Fuzzing runs in the sanitizer build only (it needs clang's libFuzzer).
