@@ -37,10 +37,10 @@ step() {
 
 step "install dependencies" 60 bash scripts/install-deps.sh
 
-step "build g++" 780 bash scripts/build.sh
+step "build g++" 840 bash scripts/build.sh
 step "test g++" 90 ctest --test-dir build --output-on-failure --parallel "$jobs"
 
-step "build clang++ sanitizers" 690 bash scripts/build-sanitizer.sh
+step "build clang++ sanitizers" 840 bash scripts/build-sanitizer.sh
 # The oracle swarm (label "swarm"), the Chromium screenshot (label
 # "chromium"), the live tests against real redis-servers (label "live") and
 # explore over the whole library (label "library") run in the normal build only.
