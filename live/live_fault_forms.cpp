@@ -21,7 +21,7 @@ std::string on_lock_instance(const PlannedFault& fault, const LiveFaultContext& 
     // server would have to rejoin as a replica, and the replica's own
     // faults would cut off the coordinator's view of the records: neither
     // has a live form yet.
-    if (fault.target != "redis-0") return "on redis-failover only redis-0, the primary at the start, is paused or crashed live";
+    if (fault.target != instance_name(0)) return "on redis-failover only redis-0, the primary at the start, is paused or crashed live";
     if (fault.kind() == FaultKind::kCrash && std::get<model::faults::Crash>(fault.params).restart_after) {
       return "a redis-failover server is not restarted live (its rejoin has no live form yet)";
     }

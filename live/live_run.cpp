@@ -434,19 +434,30 @@ class Coordinator {
     RedisServer& server = failover_->server(0);
     if (!server.running()) return;  // a fault that finds it down does nothing, as in the model
     fired_[fault.index] = true;
-    const std::string name = instance_name(0);
     if (fault.kind() == FaultKind::kPause) {
-      server.freeze();
-      record_nemesis(EventKind::kFaultBegin, fault_begin_fields(fault, name));
-      after(scaled(fault.length), [this, name] {
-        failover_->server(0).thaw();
-        record_nemesis(EventKind::kFaultEnd, {{field::kKind, fault_kind_name(FaultKind::kPause)}, {field::kTarget, name}});
-      });
-      return;
+      pause_server(server, instance_name(0), fault);
+    } else {
+      crash_server(server, instance_name(0));
     }
+  }
+
+  // SIGSTOP for the fault's length, with its fault.begin and fault.end.
+  void pause_server(RedisServer& server, const std::string& name, const PlannedFault& fault) {
+    server.freeze();
+    record_nemesis(EventKind::kFaultBegin, fault_begin_fields(fault, name));
+    after(scaled(fault.length), [this, server = &server, name] {
+      server->thaw();
+      record_nemesis(EventKind::kFaultEnd, {{field::kKind, fault_kind_name(FaultKind::kPause)}, {field::kTarget, name}});
+    });
+  }
+
+  // SIGKILL, with its fault.begin and the server's crash; returns the crash's time.
+  std::int64_t crash_server(RedisServer& server, const std::string& name) {
     record_nemesis(EventKind::kFaultBegin, {{field::kKind, fault_kind_name(FaultKind::kCrash)}, {field::kTarget, name}});
     server.crash();
-    record(Json{{field::kTime, now()}, {field::kProc, name}, {field::kEvent, event_kind_name(EventKind::kCrash)}});
+    const std::int64_t crashed_at = now();
+    record(Json{{field::kTime, crashed_at}, {field::kProc, name}, {field::kEvent, event_kind_name(EventKind::kCrash)}});
+    return crashed_at;
   }
 
   void act_on_lock_instance(LockInstance& instance, const PlannedFault& fault) {
@@ -455,21 +466,10 @@ class Coordinator {
     if (!server.running() || instance.restarting.joinable()) return;
     fired_[fault.index] = true;
     if (fault.kind() == FaultKind::kPause) {
-      server.freeze();
-      record_nemesis(EventKind::kFaultBegin, fault_begin_fields(fault, instance.name));
-      after(scaled(fault.length), [this, slot = &instance] {
-        slot->server->thaw();
-        record_nemesis(EventKind::kFaultEnd,
-                       {{field::kKind, fault_kind_name(FaultKind::kPause)}, {field::kTarget, slot->name}});
-      });
+      pause_server(server, instance.name, fault);
       return;
     }
-    record_nemesis(EventKind::kFaultBegin,
-                   {{field::kKind, fault_kind_name(FaultKind::kCrash)}, {field::kTarget, instance.name}});
-    server.crash();
-    instance.restarts.push_back({now(), 0, std::nullopt});
-    record(Json{
-        {field::kTime, now()}, {field::kProc, instance.name}, {field::kEvent, event_kind_name(EventKind::kCrash)}});
+    instance.restarts.push_back({crash_server(server, instance.name), 0, std::nullopt});
     // Redlock's delayed restart: the instance stays down that much longer
     // (the model's answers nothing meanwhile; live, it refuses connections).
     if (const auto& restart_after = std::get<model::faults::Crash>(fault.params).restart_after) {
