@@ -445,8 +445,8 @@ class Coordinator {
   void pause_server(RedisServer& server, const std::string& name, const PlannedFault& fault) {
     server.freeze();
     record_nemesis(EventKind::kFaultBegin, fault_begin_fields(fault, name));
-    after(scaled(fault.length), [this, server = &server, name] {
-      server->thaw();
+    after(scaled(fault.length), [this, frozen = &server, name] {
+      frozen->thaw();
       record_nemesis(EventKind::kFaultEnd, {{field::kKind, fault_kind_name(FaultKind::kPause)}, {field::kTarget, name}});
     });
   }
