@@ -1,5 +1,7 @@
 #include "checker/stale_write_check.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 namespace locksim::checker {
@@ -40,13 +42,29 @@ std::optional<std::int64_t> StaleWriteCheck::TopTwo::best_other_than(std::string
   return best ? std::optional{best->second} : std::nullopt;
 }
 
+void StaleWriteCheck::RecentGains::add(Standing standing) {
+  ring[count % kKept] = std::move(standing);
+  ++count;
+}
+
+const StaleWriteCheck::Standing& StaleWriteCheck::RecentGains::for_token(const Token& token) const {
+  const std::size_t newest = (count - 1) % kKept;
+  if (token.known()) {
+    for (std::size_t back = 0; back < std::min(count, kKept); ++back) {
+      const Standing& gain = ring[(newest + kKept - back) % kKept];
+      if (gain.token == token) return gain;
+    }
+  }
+  return ring[newest];
+}
+
 void StaleWriteCheck::observe_change(const QuorumChange& change) {
   if (change.direction == QuorumChange::Direction::kLost) {
     return;
   }
   WhiteBoxLock& lock = white_box_locks_[change.lock];
   ++lock.gains;
-  gained_by_worker_[change.owner] = Standing{change.lock, lock.gains, change.token, change.event_index};
+  gained_by_worker_[change.owner].add(Standing{change.lock, lock.gains, change.token, change.event_index});
 }
 
 void StaleWriteCheck::observe(const Event& event) {
@@ -90,10 +108,11 @@ void StaleWriteCheck::Findings::add_late(std::int64_t write_index) {
 
 void StaleWriteCheck::serve_white_box(std::string_view server, const Event& event, const char* what,
                                       ReadServes track) {
-  const Standing* gained = gained_by_worker_.find(server);
-  if (gained == nullptr) {
+  const RecentGains* gains = gained_by_worker_.find(server);
+  if (gains == nullptr) {
     return;
   }
+  const Standing* gained = &gains->for_token(Token::of(event));
   Serve& served = white_box_locks_[gained->lock].served[static_cast<std::size_t>(track)];
   if (gained->epoch > served.epoch) {
     served = Serve{gained->epoch, std::string{server}, what, event.index, event.time_ns, gained->event_index,
@@ -102,12 +121,13 @@ void StaleWriteCheck::serve_white_box(std::string_view server, const Event& even
 }
 
 void StaleWriteCheck::judge_white_box(const Event& write) {
-  const Standing* gained = gained_by_worker_.find(write.writer);
-  if (gained == nullptr) {
+  const RecentGains* gains = gained_by_worker_.find(write.writer);
+  if (gains == nullptr) {
     return;
   }
-  const WhiteBoxLock& lock = *white_box_locks_.find(gained->lock);
   Token token = Token::of(write);
+  const Standing* gained = &gains->for_token(token);
+  const WhiteBoxLock& lock = *white_box_locks_.find(gained->lock);
   if (!token.known()) {
     token = gained->token;
   }

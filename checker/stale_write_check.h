@@ -11,12 +11,17 @@
 //   (LeaseTracker's QuorumChange kGained: a grant for a single instance,
 //   reaching the quorum for Redlock) and every re-gain (kRegained: the owner,
 //   still holding by an older lease's promise, won the lock anew with another
-//   token) gets the next *epoch* of that lock, in history order. A worker's epoch is that of its most recent gain. Each
-//   serve — read.accept by `reader`, write.accept by `writer` — raises the
-//   lock's served high-water epoch to the server's epoch. A write.accept by W
+//   token) gets the next *epoch* of that lock, in history order. A worker's
+//   epoch is that of its most recent gain, except for a read.accept or
+//   write.accept that carries the token of one of its last
+//   kGainsMatchedByToken gains: that gain's (a write sent under an earlier
+//   holding of the same worker and delivered late is judged by the holding
+//   that sent it). Each serve — read.accept by `reader`, write.accept by
+//   `writer` — raises the lock's served high-water epoch to the server's
+//   epoch. A write.accept by W
 //   is stale iff the high-water before it exceeds W's epoch; late iff not
 //   stale but the lock was gained (by another owner) after W's gain.
-//   Token values play no part: opaque string tokens work alike.
+//   Token values are only matched, never ordered: opaque string tokens work alike.
 //   A history with no read.accept / read.reject at all (a real one may lack
 //   them) counts the readers' read.ok as the serve instead, at its own place:
 //   both are tracked, and the caller picks (ReadServes).
@@ -37,7 +42,7 @@
 // write.accept itself (a completion before the accept was served before it,
 // which is as sound), and a write.ok with none is not judged.
 //
-// Memory: one entry per lock and per worker.
+// Memory: one entry per lock and per worker (a worker's: its last 8 gains).
 
 #include <array>
 #include <cstdint>
@@ -53,6 +58,11 @@
 #include "checker/violation.h"
 
 namespace locksim::checker {
+
+// How many of a worker's latest gains a token-carrying read or write is
+// matched against (white-box). A write delivered later than that many newer
+// gains of its own worker is judged by the newest.
+inline constexpr std::size_t kGainsMatchedByToken = 8;
 
 class StaleWriteCheck {
  public:
@@ -101,6 +111,16 @@ class StaleWriteCheck {
     std::int64_t gain_index = -1;  // the event where the server gained (acquired) the lock
     Token token;
   };
+  // A worker's last few gains (white-box), newest last.
+  struct RecentGains {
+    static constexpr std::size_t kKept = kGainsMatchedByToken;
+    std::array<Standing, kKept> ring;
+    std::size_t count = 0;  // gains seen
+
+    void add(Standing standing);
+    // The newest gain granted with `token`, else the newest gain.
+    [[nodiscard]] const Standing& for_token(const Token& token) const;
+  };
   struct WhiteBoxLock {
     std::int64_t gains = 0;  // the latest epoch
     std::array<Serve, 2> served;  // by ReadServes
@@ -135,7 +155,7 @@ class StaleWriteCheck {
   void judge_black_box(std::string_view writer, const Event& write, Judged judged);
 
   NameMap<WhiteBoxLock> white_box_locks_;
-  NameMap<Standing> gained_by_worker_;
+  NameMap<RecentGains> gained_by_worker_;
   NameMap<BlackBoxLock> black_box_locks_;
   NameMap<Standing> acquired_by_worker_;
   NameMap<InvokedWrite> invoked_by_worker_;

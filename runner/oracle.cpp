@@ -7,6 +7,7 @@
 #include "runner/record_fields.h"
 #include "vocabulary/event_kind.h"
 #include "vocabulary/field_name.h"
+#include "vocabulary/worker_name.h"
 
 namespace locksim::runner {
 
@@ -16,8 +17,6 @@ namespace field = vocabulary::field;
 namespace {
 
 using checker::ViolationKind;
-
-bool is_worker(std::string_view proc) { return proc.starts_with("worker-"); }
 
 std::optional<sim::Duration> lease_length(std::span<const sim::Field> fields) {
   const std::optional<std::int64_t> lease_ns = integer_field(fields, field::kLeaseNs);
@@ -77,19 +76,19 @@ void Oracle::observe(sim::Time now, std::string_view proc, EventKind event, std:
   } else if (event == EventKind::kLeaseAdopt) {
     adopt(now, proc,
           Promise{std::string{text_field(fields, field::kOwner)}, token_of(fields), now, lease_length(fields)});
-  } else if (event == EventKind::kCrash && !is_worker(proc)) {
+  } else if (event == EventKind::kCrash && !vocabulary::is_worker(proc)) {
     crash_instance(proc);
   } else if (event == EventKind::kHoldBegin) {
     begin_work(now, proc);
-  } else if (event == EventKind::kHoldEnd || (event == EventKind::kCrash && is_worker(proc))) {
+  } else if (event == EventKind::kHoldEnd || (event == EventKind::kCrash && vocabulary::is_worker(proc))) {
     stop_work(now, proc, event == EventKind::kCrash ? WorkStop::kCrash : WorkStop::kHoldEnd);
   } else if (event == EventKind::kAcquireFail) {
     failed_acquire(now, proc);
   } else if (event == EventKind::kReadAccept) {
-    served(text_field(fields, field::kReader));
+    served(text_field(fields, field::kReader), integer_field(fields, field::kToken));
   } else if (event == EventKind::kWriteAccept) {
     const std::optional<std::int64_t> job = integer_field(fields, field::kJob);
-    accepted_write(text_field(fields, field::kWriter), text_field(fields, field::kKey),
+    accepted_write(text_field(fields, field::kWriter), integer_field(fields, field::kToken), text_field(fields, field::kKey),
                    job ? std::to_string(*job) : std::string_view{text_field(fields, field::kJob)});
   } else if (event == EventKind::kEffectAccept) {
     // An external effect (the payments node): no storage write, so no lock order
@@ -133,7 +132,11 @@ void Oracle::grant(sim::Time now, std::string_view instance, Promise promise, Gr
     // but no new holding stretch and no double grant with itself.
     state.gained_token = token;
     state.epoch = ++gains_;
+  } else {
+    return;
   }
+  state.recent_gains.emplace_back(token, *state.epoch);
+  if (state.recent_gains.size() > checker::kGainsMatchedByToken) state.recent_gains.pop_front();
 }
 
 int Oracle::instances_promising(std::string_view owner_name, std::int64_t token) const {
@@ -395,17 +398,29 @@ void Oracle::acquired_token(std::string_view worker, std::int64_t token) {
 
 // --- Storage -----------------------------------------------------------------
 
-void Oracle::served(std::string_view worker) {
+std::optional<std::int64_t> Oracle::epoch_of(std::string_view worker, std::optional<std::int64_t> token) const {
   const auto found = owners_.find(worker);
-  if (found != owners_.end() && found->second.epoch) served_epoch_ = std::max(served_epoch_, *found->second.epoch);
+  if (found == owners_.end()) return std::nullopt;
+  const OwnerState& state = found->second;
+  if (token) {
+    const auto sent_under = std::find_if(state.recent_gains.rbegin(), state.recent_gains.rend(),
+                                         [&](const auto& gain) { return gain.first == *token; });
+    if (sent_under != state.recent_gains.rend()) return sent_under->second;
+  }
+  return state.epoch;
 }
 
-void Oracle::accepted_write(std::string_view writer, std::string_view key, std::string_view job) {
+void Oracle::served(std::string_view worker, std::optional<std::int64_t> token) {
+  if (const std::optional<std::int64_t> epoch = epoch_of(worker, token)) served_epoch_ = std::max(served_epoch_, *epoch);
+}
+
+void Oracle::accepted_write(std::string_view writer, std::optional<std::int64_t> token, std::string_view key,
+                            std::string_view job) {
   ++accepted_writes_by_key_[std::string{key}];
   if (!job.empty()) accepted_effect(job);
-  const auto found = owners_.find(writer);
-  if (found == owners_.end() || !found->second.epoch) return;  // never held: not tied to the lock
-  const std::int64_t epoch = *found->second.epoch;
+  const std::optional<std::int64_t> written_under = epoch_of(writer, token);
+  if (!written_under) return;  // never held: not tied to the lock
+  const std::int64_t epoch = *written_under;
   if (served_epoch_ > epoch) {
     // Storage already served a holder that gained the lock after this writer.
     ++counts_.violations[static_cast<std::size_t>(ViolationKind::kStaleWrite)];
@@ -413,7 +428,7 @@ void Oracle::accepted_write(std::string_view writer, std::string_view key, std::
   } else if (gains_ > epoch) {
     ++counts_.late_writes;  // superseded, but nobody after it has touched storage yet
   }
-  served(writer);
+  served(writer, token);
 }
 
 void Oracle::accepted_effect(std::string_view job) {

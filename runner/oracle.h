@@ -34,6 +34,7 @@
 
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <optional>
 #include <set>
@@ -42,6 +43,7 @@
 #include <string_view>
 #include <vector>
 
+#include "checker/stale_write_check.h"
 #include "checker/violation.h"
 #include "sim/history_recorder.h"
 #include "sim/time.h"
@@ -122,6 +124,10 @@ class Oracle {
     std::size_t working_stretch = 0;          // in working_, while it works
     std::optional<std::int64_t> epoch;        // the lock order of its latest gain or re-gain
     std::int64_t gained_token = 0;            // the token of that gain, while it holds
+    // (token, epoch) of its last checker::kGainsMatchedByToken gains and re-gains, newest last: a
+    // read or write carrying one of those tokens belongs to that gain's place
+    // in the lock order (the checker's rule, checker/stale_write_check.h).
+    std::deque<std::pair<std::int64_t, std::int64_t>> recent_gains;
     bool working = false;                     // between its hold.begin and hold.end
     // Stopped holding, or (no hold ended since) its latest crash; a grant or
     // acquire.ok clears it, as a hold.begin does: it is acquiring, not idle.
@@ -177,8 +183,11 @@ class Oracle {
   void granted_token(std::string_view instance, std::string_view owner, std::int64_t token);
   void invoked_acquire(std::string_view worker);
   void acquired_token(std::string_view worker, std::int64_t token);
-  void served(std::string_view worker);
-  void accepted_write(std::string_view writer, std::string_view key, std::string_view job);
+  // The lock-order place of what `worker` sent with `token` (none: its latest gain's).
+  [[nodiscard]] std::optional<std::int64_t> epoch_of(std::string_view worker, std::optional<std::int64_t> token) const;
+  void served(std::string_view worker, std::optional<std::int64_t> token);
+  void accepted_write(std::string_view writer, std::optional<std::int64_t> token, std::string_view key,
+                      std::string_view job);
   // One accepted effect for `job`: a storage write carrying it, or an external effect.accept.
   void accepted_effect(std::string_view job);
 

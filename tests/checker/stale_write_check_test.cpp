@@ -420,5 +420,54 @@ TEST(StaleWrite, ARenewalOfTheSameTokenIsNoNewGain) {
   EXPECT_EQ(verdict.counts.late_writes, 0);
 }
 
+// The h02-write-into-partition story: worker-1's write sent under token 1 is
+// held in a partition; worker-1 itself wins the lock again (token 2) and
+// reads; then the old write lands.
+HistoryBuilder own_late_write_history() {
+  HistoryBuilder history;
+  history.add(ms(1000), "redis-0", "lease.grant", lease("worker-1", 1))
+      .add(ms(11000), "redis-0", "lease.expire", Fields{{"lock", "orders"}, {"owner", "worker-1"}})
+      .add(ms(21000), "redis-0", "lease.grant", lease("worker-1", 2), "newer")
+      .add(ms(21002), "storage", "read.accept", Fields{{"key", "qty"}, {"reader", "worker-1"}}, "served");
+  return history;
+}
+
+TEST(StaleWrite, AWriteCarryingAnEarlierTokenOfItsOwnWriterIsJudgedByTheHoldingThatSentIt) {
+  HistoryBuilder history = own_late_write_history();
+  history.add(ms(21600), "storage", "write.accept", write("worker-1", 1, 3), "stale");
+  const auto found = violations_of(check(history), ViolationKind::kStaleWrite);
+  ASSERT_EQ(found.size(), 1U);
+  EXPECT_EQ(found[0].events, (std::vector<std::int64_t>{history.index_of("newer"), history.index_of("served"),
+                                                        history.index_of("stale")}));
+}
+
+TEST(StaleWrite, AWriteWithoutATokenBelongsToItsWritersNewestHolding) {
+  // Fencing off: nothing says which holding sent it, so it counts as the newest's.
+  HistoryBuilder history = own_late_write_history();
+  history.add(ms(21600), "storage", "write.accept", Fields{{"key", "qty"}, {"value", 3}, {"writer", "worker-1"}});
+  const HistoryVerdict verdict = check(history);
+  EXPECT_TRUE(violations_of(verdict, ViolationKind::kStaleWrite).empty());
+  EXPECT_EQ(verdict.counts.late_writes, 0);
+}
+
+TEST(StaleWrite, ATokenOlderThanTheGainsMatchedBelongsToTheNewestHolding) {
+  // worker-1 gains tokens 1 … kGainsMatchedByToken + 1 in turn, each read once;
+  // a write with token 1 is then older than every gain kept.
+  HistoryBuilder history;
+  const auto gains = static_cast<std::int64_t>(kGainsMatchedByToken) + 1;
+  for (std::int64_t token = 1; token <= gains; ++token) {
+    history.add(ms(1000 * token), "redis-0", "lease.grant", lease("worker-1", token))
+        .add(ms(1000 * token + 1), "storage", "read.accept", read("worker-1", token))
+        .add(ms(1000 * token + 2), "redis-0", "lease.release",
+             Fields{{"lock", "orders"}, {"owner", "worker-1"}, {"token", token}, {"by", "worker-1"}});
+  }
+  history.add(ms(1000 * gains + 500), "storage", "write.accept", write("worker-1", 1, 3));
+  EXPECT_TRUE(violations_of(check(history), ViolationKind::kStaleWrite).empty());
+  history.add(ms(1000 * gains + 600), "storage", "write.accept", write("worker-1", 2, 3), "stale");
+  const auto found = violations_of(check(history), ViolationKind::kStaleWrite);
+  ASSERT_EQ(found.size(), 1U);
+  EXPECT_EQ(found[0].events.back(), history.index_of("stale"));
+}
+
 }  // namespace
 }  // namespace locksim::checker
