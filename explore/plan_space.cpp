@@ -17,6 +17,7 @@
 #include "scenario/seed_limits.h"
 #include "sim/distribution.h"
 #include "sim/random.h"
+#include "vocabulary/worker_name.h"
 
 namespace locksim::explore {
 namespace {
@@ -181,22 +182,12 @@ void set_workload_jobs(model::Workload& workload, int jobs) {
       workload);
 }
 
-int worker_number(const std::string& node) {
-  constexpr std::string_view kPrefix = "worker-";
-  if (node.rfind(kPrefix, 0) != 0) return 0;
-  try {
-    return std::stoi(node.substr(kPrefix.size()));
-  } catch (const std::exception&) {
-    return 0;
-  }
-}
-
 }  // namespace
 
 int fewest_workers(const Scenario& scenario) {
   int fewest = 1;
   const auto count = [&](const std::vector<std::string>& nodes) {
-    for (const std::string& node : nodes) fewest = std::max(fewest, worker_number(node));
+    for (const std::string& node : nodes) fewest = std::max(fewest, vocabulary::worker_number(node));
   };
   for (const FaultSpec& fault : scenario.faults) {
     count({fault.target.node});

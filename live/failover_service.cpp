@@ -10,6 +10,7 @@
 #include "vocabulary/fault_kind.h"
 #include "vocabulary/field_name.h"
 #include "vocabulary/proc_name.h"
+#include "vocabulary/worker_name.h"
 
 namespace locksim::live {
 
@@ -184,7 +185,7 @@ bool FailoverService::act(const scenario::PlannedFault& fault) {
   std::vector<std::string> with_old{old_primary};
   std::vector<std::string> away{instance_name(1), "sentinel"};
   for (int index = 1; index <= scenario_.system.workers.count; ++index) {
-    const std::string worker = fmt::format("worker-{}", index);
+    const std::string worker = vocabulary::worker_name(index);
     const bool with = std::ranges::find(failover.with_primary, worker) != failover.with_primary.end();
     (with ? with_old : away).push_back(worker);
   }

@@ -1,6 +1,7 @@
 #include "live/live_fault_forms.h"
 
 #include "live/failover_service.h"
+#include "vocabulary/worker_name.h"
 
 #include <variant>
 
@@ -63,7 +64,7 @@ std::string on_network(const PlannedFault& fault) {
 }  // namespace
 
 bool targets_a_lock_instance(const PlannedFault& fault) { return fault.target.starts_with("redis-"); }
-bool targets_a_worker(const PlannedFault& fault) { return fault.target.starts_with("worker-"); }
+bool targets_a_worker(const PlannedFault& fault) { return vocabulary::is_worker(fault.target); }
 
 std::string no_live_form(const PlannedFault& fault, const LiveFaultContext& context) {
   switch (fault.kind()) {

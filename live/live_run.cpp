@@ -43,6 +43,7 @@
 #include "vocabulary/field_name.h"
 #include "vocabulary/proc_name.h"
 #include "vocabulary/reason.h"
+#include "vocabulary/worker_name.h"
 
 namespace locksim::live {
 
@@ -61,13 +62,13 @@ using std::chrono::nanoseconds;
 
 // How long before t = 0 the workers are started.
 constexpr std::chrono::milliseconds kHeadStart{250};
-// With a constant network delay, worker k's job loop begins (k − 1) times
-// this after t = 0, so that worker-1 asks for the lock first, as in the
-// simulator: there every worker asks at t = 0 over the same delay and the
-// tie goes to worker order. Were they to race, the machine would pick the
-// first holder, and a fault planned for worker-1's first hold would meet a
-// different story. With a random delay the simulator's order comes from the
-// delays drawn, and live from the proxy's: no stagger then.
+// Each worker's job loop begins at the plan's start for it (workers.start).
+// Workers planned to start together over a constant network delay tie in
+// the simulator, where the tie goes to worker order; live, each such worker
+// begins this much after the one before it, so that the earlier one asks
+// first, as there. Were they to race, the machine would pick the first
+// holder. With a random delay the simulator's order comes from the delays
+// drawn, and live from the proxy's: no stagger then.
 constexpr std::chrono::milliseconds kStagger{2};
 
 // The longest line a worker may print, in bytes (locksim's are a few hundred).
@@ -166,13 +167,14 @@ class Coordinator {
       instances_.push_back(std::move(instance));
     }
     for (int index = 1; index <= scenario_.system.workers.count; ++index) {
-      auto worker = std::make_unique<WorkerSlot>(fmt::format("worker-{}", index), io_);
+      auto worker = std::make_unique<WorkerSlot>(vocabulary::worker_name(index), io_);
       if (failover_) worker->sentinel = failover_->open_worker_links(worker->name, worker->lock_ports.emplace_back());
       for (const auto& instance : instances_) {
         worker->lock_ports.push_back(
             proxy_->open_link(worker->name, instance->name, instance->endpoint.host, instance->endpoint.port));
       }
       worker->storage_port = proxy_->open_link(worker->name, "storage", settings_.storage.host, settings_.storage.port);
+      worker->begin_ns = begin_of(worker->name);
       workers_.push_back(std::move(worker));
     }
     for (const PlannedFault& fault : plan_.faults) arm(fault);
@@ -226,6 +228,7 @@ class Coordinator {
     bool takes_own_stops = false;         // a user's program said so (live.hello)
     std::size_t lines = 0;                // lines it printed
     std::optional<SentinelRoute> sentinel;  // redis-failover: how it finds the primary
+    std::int64_t begin_ns = 0;  // its job loop begins this long after t = 0, a restart's too (begin_of)
   };
 
   [[nodiscard]] bool failover_service() const { return scenario_.system.service.kind == model::ServiceKind::kRedisFailover; }
@@ -268,12 +271,16 @@ class Coordinator {
   [[nodiscard]] std::int64_t now() const { return clock_ns(CLOCK_MONOTONIC) - start_ns_; }
   [[nodiscard]] nanoseconds scaled(sim::Duration duration) const { return live::scaled(duration, settings_.time_scale); }
 
-  // 0 for worker-1.
-  std::int64_t worker_index(const WorkerSlot& worker) const {
-    for (std::size_t index = 0; index < workers_.size(); ++index) {
-      if (workers_[index].get() == &worker) return static_cast<std::int64_t>(index);
+  // When a worker's job loop begins: its planned start, scaled, and kStagger
+  // after each earlier worker planned to start at the same instant.
+  std::int64_t begin_of(const std::string& worker) const {
+    const sim::Duration planned = plan_.worker_starts.at(worker);
+    std::int64_t tied_before = 0;
+    for (const auto& [name, start] : plan_.worker_starts) {
+      if (start == planned && vocabulary::worker_number(name) < vocabulary::worker_number(worker)) ++tied_before;
     }
-    return 0;
+    const bool ties_go_to_worker_order = std::holds_alternative<sim::Distribution::Constant>(scenario_.network.delay.shape());
+    return scaled(planned).count() + (ties_go_to_worker_order ? nanoseconds{kStagger}.count() * tied_before : 0);
   }
 
   WorkerSlot* worker_named(const std::string& name) {
@@ -567,8 +574,7 @@ class Coordinator {
     config.storage_port = worker.storage_port;
     config.prefix = settings_.prefix;
     config.start_ns = start_ns_;
-    const bool ties_go_to_worker_order = std::holds_alternative<sim::Distribution::Constant>(scenario_.network.delay.shape());
-    config.begin_ns = jobs_left < 0 && ties_go_to_worker_order ? nanoseconds{kStagger}.count() * worker_index(worker) : 0;
+    config.begin_ns = worker.begin_ns;
     config.time_scale = settings_.time_scale;
     config.seed = settings_.seed;
     config.jobs_left = jobs_left;

@@ -127,6 +127,14 @@ struct WorkerOptions {
   Distribution retry = Distribution::uniform(Duration::milliseconds(50), Duration::milliseconds(500));  // wait before re-acquiring
   Distribution work = Distribution::uniform(Duration::milliseconds(100), Duration::seconds(2));        // holder's work before the write
   Distribution between = Distribution::constant(Duration::zero());  // idle time between a release and the next acquire
+  // How long after t = 0 each worker begins its first job: one draw per worker,
+  // made by the seed's plan (scenario/plan.h), so that both fencing modes and a
+  // live run start the workers alike. The default spreads them over a second:
+  // a fleet's processes start that far apart (live, client libraries' workers
+  // came up 0.1–2 s apart), it is hundreds of network delays wide, so the first
+  // grant is a fair draw among the workers and not a tie won by worker-1, and it
+  // is short beside the leases and faults the scenarios time in seconds.
+  Distribution start = Distribution::uniform(Duration::zero(), Duration::seconds(1));
   std::optional<WaitReplicas> wait_replicas;            // redis-failover: WAIT after each grant; default none
   // Giving up (redsync: 32 tries; Redisson tryLock(wait, lease): `wait`). A job whose
   // acquire gives up is a failed job: recorded as acquire.give_up, never done, counted

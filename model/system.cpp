@@ -11,14 +11,13 @@
 #include "vocabulary/event_kind.h"
 #include "vocabulary/field_name.h"
 #include "vocabulary/proc_name.h"
+#include "vocabulary/worker_name.h"
 
 namespace locksim::model {
 
 using vocabulary::EventKind;
 
 namespace {
-
-std::string worker_name(int number) { return fmt::format("worker-{}", number); }
 
 bool charges_externally(const Workload& workload) {
   const auto* billing = std::get_if<BillingWorkload>(&workload);
@@ -54,10 +53,16 @@ System::System(sim::Simulation& simulation, SystemOptions options)
   for (int number = 1; number <= options_.workers.count; ++number) {
     clients_.push_back(service_->make_client());
     clients_.back()->set_lease_clock(options_.workers.clock);
-    workers_.emplace_back(worker_name(number), options_, *clients_.back(), storage_node_, payments_node_,
+    workers_.emplace_back(vocabulary::worker_name(number), options_, *clients_.back(), storage_node_, payments_node_,
                           [this] { on_worker_finished(); });
     worker_nodes_.push_back(simulation.add_node(workers_.back().name(), workers_.back().boot()));
   }
+}
+
+void System::start_worker_after(std::string_view worker, sim::Duration offset) {
+  const auto named = std::find_if(workers_.begin(), workers_.end(), [worker](const Worker& w) { return w.name() == worker; });
+  LOCKSIM_ASSERT(named != workers_.end(), "start offset for a worker the system does not have");
+  named->start_after(offset);
 }
 
 bool System::all_workers_finished() const {
@@ -165,7 +170,7 @@ std::vector<std::string> System::node_names(const SystemOptions& options) {
   if (options.service.kind == ServiceKind::kRedisFailover) names.emplace_back(vocabulary::proc::kSentinel);
   names.emplace_back(vocabulary::proc::kStorage);
   if (charges_externally(options.workload)) names.emplace_back(vocabulary::proc::kPayments);
-  for (int number = 1; number <= options.workers.count; ++number) names.push_back(worker_name(number));
+  for (int number = 1; number <= options.workers.count; ++number) names.push_back(vocabulary::worker_name(number));
   return names;
 }
 

@@ -44,6 +44,9 @@ class System {
   [[nodiscard]] sim::NodeId worker_node(int number) const { return worker_nodes_.at(static_cast<std::size_t>(number - 1)); }
   [[nodiscard]] const Worker& worker(int number) const { return workers_.at(static_cast<std::size_t>(number - 1)); }
   [[nodiscard]] bool all_workers_finished() const;
+  // That worker's first job begins `offset` after t = 0 (the plan's draw from
+  // workers.start); call before the simulation runs. Default: at once.
+  void start_worker_after(std::string_view worker, sim::Duration offset);
   // Jobs not done (so far): counter and write-only, jobs × workers − jobs done; billing,
   // customers never charged. Jobs of a worker that crashed for good count, and so
   // do jobs given up (acquire timeout or tries).

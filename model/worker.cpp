@@ -38,6 +38,11 @@ sim::NodeBoot Worker::boot() {
 }
 
 sim::Task<> Worker::run(Context context) {
+  // Its planned start, on its own monotonic clock (which reads 0 at t = 0 and
+  // goes on through a crash): a restart before then still waits for it. No
+  // zero sleep: a worker without an offset asks at t = 0, as it always did.
+  const sim::LocalTime start = sim::LocalTime{} + start_offset_;
+  if (context.monotonic_now() < start) co_await context.sleep_until(start, sim::ClockKind::kMonotonic);
   const std::optional<int> jobs = jobs_per_worker(options_.workload);
   while (jobs_.any_left(jobs)) {
     const std::optional<Lease> granted = co_await acquire_until_granted(context);

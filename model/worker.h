@@ -1,7 +1,7 @@
 #pragma once
 // A worker: one machine running the job loop under the lock.
 //
-//   acquire (retry with jitter) → hold.begin → read → work → [check lease] →
+//   [wait for its start] → acquire (retry with jitter) → hold.begin → read → work → [check lease] →
 //   write → hold.end → release → idle → next job
 //
 // (The write-only workload skips the read: its write is the job's result.)
@@ -44,6 +44,9 @@ class Worker {
          std::optional<sim::NodeId> payments, std::function<void()> on_finished);
 
   [[nodiscard]] sim::NodeBoot boot();
+  // Its first job begins `offset` after t = 0 (a worker restarted before then
+  // waits for it too).
+  void start_after(sim::Duration offset) { start_offset_ = offset; }
   [[nodiscard]] const std::string& name() const { return name_; }
   [[nodiscard]] bool finished() const { return finished_; }
   // Jobs whose effect was accepted (counter, write-only) or customers it charged (billing).
@@ -81,6 +84,7 @@ class Worker {
   std::function<void()> on_finished_;
 
   JobCount jobs_;
+  sim::Duration start_offset_ = sim::Duration::zero();
   bool finished_ = false;
   std::uint64_t acquisitions_ = 0;
   std::uint64_t attempt_keys_ = 0;  // idempotency keys per attempt handed out (client_rules.h)

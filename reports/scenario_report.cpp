@@ -14,6 +14,7 @@
 #include "scenario/scenario_parser.h"
 #include "scenario/scenario_text.h"
 #include "sim/duration_text.h"
+#include "vocabulary/worker_name.h"
 
 namespace locksim::reports {
 namespace {
@@ -120,7 +121,7 @@ std::optional<std::size_t> worker_pause(const scenario::Scenario& scenario) {
     const scenario::FaultSpec& fault = scenario.faults[index];
     if (fault.kind() != scenario::FaultKind::kPause) continue;
     if (fault.target.group == scenario::TargetGroup::kWorkers ||
-        (fault.target.group == scenario::TargetGroup::kNamed && fault.target.node.starts_with("worker-"))) {
+        (fault.target.group == scenario::TargetGroup::kNamed && vocabulary::is_worker(fault.target.node))) {
       return index;
     }
   }

@@ -226,6 +226,10 @@ SeedRun run_plan(const scenario::Scenario& scenario, const scenario::Plan& plan,
     simulation.set_clock_drift(node_named(simulation, node), drift_ppb);
   }
 
+  for (const auto& [worker, offset] : plan.worker_starts) {
+    system.start_worker_after(worker, offset);
+  }
+
   model::Nemesis nemesis{simulation, system};
   std::vector<bool> fired(scenario.faults.size(), false);
   for (const PlannedFault& fault : plan.faults) {

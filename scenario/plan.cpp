@@ -5,6 +5,7 @@
 #include "model/system.h"
 #include "scenario/scenario_limits.h"
 #include "sim/random.h"
+#include "vocabulary/worker_name.h"
 
 namespace locksim::scenario {
 namespace {
@@ -12,7 +13,7 @@ namespace {
 std::vector<std::string> group_members(const Scenario& scenario, TargetGroup group) {
   std::vector<std::string> members;
   for (const std::string& name : scenario_node_names(scenario)) {
-    const bool worker = name.rfind("worker-", 0) == 0;
+    const bool worker = vocabulary::is_worker(name);
     const bool service = !worker && name != "storage";
     if (group == TargetGroup::kAny || (group == TargetGroup::kWorkers && worker) ||
         (group == TargetGroup::kService && service)) {
@@ -60,6 +61,11 @@ Plan make_plan(const Scenario& scenario, std::uint64_t seed) {
     for (const std::string& node : scenario_node_names(scenario)) {
       plan.drift_ppb[node] = clocks.between(-scenario.drift_ppm, scenario.drift_ppm) * 1000;
     }
+  }
+
+  sim::Rng starts = streams.stream("plan/starts");
+  for (const std::string& worker : group_members(scenario, TargetGroup::kWorkers)) {
+    plan.worker_starts[worker] = scenario.system.workers.start.sample(starts);
   }
 
   // Swarm testing: each seed enables a random non-empty subset of the faults.

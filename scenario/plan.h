@@ -33,6 +33,7 @@ struct Plan {
   std::uint64_t seed = 0;
   std::vector<PlannedFault> faults;              // in scenario order, rate occurrences in time order
   std::map<std::string, std::int64_t> drift_ppb;  // by node name; absent = no drift
+  std::map<std::string, Duration> worker_starts;  // by worker name: its first job begins then (workers.start)
 };
 
 // The scenario's node names, as the model names them (model::System::node_names):

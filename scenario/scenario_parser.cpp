@@ -22,6 +22,7 @@
 #include "model/redlock_service.h"
 #include "sim/duration_text.h"
 #include "vocabulary/setup_name.h"
+#include "vocabulary/worker_name.h"
 
 namespace locksim::scenario {
 namespace {
@@ -352,7 +353,7 @@ void read_workers(const Reader& reader, const json& value, Scenario& scenario) {
   const std::string path = "/workers";
   reader.require_object(value, path,
                         {"count", "acquire", "release", "renew", "renew_every", "check_before_write", "retry", "work",
-                         "between", "wait_replicas", "clock", "acquire_timeout", "max_tries",
+                         "between", "start", "wait_replicas", "clock", "acquire_timeout", "max_tries",
                          "renew_command", "command"});
   model::WorkerOptions& workers = scenario.system.workers;
   with_member(value, "count", [&](const json& v) { workers.count = static_cast<int>(reader.integer(v, path + "/count", 1, 1000)); });
@@ -391,6 +392,7 @@ void read_workers(const Reader& reader, const json& value, Scenario& scenario) {
   with_member(value, "retry", [&](const json& v) { workers.retry = reader.distribution(v, path + "/retry"); });
   with_member(value, "work", [&](const json& v) { workers.work = reader.distribution(v, path + "/work"); });
   with_member(value, "between", [&](const json& v) { workers.between = reader.distribution(v, path + "/between"); });
+  with_member(value, "start", [&](const json& v) { workers.start = reader.distribution(v, path + "/start"); });
   with_member(value, "wait_replicas", [&](const json& v) {
     const std::string wait_path = path + "/wait_replicas";
     if (scenario.system.service.kind != model::ServiceKind::kRedisFailover) {
@@ -583,7 +585,7 @@ class FaultParamsReader {
       for (std::size_t index = 0; index < v.size(); ++index) {
         const std::string item = fmt::format("{}/with_primary/{}", path_, index);
         const std::string name = node_name(reader_, v[index], item, nodes_);
-        if (name.rfind("worker-", 0) != 0) reader_.fail(item, "with_primary lists workers");
+        if (!vocabulary::is_worker(name)) reader_.fail(item, "with_primary lists workers");
         failover.with_primary.push_back(name);
       }
     });
@@ -640,7 +642,7 @@ FaultSpec read_fault(const Reader& reader, const json& value, const std::string&
     reader.fail(path, "this fault needs a \"target\": a node name, \"workers\", \"service\" or \"any\"");
   }
   if (fault.kind() == FaultKind::kStarveRenewal && fault.target.group == TargetGroup::kNamed &&
-      fault.target.node.rfind("worker-", 0) != 0) {
+      !vocabulary::is_worker(fault.target.node)) {
     reader.fail(path + "/target", "starve-renewal targets a worker");
   }
   if (fault.kind() == FaultKind::kMemoryPressure) {

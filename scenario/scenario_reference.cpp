@@ -106,6 +106,10 @@ constexpr std::array kReference = std::to_array<KeyReference>({
     {"/workers/work", "distribution", "time", "uniform 100ms to 2s", "", "how long a holder works before writing"},
     {"/workers/between", "distribution", "time", "0", "",
      "idle time between one job's release and the next acquire"},
+    {"/workers/start", "distribution", "time", "uniform 0s to 1s", "",
+     "how long after t = 0 each worker begins its first job, one draw per worker from the seed's plan (the same "
+     "in both fencing modes and live); the default makes the first holder a fair draw among the workers; \"0s\": "
+     "all ask at t = 0 and, with a constant network delay, worker-1 is granted first"},
     {"/workers/wait_replicas", "object", "", "none", "only with service kind redis-failover",
      "after each grant the client sends WAIT replicas timeout; a grant fewer replicas acknowledged is given back "
      "(compare-and-delete) and the acquire fails with not-replicated"},

@@ -141,7 +141,8 @@ def main():
         os.write(1, (json.dumps({"ev": "live.hello", "self_stops": True}) + "\n").encode())
     lock = Redis(config["host"], config["lock_port"])
     storage = Redis(STORAGE["host"], STORAGE["port"])
-    wait = (config["start_ns"] - time.clock_gettime_ns(time.CLOCK_MONOTONIC)) / 1e9
+    # Our first job begins at our planned start (begin_ns after t = 0); after a restart that is past.
+    wait = (config["start_ns"] + config["begin_ns"] - time.clock_gettime_ns(time.CLOCK_MONOTONIC)) / 1e9
     if wait > 0:
         time.sleep(wait)
     key = config["workload"]["key"]
