@@ -24,6 +24,7 @@ constexpr std::array kKeys{
     LiveWorkerKey{"/workers/retry", "the wait after a failed acquire, drawn from the seed's stream and scaled"},
     LiveWorkerKey{"/workers/work", "the holder's work before its write, drawn and scaled"},
     LiveWorkerKey{"/workers/between", "the idle time between a job and the next acquire, drawn and scaled"},
+    LiveWorkerKey{"/workers/start", "the job loop begins at the plan's start for the worker, scaled (begin_ns)"},
     LiveWorkerKey{"/workers/wait_replicas", "`WAIT replicas timeout` after each grant; too few: given back"},
     LiveWorkerKey{"/workers/wait_replicas/replicas", "`WAIT`'s replica count"},
     LiveWorkerKey{"/workers/wait_replicas/timeout", "`WAIT`'s timeout, scaled, in whole milliseconds"},

@@ -29,7 +29,8 @@ TEST(ExploreCommand, ShowsThePausePastLeaseAsAMinimalReplayablePlan) {
   EXPECT_TRUE(json["found"].get<bool>());
   EXPECT_EQ(json["counterexample"]["kind"], "stale_write");
   EXPECT_EQ(json["counterexample"]["critical_events"].size(), 1u);
-  EXPECT_GT(json["counterexample"]["critical_events"][0]["threshold_ns"].get<std::int64_t>(), 10'000'000'000);
+  // Near the 10 s lease: a little less when worker-1's read and work after waking carry it past the lease.
+  EXPECT_NEAR(json["counterexample"]["critical_events"][0]["threshold_ns"].get<double>(), 10e9, 500e6);
 
   const Result run = run_locksim("run " + minimal);
   EXPECT_EQ(run.exit_code, 0) << run.output;

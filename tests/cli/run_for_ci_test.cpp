@@ -74,9 +74,10 @@ TEST(NotJudged, AModeNoExpectationAppliesToIsNotJudgedInTheTableAndJsonWithItsVi
   const nlohmann::json summary = nlohmann::json::parse(read_text(summary_file))["scenarios"][0];
   EXPECT_FALSE(summary["judged"].get<bool>());
   EXPECT_FALSE(summary["modes"]["fencing-off"]["judged"].get<bool>());
-  // Its violations are listed anyway (h22's hazard shows without fencing in every seed).
-  EXPECT_NE(result.output.find("fencing-off: 10 of 10 runs had violations: "), std::string::npos) << result.output;
-  EXPECT_NE(result.output.find("stale_write 10 in 10 incidents"), std::string::npos) << result.output;
+  // Its violations are listed anyway (h22's hazard shows without fencing in
+  // the seeds where worker-1 holds first: 4 of the first 10).
+  EXPECT_NE(result.output.find("fencing-off: 4 of 10 runs had violations: "), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("stale_write 4 in 4 incidents"), std::string::npos) << result.output;
   EXPECT_NE(result.output.find("replay fencing-off: " + kLocksim + " replay "), std::string::npos) << result.output;
 }
 

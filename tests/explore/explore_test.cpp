@@ -87,9 +87,11 @@ TEST(Explore, PausePastLeaseShrinksToOnePauseTwoWorkersAndTheTrueThreshold) {
   ASSERT_TRUE(critical.front().threshold);
   const std::int64_t threshold = critical.front().threshold->count_ns();
   EXPECT_LE(std::llabs(threshold - expected), expected / 100) << "critical " << threshold << " ns, true " << expected << " ns";
-  // A pause shorter than what was left of the lease harms nothing.
+  // The threshold sits at what was left of the lease, give or take what
+  // worker-1 does after waking (its read and work carry a pause a little
+  // shorter than the lease's rest past it; the explanation says so).
   ASSERT_TRUE(critical.front().lease_left);
-  EXPECT_GT(threshold, critical.front().lease_left->count_ns());
+  EXPECT_NEAR(static_cast<double>(threshold), static_cast<double>(critical.front().lease_left->count_ns()), 500e6);
 }
 
 TEST(Explore, AFaultFreePlanBisectsItsWorkToTheTrueThreshold) {

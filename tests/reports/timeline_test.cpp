@@ -210,7 +210,7 @@ TEST(TimelineSvg, TheSamePlanWithFencingShowsTheWokenHoldersReadCrossedOutAndNoR
 
 // h24 fences writes only: with fencing on, the woken holder's write is turned away.
 TEST(TimelineSvg, AWriteStorageTurnedAwayIsCrossedOutAndNotRed) {
-  const Replayed replayed = replay("h24-idempotence-is-not-fencing", 1, model::Fencing::kOn);
+  const Replayed replayed = replay("h24-idempotence-is-not-fencing", 4, model::Fencing::kOn);
   const Timeline timeline = build_timeline(replayed.entries, replayed.run.verdict);
   const TraceEntry& rejected = only_event(replayed.entries, "storage", "write.reject");
   const auto write = std::find_if(timeline.writes.begin(), timeline.writes.end(), [](const TimelineWrite& candidate) {
@@ -234,7 +234,7 @@ TEST(TimelineSvg, AWriteStorageTurnedAwayIsCrossedOutAndNotRed) {
 TEST(TimelineSvg, ARedlockHoldPastItsValidityShowsWhereTheValidityRanOut) {
   // h14: the client skips the elapsed check, so it holds a lease whose
   // validity had run out before its round even ended.
-  const Replayed replayed = replay("h14-redlock-reply-handled-late", 1, model::Fencing::kOff);
+  const Replayed replayed = replay("h14-redlock-reply-handled-late", 4, model::Fencing::kOff);
   const Timeline timeline = build_timeline(replayed.entries, replayed.run.verdict);
   const auto late = std::find_if(timeline.beliefs.begin(), timeline.beliefs.end(), [](const BeliefBar& belief) {
     return belief.valid_until_ns && *belief.valid_until_ns < belief.end_ns;
@@ -324,7 +324,7 @@ TEST(TimelineModel, LateAndStaleWritesAreTheCheckersOnes) {
 }
 
 TEST(TimelineModel, AnExternalChargeMadeTwiceForOneJobIsADuplicateEffectOnThePaymentsLane) {
-  const Replayed replayed = replay("h25-duplicate-charge", 1, model::Fencing::kOn);
+  const Replayed replayed = replay("h25-duplicate-charge", 4, model::Fencing::kOn);
   const std::int64_t duplicates = replayed.run.verdict.violation_count(checker::ViolationKind::kDuplicateEffect).value_or(0);
   ASSERT_GT(duplicates, 0);
   const Timeline timeline = build_timeline(replayed.entries, replayed.run.verdict);

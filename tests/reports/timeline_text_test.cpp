@@ -48,7 +48,7 @@ TEST(TimelineText, ShowsTheBeliefOutlivingTheLeaseTheExpiryAndTheStaleWrite) {
   EXPECT_NE(lines[0].find("redis-0"), std::string::npos);
   EXPECT_NE(lines[0].find("storage"), std::string::npos);
   EXPECT_TRUE(any_line_has(lines, "expired"));
-  EXPECT_TRUE(any_line_has(lines, "STALE qty=11 t6"));
+  EXPECT_TRUE(any_line_has(lines, "STALE qty=8 t3"));
   EXPECT_TRUE(any_line_has(lines, "!! stale_write"));
   EXPECT_TRUE(any_line_has(lines, "▒ pause 16.12s"));
   // Rows in which worker-1 believes (┃) with no lease promised to it (no █): the gap.
@@ -64,7 +64,7 @@ TEST(TimelineText, ShowsTheBeliefOutlivingTheLeaseTheExpiryAndTheStaleWrite) {
 
 TEST(TimelineText, ColoursOnlyWhenAsked) {
   const std::string coloured = timeline_text(h01_seed_2_without_fencing(), {.rows = 40, .colour = true});
-  EXPECT_NE(coloured.find("\x1b[1;31mSTALE qty=11 t6\x1b[0m"), std::string::npos);
+  EXPECT_NE(coloured.find("\x1b[1;31mSTALE qty=8 t3\x1b[0m"), std::string::npos);
 }
 
 }  // namespace

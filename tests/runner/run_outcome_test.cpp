@@ -164,7 +164,7 @@ TEST(ShareExpectations, AMergeOfShardsJudgesTheShareOfTheWhole) {
 // short holds of the next holder: several pairs, one incident per run.
 TEST(Incidents, AreJudgedByNameAndShownAsTheTableHeadlineWithThePairsBelow) {
   scenario::Scenario scenario = scenario::parse_scenario(
-      R"({"name": "one-pause", "lock": {"lease": "10s"}, "workers": {"count": 2, "work": "500ms"},
+      R"({"name": "one-pause", "lock": {"lease": "10s"}, "workers": {"count": 2, "work": "500ms", "start": "0s"},
           "workload": {"kind": "counter", "jobs": 20}, "storage": {"fencing": "off"},
           "faults": [{"kind": "pause", "target": "worker-1", "when": "after-acquire", "for": "30s"}],
           "expect": {"fencing-off": {"incidents.double_holder": "<=4", "double_holder": ">4"}}})",
