@@ -47,6 +47,7 @@ std::string counterexample_text(const scenario::Scenario& scenario, const explor
   text += fmt::format("  from {}\n  to   {}, seed {}\n", case_sizes_text(found_case.found, faults_found),
                       case_sizes_text(found_case.minimal, found.minimal.plan.faults.size()), found_case.minimal.seed);
   for (const scenario::PlannedFault& fault : found.minimal.plan.faults) text += fmt::format("  {}\n", planned_fault_text(fault));
+  if (const std::string starts = worker_starts_text(found.minimal.plan); !starts.empty()) text += fmt::format("  {}\n", starts);
   text += "what happened:\n";
   for (const std::string& line : counterexample_story(found.history, found.violation)) text += fmt::format("  {}\n", line);
   for (const explore::CriticalEvent& event : found.critical) text += fmt::format("critical event: {}\n", event.statement);

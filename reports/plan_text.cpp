@@ -1,5 +1,9 @@
 #include "reports/plan_text.h"
 
+#include <algorithm>
+#include <utility>
+#include <vector>
+
 #include <fmt/format.h>
 
 #include "scenario/saved_plan.h"
@@ -33,6 +37,17 @@ std::string planned_fault_text(const scenario::PlannedFault& fault) {
     text += fmt::format(", for {}", sim::format_duration(fault.length));
   }
   return text;
+}
+
+std::string worker_starts_text(const scenario::Plan& plan) {
+  std::vector<std::pair<sim::Duration, std::string>> in_order;
+  for (const auto& [worker, start] : plan.worker_starts) in_order.emplace_back(start, worker);
+  if (std::ranges::all_of(in_order, [](const auto& entry) { return entry.first == sim::Duration::zero(); })) return "";
+  // Equal starts keep worker order: the map's, and a stable sort.
+  std::ranges::stable_sort(in_order, {}, [](const auto& entry) { return entry.first; });
+  std::vector<std::string> parts;
+  for (const auto& [start, worker] : in_order) parts.push_back(fmt::format("{} at {}", worker, sim::format_duration(start)));
+  return fmt::format("workers begin: {}", fmt::join(parts, ", "));
 }
 
 std::string case_sizes_text(const explore::ExploreCase& point, std::size_t faults) {

@@ -14,6 +14,11 @@ namespace locksim::reports {
 // "faults[0] pause worker-1 0s after its acquire.ok #1, for 12s"
 [[nodiscard]] std::string planned_fault_text(const scenario::PlannedFault& fault);
 
+// "workers begin: worker-2 at 400.434369ms, worker-1 at 805.1ms": in the
+// order they first ask (the first holder decides many runs' story); "" when
+// every worker begins at t = 0.
+[[nodiscard]] std::string worker_starts_text(const scenario::Plan& plan);
+
 // "2 workers, 1 job each, 1 fault, network delay 1us, work 100ms"
 [[nodiscard]] std::string case_sizes_text(const explore::ExploreCase& point, std::size_t faults);
 

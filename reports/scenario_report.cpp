@@ -163,6 +163,7 @@ ScenarioReport gather_scenario_report(const scenario::Scenario& scenario, const 
   report.pictured_from = source.from;
   report.pictured_seed = source.plan.seed;
   for (const scenario::PlannedFault& fault : source.plan.faults) report.plan.push_back(planned_fault_text(fault));
+  if (std::string starts = worker_starts_text(source.plan); !starts.empty()) report.plan.push_back(std::move(starts));
   for (const model::Fencing mode : modes_off_first(scenario)) {
     PicturedRun run = picture(source, mode, source.plan.seed);
     if (source.from == PicturedFrom::kExplore && mode == goal.mode) run.note = critical_note(report.exploration, run.timeline);

@@ -67,9 +67,11 @@ TEST(ScenarioReport, PausePastLeasePicturesExploresMinimalRunWithFencingOffThenO
   ASSERT_EQ(report.pictured.size(), 2u);
   EXPECT_EQ(report.pictured[0].mode, model::Fencing::kOff);
   EXPECT_EQ(report.pictured[1].mode, model::Fencing::kOn);
-  // One pause in the plan, and the critical event noted on the fencing-off picture at that pause.
-  ASSERT_EQ(report.plan.size(), 1u);
+  // One pause in the plan, then when the workers begin; the critical event
+  // noted on the fencing-off picture at that pause.
+  ASSERT_EQ(report.plan.size(), 2u);
   EXPECT_NE(report.plan[0].find("pause worker-1"), std::string::npos) << report.plan[0];
+  EXPECT_EQ(report.plan[1].rfind("workers begin: ", 0), 0u) << report.plan[1];
   ASSERT_TRUE(report.pictured[0].note.has_value());
   EXPECT_EQ(report.pictured[0].note->lane, "worker-1");
   EXPECT_FALSE(report.pictured[1].note.has_value());
