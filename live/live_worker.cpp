@@ -441,6 +441,7 @@ class Worker {
         if (!held_ || held_->hold != hold) co_return;
         if (!outcome.ok) {
           emit(EventKind::kRenewFail, {{field::kReason, outcome.reason}}, call);
+          if (model::renews_again_after(options_.workers, outcome.reason)) continue;
           lease_lost_ = true;
           co_return;
         }
@@ -451,7 +452,9 @@ class Worker {
       const std::optional<RespValue> reply = co_await renewals_.command(std::move(arguments), request_timeout());
       if (!held_ || held_->hold != hold) co_return;
       if (!reply || reply->is_error() || reply->item_integer(0) != 1) {
-        emit(EventKind::kRenewFail, {{field::kReason, !reply ? renewals_.failure() : reason::kNotHeld}}, call);
+        const std::string why = !reply ? renewals_.failure() : reply->is_error() ? error_reason(*reply) : reason::kNotHeld;
+        emit(EventKind::kRenewFail, {{field::kReason, why}}, call);
+        if (model::renews_again_after(options_.workers, why)) continue;
         lease_lost_ = true;
         co_return;
       }

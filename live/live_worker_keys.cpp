@@ -17,6 +17,7 @@ constexpr std::array kKeys{
     LiveWorkerKey{"/workers/renew", "`watchdog`: a renewal coroutine in the worker process, on its own connection"},
     LiveWorkerKey{"/workers/renew_every", "the watchdog's period, scaled (default lease / 3)"},
     LiveWorkerKey{"/workers/renew_command", "the renewal script: compare-and-extend, or a plain `PEXPIRE`"},
+    LiveWorkerKey{"/workers/renew_on_error", "the watchdog after a failed renewal: the same rule (model/client_rules.h)"},
     LiveWorkerKey{"/workers/check_before_write", "the worker looks at its lease on its lease clock before writing"},
     LiveWorkerKey{"/workers/clock",
                   "the lease is timed on `CLOCK_MONOTONIC`, or with `wall` on `CLOCK_REALTIME` (clock faults have no "

@@ -49,6 +49,13 @@ const char* hold_end_reason(bool lease_lost, bool lease_ran_out) {
   return lease_ran_out ? vocabulary::reason::kExpired : vocabulary::reason::kReleased;
 }
 
+bool renews_again_after(const WorkerOptions& workers, std::string_view reason) {
+  namespace why = vocabulary::reason;
+  const bool lock_gone = reason == why::kNotOwner || reason == why::kNotHeld || reason == why::kSessionExpired ||
+                         reason == why::kNoQuorum;
+  return !lock_gone && workers.renew_on_error == RenewOnError::kRetry;
+}
+
 bool skips_write(const WorkerOptions& workers, bool lease_lost, bool lease_ran_out) {
   return workers.check_before_write && (lease_lost || lease_ran_out);
 }

@@ -68,6 +68,14 @@ struct WriteIntent {
 // its own lease clock saying the lease ran out (expired), else released.
 [[nodiscard]] const char* hold_end_reason(bool lease_lost, bool lease_ran_out);
 
+// After a failed renewal with `reason`: whether the watchdog renews again
+// at its next period (workers.renew_on_error). A renewal the service
+// answered with the lock gone (not-owner, not-held, session-expired, or a
+// Redlock round without a quorum) ends it; one that got no answer or an
+// error answer ends it only with "stop". When it ends, the lease counts as
+// lost (hold_end_reason, skips_write).
+[[nodiscard]] bool renews_again_after(const WorkerOptions& workers, std::string_view reason);
+
 // check_before_write: the holder looks at its lease before writing and
 // skips the write when it knows the lease is gone.
 [[nodiscard]] bool skips_write(const WorkerOptions& workers, bool lease_lost, bool lease_ran_out);

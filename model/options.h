@@ -105,6 +105,14 @@ enum class RenewCommand {
   kPlainPexpire,      // PEXPIRE whoever holds it: extends another owner's lease and reports success (H13)
 };
 
+// What the watchdog does after a renewal that got no answer or an error
+// answer (a renewal that found the lock gone or someone else's always ends
+// it, as Redisson's LockTask cancels that lock's renewal).
+enum class RenewOnError {
+  kRetry,  // renew again at the next period, the holder none the wiser (Redisson 3.44+: RenewalTask.run reschedules)
+  kStop,   // stop renewing and count the lease lost (Redisson before 3.44 removed the lock's renewal entry)
+};
+
 // `WAIT numreplicas timeout` after a grant (redis-failover): a grant fewer
 // than `replicas` acknowledged within `timeout` is given back and not used.
 struct WaitReplicas {
@@ -119,6 +127,7 @@ struct WorkerOptions {
   RenewMethod renew = RenewMethod::kNone;               // default none
   std::optional<Duration> renew_every;                  // watchdog period; default lease / 3
   RenewCommand renew_command = RenewCommand::kCompareAndExtend;  // default compare-and-extend
+  RenewOnError renew_on_error = RenewOnError::kRetry;   // default retry (current Redisson)
   bool check_before_write = false;                      // re-check the lease on the lease clock before writing
   // The clock the client times its lease on: monotonic (default: Go's
   // time.Since, Java's nanoTime — what redsync, Redisson and etcd's client

@@ -263,6 +263,7 @@ sim::Task<> Worker::renew_while_holding(Context context, std::uint64_t hold_numb
     }
     if (!outcome.renewed) {
       context.record(EventKind::kRenewFail, {{field::kReason, outcome.reason}});
+      if (renews_again_after(options_.workers, outcome.reason)) continue;
       lease_lost_ = true;
       co_return;
     }

@@ -354,7 +354,7 @@ void read_workers(const Reader& reader, const json& value, Scenario& scenario) {
   reader.require_object(value, path,
                         {"count", "acquire", "release", "renew", "renew_every", "check_before_write", "retry", "work",
                          "between", "start", "wait_replicas", "clock", "acquire_timeout", "max_tries",
-                         "renew_command", "command"});
+                         "renew_command", "renew_on_error", "command"});
   model::WorkerOptions& workers = scenario.system.workers;
   with_member(value, "count", [&](const json& v) { workers.count = static_cast<int>(reader.integer(v, path + "/count", 1, 1000)); });
   with_member(value, "acquire", [&](const json& v) {
@@ -382,6 +382,10 @@ void read_workers(const Reader& reader, const json& value, Scenario& scenario) {
         reader.choice<model::RenewCommand>(v, path + "/renew_command",
                                            {{"compare-and-extend", model::RenewCommand::kCompareAndExtend},
                                             {"pexpire", model::RenewCommand::kPlainPexpire}});
+  });
+  with_member(value, "renew_on_error", [&](const json& v) {
+    workers.renew_on_error = reader.choice<model::RenewOnError>(
+        v, path + "/renew_on_error", {{"retry", model::RenewOnError::kRetry}, {"stop", model::RenewOnError::kStop}});
   });
   with_member(value, "check_before_write",
               [&](const json& v) { workers.check_before_write = reader.boolean(v, path + "/check_before_write"); });

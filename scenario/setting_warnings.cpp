@@ -37,9 +37,16 @@ void check_renew_command(const Scenario& scenario, std::vector<SettingWarning>& 
   }
 }
 
+void check_renew_on_error(const Scenario& scenario, std::vector<SettingWarning>& warnings) {
+  const model::WorkerOptions& workers = scenario.system.workers;
+  if (workers.renew_on_error != model::RenewOnError::kStop || workers.renew == model::RenewMethod::kWatchdog) return;
+  warnings.push_back({"/workers/renew_on_error", "has no effect: workers.renew is \"none\" (nothing renews)"});
+}
+
 void check_renewal(const Scenario& scenario, std::vector<SettingWarning>& warnings) {
   const model::WorkerOptions& workers = scenario.system.workers;
   check_renew_command(scenario, warnings);
+  check_renew_on_error(scenario, warnings);
   if (!workers.renew_every) return;
   if (workers.renew != model::RenewMethod::kWatchdog) {
     warnings.push_back({"/workers/renew_every", "has no effect: workers.renew is \"none\" (set \"renew\": "

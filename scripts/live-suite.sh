@@ -22,6 +22,8 @@ subset=(
   h26-watchdog-renewal           # a watchdog mends it
   h26-watchdog-freeze-35s        # a freeze longer than the watchdog's lease loses the lock ...
   h26-watchdog-freeze-20s        # ... a shorter one does not
+  h26-watchdog-renewal-timeout-stop # a watchdog that stops after one unanswered renewal loses the lock ...
+  h26-watchdog-renewal-timeout   # ... one that renews at the next period keeps it
   h10-no-lease-crash             # no lease: a crashed holder blocks everyone
   write-only-gc-pause            # a late result over a newer one
   redis-restart-no-persistence   # the lock server restarts empty: a second grant, fencing cannot help

@@ -340,6 +340,51 @@ TEST(H12RenewalCutOff, FencingRejectsTheWrite) {
   EXPECT_TRUE(history.first("write.reject", "storage", [](const Event& e) { return e["writer"] == "worker-1"; }));
 }
 
+// --- A renewal that gets no answer (workers.renew_on_error) ------------------------------
+
+// worker-1's first renewal (10 s into its 45 s hold) is held 5 s in the
+// network, past the 500 ms request timeout.
+void delay_worker_1s_first_renewal(Nemesis& nemesis, System& system) {
+  nemesis.at(sim::Time{} + 9990_ms, [&nemesis, &system] { nemesis.delay_spike(system.worker_node(1), 5_s, 20_ms); });
+}
+
+TEST(RenewOnError, RetryRenewsAgainAtTheNextPeriodAndKeepsTheLock) {
+  SystemOptions options = watchdog_setup();
+  options.workers.work = sim::Distribution::constant(60_s);
+  options.workers.renew_on_error = RenewOnError::kRetry;
+  const History history = run_system(options, delay_worker_1s_first_renewal);
+  const auto failed = history.first("renew.fail", "worker-1");
+  ASSERT_TRUE(failed);
+  EXPECT_EQ((*failed)["reason"], "timeout");
+  EXPECT_TRUE(history.first("renew.ok", "worker-1", [&](const Event& e) { return e["t"] > (*failed)["t"]; }))
+      << "the next period's renewal";
+  EXPECT_EQ(history.overlapping_holds(), 0);
+  EXPECT_FALSE(history.first("hold.end", "worker-1", [](const Event& e) { return e["reason"] == "lost"; }));
+}
+
+TEST(RenewOnError, StopEndsTheWatchdogAndTheLeaseRunsOutUnderTheHolder) {
+  SystemOptions options = watchdog_setup();
+  options.workers.work = sim::Distribution::constant(60_s);
+  options.workers.renew_on_error = RenewOnError::kStop;
+  const History history = run_system(options, delay_worker_1s_first_renewal);
+  ASSERT_TRUE(history.first("renew.fail", "worker-1"));
+  EXPECT_EQ(history.count("renew.invoke", "worker-1"), 1u) << "no renewal after the failed one";
+  EXPECT_GT(history.overlapping_holds(), 0);
+  EXPECT_TRUE(history.first("hold.end", "worker-1", [](const Event& e) { return e["reason"] == "lost"; }));
+}
+
+TEST(RenewOnError, ARenewalThatFindsTheLockGoneEndsTheWatchdogEvenWithRetry) {
+  // The H12 cut outlasts the lease: the first renewal after the heal finds
+  // worker-2's key, and no renewal follows it.
+  SystemOptions options = watchdog_setup();
+  options.workers.renew_on_error = RenewOnError::kRetry;
+  const History history = run_system(options, cut_worker_1_from_redis);
+  const auto gone = history.first("renew.fail", "worker-1", [](const Event& e) { return e["reason"] == "not-owner"; });
+  ASSERT_TRUE(gone);
+  EXPECT_FALSE(history.first("renew.invoke", "worker-1", [&](const Event& e) { return e["t"] > (*gone)["t"]; }));
+  EXPECT_TRUE(history.first("hold.end", "worker-1", [](const Event& e) { return e["reason"] == "lost"; }));
+}
+
 TEST(H12RenewalCutOff, WithoutTheCutTheWatchdogKeepsTheLeaseAlive) {
   const History history = run_system(watchdog_setup());
   EXPECT_GE(history.count("lease.renew", "redis-0"), 4u);

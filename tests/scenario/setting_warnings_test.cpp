@@ -46,6 +46,13 @@ TEST(SettingWarnings, AWatchdogRenewingNoFasterThanTheLeaseIsWarnedAbout) {
                   .warnings.empty());
 }
 
+TEST(SettingWarnings, StoppingTheWatchdogOnErrorWithoutAWatchdogHasNoEffect) {
+  EXPECT_EQ(pointers(parse_scenario(R"({"name": "x", "workers": {"renew_on_error": "stop"}})", "x.json").warnings),
+            std::vector<std::string>{"/workers/renew_on_error"});
+  EXPECT_TRUE(parse_scenario(R"({"name": "x", "workers": {"renew": "watchdog", "renew_on_error": "stop"}})", "x.json")
+                  .warnings.empty());
+}
+
 TEST(SettingWarnings, APlainPexpireRenewalWithNothingToRenewIsWarnedAbout) {
   EXPECT_EQ(pointers(parse_scenario(R"({"name": "x", "workers": {"renew_command": "pexpire"}})", "x.json").warnings),
             std::vector<std::string>{"/workers/renew_command"});
