@@ -110,7 +110,8 @@ enum class RenewCommand {
 // it, as Redisson's LockTask cancels that lock's renewal).
 enum class RenewOnError {
   kRetry,  // renew again at the next period, the holder none the wiser (Redisson 3.44+: RenewalTask.run reschedules)
-  kStop,   // stop renewing and count the lease lost (Redisson before 3.44 removed the lock's renewal entry)
+  kStop,   // stop renewing and count the lease lost (Redisson before 3.44 removed the lock's renewal entry,
+           // without telling the holder; locksim's holder learns of it, as its own rule always had it)
 };
 
 // `WAIT numreplicas timeout` after a grant (redis-failover): a grant fewer

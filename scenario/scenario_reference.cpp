@@ -99,8 +99,8 @@ constexpr std::array kReference = std::to_array<KeyReference>({
      "success (H13)"},
     {"/workers/renew_on_error", "\"retry\" | \"stop\"", "", "\"retry\"", "with renew watchdog",
      "after a renewal that got no answer or an error answer: retry renews again at the next period, the holder none "
-     "the wiser (Redisson 3.44 and later); stop ends the watchdog and the holder counts its lease lost (Redisson "
-     "before 3.44). A renewal that found the lock gone or someone else's always ends it"},
+     "the wiser (Redisson 3.44 and later); stop ends the watchdog (Redisson before 3.44) and the holder counts its "
+     "lease lost (Redisson did not tell it). A renewal that found the lock gone or someone else's always ends it"},
     {"/workers/check_before_write", "boolean", "", "false", "",
      "re-check the lease on the worker's lease clock (workers.clock) just before writing"},
     {"/workers/clock", "\"monotonic\" | \"wall\"", "", "\"monotonic\"", "",
