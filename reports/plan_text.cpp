@@ -8,6 +8,7 @@
 
 #include "scenario/saved_plan.h"
 #include "sim/duration_text.h"
+#include "vocabulary/worker_name.h"
 
 namespace locksim::reports {
 namespace {
@@ -43,8 +44,10 @@ std::string worker_starts_text(const scenario::Plan& plan) {
   std::vector<std::pair<sim::Duration, std::string>> in_order;
   for (const auto& [worker, start] : plan.worker_starts) in_order.emplace_back(start, worker);
   if (std::ranges::all_of(in_order, [](const auto& entry) { return entry.first == sim::Duration::zero(); })) return "";
-  // Equal starts keep worker order: the map's, and a stable sort.
-  std::ranges::stable_sort(in_order, {}, [](const auto& entry) { return entry.first; });
+  // Equal starts in worker order (by number: the map's order puts worker-10 before worker-2).
+  std::ranges::sort(in_order, {}, [](const auto& entry) {
+    return std::pair{entry.first, vocabulary::worker_number(entry.second)};
+  });
   std::vector<std::string> parts;
   for (const auto& [start, worker] : in_order) parts.push_back(fmt::format("{} at {}", worker, sim::format_duration(start)));
   return fmt::format("workers begin: {}", fmt::join(parts, ", "));
