@@ -136,7 +136,9 @@ void HistoryChecker::observe_run_begin(const Event& event) {
   if (!saw_lease_grant_) {
     // Redlock's instances each count their own tokens; a primary and its
     // replica share one counter (it replicates), as one service does.
-    token_order_.set_counter_per_instance(event.service_kind == vocabulary::service_kind::kRedlock || (quorum && *quorum > 1));
+    const bool counter_per_instance = event.service_kind == vocabulary::service_kind::kRedlock || (quorum && *quorum > 1);
+    token_order_.set_counter_per_instance(counter_per_instance);
+    stale_write_.set_counter_per_instance(counter_per_instance);
   }
   if (event.stuck_after_ns && !options_.stuck_after_ns) {
     stuck_lock_.set_stuck_after(event.stuck_after_ns);

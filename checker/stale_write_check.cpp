@@ -112,7 +112,7 @@ void StaleWriteCheck::serve_white_box(std::string_view server, const Event& even
   if (gains == nullptr) {
     return;
   }
-  const Standing* gained = &gains->for_token(Token::of(event));
+  const Standing* gained = &gains->for_token(match_tokens_ ? Token::of(event) : Token{});
   Serve& served = white_box_locks_[gained->lock].served[static_cast<std::size_t>(track)];
   if (gained->epoch > served.epoch) {
     served = Serve{gained->epoch, std::string{server}, what, event.index, event.time_ns, gained->event_index,
@@ -126,7 +126,7 @@ void StaleWriteCheck::judge_white_box(const Event& write) {
     return;
   }
   Token token = Token::of(write);
-  const Standing* gained = &gains->for_token(token);
+  const Standing* gained = &gains->for_token(match_tokens_ ? token : Token{});
   const WhiteBoxLock& lock = *white_box_locks_.find(gained->lock);
   if (!token.known()) {
     token = gained->token;

@@ -87,6 +87,11 @@ class StaleWriteCheck {
     void add_stale(Violation violation, std::int64_t holding_index);
   };
 
+  // Redlock: each instance counts its own tokens, so a write's token (the
+  // highest of its round) may equal a token of an earlier gain by chance; no
+  // serve is then matched by token, only by the worker's latest gain.
+  void set_counter_per_instance(bool per_instance) { match_tokens_ = !per_instance; }
+
   void observe_change(const QuorumChange& change);
   void observe(const Event& event);
 
@@ -156,6 +161,7 @@ class StaleWriteCheck {
 
   NameMap<WhiteBoxLock> white_box_locks_;
   NameMap<RecentGains> gained_by_worker_;
+  bool match_tokens_ = true;
   NameMap<BlackBoxLock> black_box_locks_;
   NameMap<Standing> acquired_by_worker_;
   NameMap<InvokedWrite> invoked_by_worker_;

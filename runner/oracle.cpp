@@ -402,7 +402,7 @@ std::optional<std::int64_t> Oracle::epoch_of(std::string_view worker, std::optio
   const auto found = owners_.find(worker);
   if (found == owners_.end()) return std::nullopt;
   const OwnerState& state = found->second;
-  if (token) {
+  if (token && setup_.quorum == 1) {  // Redlock's per-instance tokens match by chance (checker's rule)
     const auto sent_under = std::find_if(state.recent_gains.rbegin(), state.recent_gains.rend(),
                                          [&](const auto& gain) { return gain.first == *token; });
     if (sent_under != state.recent_gains.rend()) return sent_under->second;
