@@ -371,6 +371,29 @@ TEST(StaleWrite, RedlockWriteIsStaleOnlyOnceAnotherOwnerHasAQuorumAndWasServed) 
   EXPECT_EQ(verdict.counts.late_writes, 0);
 }
 
+TEST(StaleWrite, RedlockTokensAreNotMatchedToEarlierGainsForTheyRepeatAcrossInstances) {
+  // worker-1's first round ends on redis-0's token 2; its third round's write
+  // carries 2 as well (redis-1's count), which is no sign of the first round.
+  const auto release = [](const char* owner, std::int64_t token) {
+    return Fields{{"lock", "orders"}, {"owner", owner}, {"token", token}, {"by", owner}};
+  };
+  HistoryBuilder history;
+  history.add(0, "run", "run.begin", Fields{{"service", {{"kind", "redlock"}, {"instances", 3}, {"quorum", 2}}}})
+      .add(ms(1), "redis-1", "lease.grant", lease("worker-1", 1))
+      .add(ms(2), "redis-0", "lease.grant", lease("worker-1", 2))
+      .add(ms(100), "redis-1", "lease.release", release("worker-1", 1))
+      .add(ms(101), "redis-0", "lease.release", release("worker-1", 2))
+      .add(ms(200), "redis-1", "lease.grant", lease("worker-2", 2))
+      .add(ms(201), "redis-0", "lease.grant", lease("worker-2", 3))
+      .add(ms(202), "storage", "read.accept", read("worker-2", 3))
+      .add(ms(300), "redis-1", "lease.release", release("worker-2", 2))
+      .add(ms(301), "redis-0", "lease.release", release("worker-2", 3))
+      .add(ms(400), "redis-2", "lease.grant", lease("worker-1", 1))
+      .add(ms(401), "redis-1", "lease.grant", lease("worker-1", 3))
+      .add(ms(402), "storage", "write.accept", write("worker-1", 2, 7));
+  EXPECT_TRUE(violations_of(check(history), ViolationKind::kStaleWrite).empty());
+}
+
 // worker-1's lease (token 1) is evicted at 1 s, but it is promised until 10 s;
 // worker-2 wins the lock, serves, releases; at 1.5 s worker-1 wins it again
 // with token 3 while its forgotten token-1 promise still runs.
