@@ -137,6 +137,12 @@ SentinelRoute FailoverService::open_worker_links(const std::string& worker, int&
   return route;
 }
 
+std::set<std::string> FailoverService::lock_servers() const {
+  std::set<std::string> servers{"sentinel"};
+  for (std::size_t instance = 0; instance < FailoverCluster::kInstances; ++instance) servers.insert(instance_name(instance));
+  return servers;
+}
+
 // Scripts replicate as their effects, their PUBLISH too, so a replica
 // publishes a copy of each record its primary made, and with the stream
 // flowing from the start the copy is sometimes heard first (one run in about

@@ -30,6 +30,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -63,6 +64,8 @@ class FailoverService {
   // Opens `worker`'s links (to each server and to Sentinel) and returns how
   // it finds the primary through them; `lock_port` becomes its link to redis-0.
   SentinelRoute open_worker_links(const std::string& worker, int& lock_port);
+  // The servers a worker's links reach: the instances and Sentinel.
+  [[nodiscard]] std::set<std::string> lock_servers() const;
 
   // redis-0 or redis-1, for a plain pause or crash (Sentinel reacts by itself).
   [[nodiscard]] RedisServer& server(std::size_t instance) { return cluster_.server(instance); }

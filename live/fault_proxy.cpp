@@ -4,6 +4,9 @@
 #include <array>
 #include <cmath>
 #include <deque>
+#include <iterator>
+#include <optional>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -42,6 +45,7 @@ struct FaultProxy::Direction {
   struct Chunk {
     steady_clock::time_point deliver_at;
     std::string bytes;
+    std::optional<std::string> after;  // a first request: the worker whose turn comes before (take_turns)
   };
   tcp::socket& from;
   tcp::socket& to;
@@ -64,6 +68,7 @@ struct FaultProxy::Connection {
   Direction up;    // worker → server
   Direction down;  // server → worker
   Link& link;
+  bool awaits_first_answer = false;  // its worker's first request since its turns began is out (take_turns)
 };
 
 FaultProxy::FaultProxy(asio::io_context& io, sim::Distribution delay, double time_scale, std::uint64_t seed)
@@ -180,11 +185,14 @@ asio::awaitable<void> FaultProxy::read_side(std::shared_ptr<Connection> connecti
     // not one a spike holds (the sender's later requests on this connection
     // wait behind it; a client that gave up reconnects and is not held).
     const Link& link = connection->link;
-    const std::string& sender = &direction == &connection->up ? link.worker : link.server;
+    const bool from_worker = &direction == &connection->up;
+    const std::string& sender = from_worker ? link.worker : link.server;
     const auto deliver_at =
         std::max(direction.last_delivery, steady_clock::now() + draw_delay(connection->link)) + extra_delay(link, sender);
     direction.last_delivery = deliver_at;
-    direction.queue.push_back({deliver_at, std::string(buffer.data(), read)});
+    std::optional<std::string> after = from_worker ? waits_for_turn_after(*connection) : std::nullopt;
+    if (!from_worker) answered(*connection);
+    direction.queue.push_back({deliver_at, std::string(buffer.data(), read), std::move(after)});
     direction.wake.cancel();
   }
   if (&direction == &connection->down && connection->link.options.lose_held_on_server_close) direction.queue.clear();
@@ -208,6 +216,9 @@ asio::awaitable<void> FaultProxy::write_side(std::shared_ptr<Connection> connect
       co_await wait_for_retransmission_after_heal(connection->link);
     }
     if (direction.queue.empty()) continue;  // lost meanwhile (LinkOptions::lose_held_on_server_close)
+    if (const std::optional<std::string> after = std::exchange(direction.queue.front().after, std::nullopt)) {
+      co_await wait_for_turn(*after, connection->link.server);
+    }
     const std::string bytes = std::move(direction.queue.front().bytes);
     direction.queue.pop_front();
     co_await asio::async_write(direction.to, asio::buffer(bytes), asio::redirect_error(asio::use_awaitable, error));
@@ -230,6 +241,40 @@ bool FaultProxy::quiet() const {
     }
   }
   return true;
+}
+
+void FaultProxy::take_turns(const std::vector<std::string>& tied, steady_clock::time_point begin,
+                            const std::set<std::string>& servers) {
+  turns_.push_back({tied, begin, servers});
+}
+
+std::optional<std::string> FaultProxy::waits_for_turn_after(Connection& connection) {
+  const Link& link = connection.link;
+  for (const Turns& turns : turns_) {
+    const auto place = std::ranges::find(turns.order, link.worker);
+    if (place == turns.order.end() || !turns.servers.contains(link.server)) continue;
+    if (steady_clock::now() < turns.begin || !first_requests_.emplace(link.worker, link.server).second) return std::nullopt;
+    connection.awaits_first_answer = true;
+    if (place == turns.order.begin()) return std::nullopt;
+    return *std::prev(place);
+  }
+  return std::nullopt;
+}
+
+void FaultProxy::answered(Connection& connection) {
+  if (!std::exchange(connection.awaits_first_answer, false)) return;
+  first_answers_.emplace(connection.link.worker, connection.link.server);
+  for (asio::steady_timer* waiter : turn_waiters_) waiter->cancel();
+}
+
+asio::awaitable<void> FaultProxy::wait_for_turn(const std::string& worker_before, const std::string& server) {
+  asio::steady_timer waiter{io_, steady_clock::now() + kLongestWaitForTurn};
+  turn_waiters_.push_back(&waiter);
+  while (!first_answers_.contains({worker_before, server}) && steady_clock::now() < waiter.expiry()) {
+    boost::system::error_code error;
+    co_await waiter.async_wait(asio::redirect_error(asio::use_awaitable, error));
+  }
+  std::erase(turn_waiters_, &waiter);
 }
 
 int FaultProxy::cut(const std::vector<std::string>& side_a, const std::vector<std::string>& side_b) {

@@ -20,6 +20,12 @@
 //   does to Redis clients. (A partition that drops, /network/partitions
 //   "drop", has no live form.)
 //
+// - workers planned to begin at the same instant (take_turns) reach each
+//   lock server in worker order, as the simulator's tie over a constant
+//   delay has them: a process's timer fires some milliseconds late on a
+//   loaded machine, which would otherwise let the machine pick the first
+//   holder.
+//
 // A connection's two directions close as TCP's do: when one end closes,
 // what is still held is delivered first, then the other end is shut down.
 
@@ -31,6 +37,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "live/asio_coroutines.h"
@@ -41,6 +48,10 @@ namespace locksim::live {
 
 // Spikes shorter than this are stretched to it live.
 inline constexpr std::chrono::milliseconds kShortestSpike{2};
+// A first request waiting for its turn (take_turns) waits at most this: a
+// worker before it that sends nothing so long (one frozen before its first
+// request, or cut off) does not hold the rest up longer.
+inline constexpr std::chrono::milliseconds kLongestWaitForTurn{100};
 // A spike waiting for its target's next request gives up after this: a
 // worker that sends nothing for so long (a crashed one) is not coming.
 inline constexpr std::chrono::seconds kLongestWaitForRequest{1};
@@ -81,6 +92,13 @@ class FaultProxy {
   int open_link(const std::string& worker, const std::string& server, const std::string& host, int server_port,
                 LinkOptions options = {});
 
+  // `tied` (workers in their order) begin together at `begin`: the first
+  // request each sends to one of `servers` at or after `begin` is held until
+  // the worker before it has had its own first request there answered (at
+  // most kLongestWaitForTurn).
+  void take_turns(const std::vector<std::string>& tied, std::chrono::steady_clock::time_point begin,
+                  const std::set<std::string>& servers);
+
   // Cuts every link between a node of `side_a` and one of `side_b` until heal(id).
   int cut(const std::vector<std::string>& side_a, const std::vector<std::string>& side_b);
   void heal(int partition);
@@ -97,6 +115,7 @@ class FaultProxy {
   struct Direction;
   struct Connection;
   struct Spike;
+  struct Turns;
 
   asio::awaitable<void> accept(std::shared_ptr<Link> link);
   asio::awaitable<void> read_side(std::shared_ptr<Connection> connection, Direction& direction);
@@ -107,6 +126,11 @@ class FaultProxy {
   void end_spike_if_over(const std::shared_ptr<Spike>& spike);
   std::chrono::nanoseconds draw_delay(Link& link);
   [[nodiscard]] std::chrono::nanoseconds scaled(sim::Duration duration) const;
+  // For a request read on `connection`: when it is its worker's first to the
+  // server since its turns began, the worker before it, whose answer it waits for.
+  std::optional<std::string> waits_for_turn_after(Connection& connection);
+  asio::awaitable<void> wait_for_turn(const std::string& worker_before, const std::string& server);
+  void answered(Connection& connection);
   // Returns at the first retransmission after the partition cutting `link` heals.
   asio::awaitable<void> wait_for_retransmission_after_heal(const Link& link);
 
@@ -125,6 +149,11 @@ class FaultProxy {
     std::set<std::string> side_a;
     std::set<std::string> side_b;
   };
+  struct Turns {
+    std::vector<std::string> order;
+    std::chrono::steady_clock::time_point begin;
+    std::set<std::string> servers;
+  };
 
   asio::io_context& io_;
   sim::Distribution delay_;
@@ -134,6 +163,10 @@ class FaultProxy {
   std::map<int, Partition> partitions_;
   int next_partition_ = 1;
   std::vector<std::shared_ptr<Spike>> spikes_;  // those still on
+  std::vector<Turns> turns_;
+  std::set<std::pair<std::string, std::string>> first_requests_;  // (worker, server): read since its turns began
+  std::set<std::pair<std::string, std::string>> first_answers_;   // (worker, server): and answered
+  std::vector<asio::steady_timer*> turn_waiters_;                   // each woken at an answer
   // Every byte held by a partition waits on this timer; a heal cancels it, waking them all.
   asio::steady_timer healed_;
 };

@@ -64,12 +64,10 @@ using std::chrono::nanoseconds;
 constexpr std::chrono::milliseconds kHeadStart{250};
 // Each worker's job loop begins at the plan's start for it (workers.start).
 // Workers planned to start together over a constant network delay tie in
-// the simulator, where the tie goes to worker order; live, each such worker
-// begins this much after the one before it, so that the earlier one asks
-// first, as there. Were they to race, the machine would pick the first
-// holder. With a random delay the simulator's order comes from the delays
-// drawn, and live from the proxy's: no stagger then.
-constexpr std::chrono::milliseconds kStagger{2};
+// the simulator, where the tie goes to worker order; live, the proxy has
+// them take turns at the lock service in that order (FaultProxy::take_turns).
+// With a random delay the simulator's order among them comes from the
+// delays drawn, and live from the proxy's: no turns then.
 
 // The longest line a worker may print, in bytes (locksim's are a few hundred).
 constexpr std::size_t kLongestWorkerLine = 1 << 20;
@@ -177,6 +175,7 @@ class Coordinator {
       worker->begin_ns = begin_of(worker->name);
       workers_.push_back(std::move(worker));
     }
+    order_tied_starts();
     for (const PlannedFault& fault : plan_.faults) arm(fault);
     if (user_program()) user_scripts_ = load_storage_scripts(settings_.storage.host, settings_.storage.port);
     for (auto& worker : workers_) start(*worker, -1);
@@ -271,16 +270,21 @@ class Coordinator {
   [[nodiscard]] std::int64_t now() const { return clock_ns(CLOCK_MONOTONIC) - start_ns_; }
   [[nodiscard]] nanoseconds scaled(sim::Duration duration) const { return live::scaled(duration, settings_.time_scale); }
 
-  // When a worker's job loop begins: its planned start, scaled, and kStagger
-  // after each earlier worker planned to start at the same instant.
-  std::int64_t begin_of(const std::string& worker) const {
-    const sim::Duration planned = plan_.worker_starts.at(worker);
-    std::int64_t tied_before = 0;
-    for (const auto& [name, start] : plan_.worker_starts) {
-      if (start == planned && vocabulary::worker_number(name) < vocabulary::worker_number(worker)) ++tied_before;
+  // When a worker's job loop begins: its planned start, scaled.
+  std::int64_t begin_of(const std::string& worker) const { return scaled(plan_.worker_starts.at(worker)).count(); }
+
+  // Workers planned to start at the same instant reach the lock service in
+  // worker order, as they do in the simulator over a constant delay.
+  void order_tied_starts() {
+    if (!std::holds_alternative<sim::Distribution::Constant>(scenario_.network.delay.shape())) return;
+    std::map<sim::Duration, std::vector<std::string>> starting_at;
+    for (const auto& worker : workers_) starting_at[plan_.worker_starts.at(worker->name)].push_back(worker->name);
+    std::set<std::string> lock_servers;
+    for (const auto& instance : instances_) lock_servers.insert(instance->name);
+    if (failover_) lock_servers.merge(failover_->lock_servers());
+    for (const auto& [start, tied] : starting_at) {
+      if (tied.size() > 1) proxy_->take_turns(tied, start_point_ + scaled(start), lock_servers);
     }
-    const bool ties_go_to_worker_order = std::holds_alternative<sim::Distribution::Constant>(scenario_.network.delay.shape());
-    return scaled(planned).count() + (ties_go_to_worker_order ? nanoseconds{kStagger}.count() * tied_before : 0);
   }
 
   WorkerSlot* worker_named(const std::string& name) {

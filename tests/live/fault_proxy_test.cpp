@@ -2,8 +2,9 @@
 // a real redis-server on a free loopback port: it delays each way by the
 // scenario's delay, holds every byte while a partition cuts the link and
 // delivers it when it heals (TCP resends, it does not lose), adds a spike's
-// extra delay to its targets only, and passes a close on once what was
-// held is delivered.
+// extra delay to its targets only, passes a close on once what was held is
+// delivered, and has workers that begin together reach the server in their
+// order.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -142,6 +143,39 @@ TEST(FaultProxy, AClientThatGaveUpDuringAPartitionStillHasItsRequestCarriedOut) 
     std::this_thread::sleep_for(milliseconds(5));
   }
   EXPECT_EQ(direct.command({"GET", "late"}).text, "1") << "the request landed after the heal, as H2's late write does";
+}
+
+TEST(FaultProxy, WorkersThatBeginTogetherReachTheServerInTheirOrderWhoeverSendsFirst) {
+  const RedisServer server;
+  ProxyOnAThread proxy{sim::Distribution::constant(sim::Duration::microseconds(1))};
+  const int first_port = proxy.open("worker-1", "redis-0", server.port());
+  const int second_port = proxy.open("worker-2", "redis-0", server.port());
+  proxy.start();
+  RedisClient first{"127.0.0.1", first_port};
+  RedisClient second{"127.0.0.1", second_port};
+  proxy.on_proxy([](FaultProxy& p) { p.take_turns({"worker-1", "worker-2"}, steady_clock::now(), {"redis-0"}); });
+
+  // worker-2's timer fired first (a loaded scheduler woke worker-1 late).
+  auto early = std::async(std::launch::async, [&] { return second.command({"SET", "lock", "worker-2", "NX"}).type; });
+  std::this_thread::sleep_for(milliseconds(30));
+  EXPECT_EQ(early.wait_for(milliseconds(0)), std::future_status::timeout) << "worker-2 waits for worker-1's turn";
+  EXPECT_EQ(first.command({"SET", "lock", "worker-1", "NX"}).text, "OK") << "worker-1 asks first, as it does simulated";
+  EXPECT_EQ(early.get(), RespValue::Type::kNil) << "then worker-2, who finds the lock taken";
+  EXPECT_LT(round_trip_ms(second), 30.0) << "only the first request waits its turn";
+}
+
+TEST(FaultProxy, AWorkerWhoseTurnComesFirstAndSendsNothingHoldsTheNextUpOnlySoLong) {
+  const RedisServer server;
+  ProxyOnAThread proxy{sim::Distribution::constant(sim::Duration::microseconds(1))};
+  proxy.open("worker-1", "redis-0", server.port());
+  const int second_port = proxy.open("worker-2", "redis-0", server.port());
+  proxy.start();
+  RedisClient second{"127.0.0.1", second_port};
+  proxy.on_proxy([](FaultProxy& p) { p.take_turns({"worker-1", "worker-2"}, steady_clock::now(), {"redis-0"}); });
+  // worker-1 is frozen before its first request: worker-2 goes after kLongestWaitForTurn.
+  const double waited = round_trip_ms(second);
+  EXPECT_GE(waited, static_cast<double>(kLongestWaitForTurn.count()));
+  EXPECT_LT(waited, 10.0 * static_cast<double>(kLongestWaitForTurn.count()));
 }
 
 }  // namespace
