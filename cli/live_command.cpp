@@ -1,17 +1,21 @@
 // `locksim live SCENARIO [--runs N] [--time-scale F] [--fencing off|on|compare]
-//   [--redis HOST:PORT] [--prefix P] [--allow-remote] [--compare-sim]
-//   [--history DIR] [--json FILE]`: the scenario against a real Redis
-// (live/live_scenario.h runs and judges it; this parses the flags, prints
-// and writes the files); with --compare-sim the same seeds simulated beside
-// it. Also the hidden `live-worker`, the worker process live mode starts.
+//   [--redis HOST:PORT] [--prefix P] [--allow-remote] [--compare-sim
+//   [--require-agreement]] [--history DIR] [--json FILE]`: the scenario
+// against a real Redis (live/live_scenario.h runs and judges it; this parses
+// the flags, prints and writes the files); with --compare-sim the same seeds
+// simulated beside it, and whether the two agree (runner/live_agreement.h).
+// Also the hidden `live-worker`, the worker process live mode starts.
 //
-// Exit: as `run` (0 every expectation held, 1 one failed, 2 bad input, 3 internal).
+// Exit: as `run` (0 every expectation held, 1 one failed, 2 bad input, 3
+// internal); with --require-agreement also 1 when live and simulated disagree.
 
+#include <algorithm>
 #include <filesystem>
 #include <memory>
 #include <thread>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "command.h"
 #include "exit_code.h"
@@ -21,8 +25,10 @@
 #include "live/worker_config.h"
 #include "live/worker_launch.h"
 #include "output_files.h"
+#include "reports/agreement_text.h"
 #include "reports/summary_json.h"
 #include "reports/terminal_table.h"
+#include "runner/live_agreement.h"
 #include "runner/scenario_run.h"
 #include "runner/summary.h"
 #include "scenario_files.h"
@@ -41,6 +47,7 @@ struct LiveArguments {
   std::string prefix;
   bool allow_remote = false;
   bool compare_sim = false;
+  bool require_agreement = false;
   std::string history_directory;
   std::string json_file;
 };
@@ -104,6 +111,7 @@ ExitCode live(const LiveArguments& arguments) {
   }
 
   std::vector<runner::ScenarioSummary> summaries{outcome.summary};
+  std::vector<runner::KindAgreement> agreement;
   if (arguments.compare_sim) {
     runner::RunRequest run;
     run.first_seed = outcome.summary.first_seed;
@@ -112,13 +120,26 @@ ExitCode live(const LiveArguments& arguments) {
     run.threads = std::max(1u, std::thread::hardware_concurrency());
     runner::ScenarioSummary simulated = runner::run_scenario(scenario, run);
     simulated.name = scenario.name + " (simulated)";
+    agreement = runner::compare_live_with_simulated(outcome.summary, simulated);
     summaries.push_back(std::move(simulated));
   }
   fmt::print("live: {} run{} per mode against {}, time scale {}\n", arguments.runs, arguments.runs == 1 ? "" : "s",
              outcome.against, arguments.time_scale);
   fmt::print("{}", reports::summary_to_table(summaries));
-  if (!arguments.json_file.empty()) write_output_file(arguments.json_file, reports::summary_to_json(summaries));
-  return exit_code_of(summaries);
+  if (arguments.compare_sim) fmt::print("\n{}", reports::agreement_to_text(agreement));
+  if (!arguments.json_file.empty()) {
+    std::string json = reports::summary_to_json(summaries);
+    if (arguments.compare_sim) {
+      auto document = nlohmann::ordered_json::parse(json);
+      document["agreement"] = reports::agreement_to_json(agreement);
+      json = document.dump(2) + "\n";
+    }
+    write_output_file(arguments.json_file, json);
+  }
+  const bool disagree = std::ranges::any_of(agreement, [](const runner::KindAgreement& entry) { return !entry.agree(); });
+  const ExitCode agreement_code =
+      arguments.require_agreement && disagree ? ExitCode::kExpectationFailed : ExitCode::kOk;
+  return more_severe(exit_code_of(summaries), agreement_code);
 }
 
 }  // namespace
@@ -140,7 +161,12 @@ void add_live_command(CLI::App& app, ExitCode& exit_code) {
       ->type_name("HOST:PORT");
   command->add_option("--prefix", arguments->prefix, "Put every key under this prefix (needed for a non-empty --redis)");
   command->add_flag("--allow-remote", arguments->allow_remote, "Allow a --redis that is not on loopback");
-  command->add_flag("--compare-sim", arguments->compare_sim, "Also simulate the same seeds and print both tables");
+  CLI::Option* compare_sim = command->add_flag(
+      "--compare-sim", arguments->compare_sim,
+      "Also simulate the same seeds, print both tables and whether they agree (Fisher's exact test per violation kind)");
+  command->add_flag("--require-agreement", arguments->require_agreement,
+                    "With --compare-sim: exit 1 also when live and simulated disagree on a violation kind (p < 0.01)")
+      ->needs(compare_sim);
   command->add_option("--history", arguments->history_directory, "Write each run's history here (one JSONL file per run and mode)")
       ->type_name("DIR");
   command->add_option("--json", arguments->json_file, "Write the summary (live, and simulated with --compare-sim) as JSON");
