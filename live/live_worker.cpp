@@ -426,42 +426,65 @@ class Worker {
   asio::awaitable<void> renew_while_holding(std::uint64_t hold) {
     const nanoseconds lease = scaled(*options_.lock.lease);
     const nanoseconds every = options_.workers.renew_every ? scaled(*options_.workers.renew_every) : lease / 3;
-    const bool plain = options_.workers.renew_command == model::RenewCommand::kPlainPexpire;
     while (true) {
       co_await sleep(every);
-      if (!held_ || held_->hold != hold) co_return;
-      const std::string call = next_call();
-      emit(EventKind::kRenewInvoke, {{field::kLock, lock_name()}, {field::kToken, held_->token}}, call);
-      const std::int64_t sent_ns = lease_clock_ns(options_.workers.clock);
-      // A named local, not a braced temporary inside co_await (GCC 12; sim/task.h).
-      std::vector<std::string> arguments{"EVAL", std::string{kRenewScript}, "3", keys_.lock(lock_name()), keys_.sequence(), keys_.log(), held_->value,
-           std::to_string(lease_ms()), config_.name, call, plain ? "1" : "0"};
-      if (redlock()) {
-        const RedlockOutcome outcome = co_await redlock_renewals_.renew(std::move(arguments));
-        if (!held_ || held_->hold != hold) co_return;
-        if (!outcome.ok) {
-          emit(EventKind::kRenewFail, {{field::kReason, outcome.reason}}, call);
-          if (model::renews_again_after(options_.workers, outcome.reason)) continue;
-          lease_lost_ = true;
-          co_return;
-        }
-        held_->valid_until_ns = outcome.valid_until_ns;
-        emit(EventKind::kRenewOk, {{field::kToken, held_->token}, {field::kLeaseNs, lease_ms() * 1'000'000}}, call);
-        continue;
-      }
-      const std::optional<RespValue> reply = co_await renewals_.command(std::move(arguments), request_timeout());
-      if (!held_ || held_->hold != hold) co_return;
-      if (!reply || reply->is_error() || reply->item_integer(0) != 1) {
-        const std::string why = !reply ? renewals_.failure() : reply->is_error() ? error_reason(*reply) : reason::kNotHeld;
-        emit(EventKind::kRenewFail, {{field::kReason, why}}, call);
-        if (model::renews_again_after(options_.workers, why)) continue;
+      if (!holding(hold)) co_return;
+      const Renewal renewal = co_await renew_once(hold);
+      if (!holding(hold)) co_return;
+      if (!renewal.ok) {
+        emit(EventKind::kRenewFail, {{field::kReason, renewal.reason}}, renewal.call);
+        if (model::renews_again_after(options_.workers, renewal.reason)) continue;
         lease_lost_ = true;
         co_return;
       }
-      held_->valid_until_ns = sent_ns + lease_ms() * 1'000'000;
-      emit(EventKind::kRenewOk, {{field::kToken, held_->token}, {field::kLeaseNs, lease_ms() * 1'000'000}}, call);
+      held_->valid_until_ns = renewal.valid_until_ns;
+      emit(EventKind::kRenewOk, {{field::kToken, held_->token}, {field::kLeaseNs, lease_ms() * 1'000'000}}, renewal.call);
     }
   }
+
+  // One period's renewal: renew.invoke, and for a Redis renewal whose answer
+  // did not come in time, renew.fail and renew.invoke again for each re-send
+  // (workers.renew_retries); the caller records how the last one ended.
+  struct Renewal {
+    bool ok = false;
+    std::string reason;
+    std::int64_t valid_until_ns = 0;
+    std::string call;
+  };
+  asio::awaitable<Renewal> renew_once(std::uint64_t hold) {
+    const bool plain = options_.workers.renew_command == model::RenewCommand::kPlainPexpire;
+    int resends_left = options_.workers.renew_retries;
+    while (true) {
+      Renewal renewal;
+      renewal.call = next_call();
+      emit(EventKind::kRenewInvoke, {{field::kLock, lock_name()}, {field::kToken, held_->token}}, renewal.call);
+      const std::int64_t sent_ns = lease_clock_ns(options_.workers.clock);
+      // A named local, not a braced temporary inside co_await (GCC 12; sim/task.h).
+      std::vector<std::string> arguments{"EVAL", std::string{kRenewScript}, "3", keys_.lock(lock_name()), keys_.sequence(), keys_.log(), held_->value,
+           std::to_string(lease_ms()), config_.name, renewal.call, plain ? "1" : "0"};
+      if (redlock()) {
+        const RedlockOutcome outcome = co_await redlock_renewals_.renew(std::move(arguments));
+        renewal.ok = outcome.ok;
+        renewal.reason = outcome.reason;
+        renewal.valid_until_ns = outcome.valid_until_ns;
+        co_return renewal;
+      }
+      const std::optional<RespValue> reply = co_await renewals_.command(std::move(arguments), request_timeout());
+      renewal.ok = reply && !reply->is_error() && reply->item_integer(0) == 1;
+      renewal.reason = !reply ? renewals_.failure() : reply->is_error() ? error_reason(*reply) : reason::kNotHeld;
+      renewal.valid_until_ns = sent_ns + lease_ms() * 1'000'000;
+      if (renewal.ok || resends_left == 0 || !model::resends_renewal_after(options_.service.kind, renewal.reason) ||
+          !holding(hold)) {
+        co_return renewal;
+      }
+      emit(EventKind::kRenewFail, {{field::kReason, renewal.reason}}, renewal.call);
+      --resends_left;
+      co_await sleep(scaled(options_.workers.renew_retry_delay.sample(retry_rng_)));
+      if (!holding(hold)) co_return renewal;
+    }
+  }
+
+  [[nodiscard]] bool holding(std::uint64_t hold) const { return held_ && held_->hold == hold; }
 
   asio::awaitable<void> release(const Held& held) {
     const std::string call = next_call();

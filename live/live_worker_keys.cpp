@@ -18,6 +18,8 @@ constexpr std::array kKeys{
     LiveWorkerKey{"/workers/renew_every", "the watchdog's period, scaled (default lease / 3)"},
     LiveWorkerKey{"/workers/renew_command", "the renewal script: compare-and-extend, or a plain `PEXPIRE`"},
     LiveWorkerKey{"/workers/renew_on_error", "the watchdog after a failed renewal: the same rule (model/client_rules.h)"},
+    LiveWorkerKey{"/workers/renew_retries", "a renewal with no answer in time is sent again: the same rule (model/client_rules.h)"},
+    LiveWorkerKey{"/workers/renew_retry_delay", "the wait before each re-send, scaled"},
     LiveWorkerKey{"/workers/check_before_write", "the worker looks at its lease on its lease clock before writing"},
     LiveWorkerKey{"/workers/clock",
                   "the lease is timed on `CLOCK_MONOTONIC`, or with `wall` on `CLOCK_REALTIME` (clock faults have no "

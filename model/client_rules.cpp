@@ -56,6 +56,11 @@ bool renews_again_after(const WorkerOptions& workers, std::string_view reason) {
   return !lock_gone && workers.renew_on_error == RenewOnError::kRetry;
 }
 
+bool resends_renewal_after(ServiceKind service, std::string_view reason) {
+  const bool redis_client = service == ServiceKind::kRedis || service == ServiceKind::kRedisFailover;
+  return redis_client && reason == vocabulary::reason::kTimeout;
+}
+
 bool skips_write(const WorkerOptions& workers, bool lease_lost, bool lease_ran_out) {
   return workers.check_before_write && (lease_lost || lease_ran_out);
 }

@@ -76,6 +76,13 @@ struct WriteIntent {
 // lost (hold_end_reason, skips_write).
 [[nodiscard]] bool renews_again_after(const WorkerOptions& workers, std::string_view reason);
 
+// Whether a renewal that failed with `reason` is sent again (while
+// workers.renew_retries lasts): only one that got no answer in time, which
+// may not have arrived (an answer, even an error, is final), and only by a
+// Redis client (redis, redis-failover: Redisson's command retries). A
+// Redlock round (redsync) and an etcd keep-alive are not re-sent.
+[[nodiscard]] bool resends_renewal_after(ServiceKind service, std::string_view reason);
+
 // check_before_write: the holder looks at its lease before writing and
 // skips the write when it knows the lease is gone.
 [[nodiscard]] bool skips_write(const WorkerOptions& workers, bool lease_lost, bool lease_ran_out);

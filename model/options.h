@@ -129,6 +129,15 @@ struct WorkerOptions {
   std::optional<Duration> renew_every;                  // watchdog period; default lease / 3
   RenewCommand renew_command = RenewCommand::kCompareAndExtend;  // default compare-and-extend
   RenewOnError renew_on_error = RenewOnError::kRetry;   // default retry (current Redisson)
+  // A renewal that got no answer within request_timeout is sent again, after
+  // a wait drawn from renew_retry_delay, up to renew_retries times before it
+  // counts as failed (then renew_on_error decides). Redisson re-sends every
+  // command whose reply timed out unless it is marked no-retry, as its lock
+  // acquire and unlock are since 3.37 and its renewal is not. Defaults:
+  // Redisson 3.48 and later, retryAttempts 4 and retryDelay
+  // EqualJitterDelay(1 s, 2 s) (before 3.48: 3, a constant 1.5 s).
+  int renew_retries = 4;
+  Distribution renew_retry_delay = Distribution::uniform(Duration::seconds(1), Duration::seconds(2));
   bool check_before_write = false;                      // re-check the lease on the lease clock before writing
   // The clock the client times its lease on: monotonic (default: Go's
   // time.Since, Java's nanoTime — what redsync, Redisson and etcd's client

@@ -256,10 +256,17 @@ sim::Task<> Worker::renew_while_holding(Context context, std::uint64_t hold_numb
     if (hold_number != hold_number_) {
       co_return;  // the hold ended
     }
-    context.record(EventKind::kRenewInvoke, {{field::kLock, options_.lock.name}, {field::kToken, held_->token}});
-    const RenewOutcome outcome = co_await client_->renew(context, *held_);
-    if (hold_number != hold_number_) {
-      co_return;
+    int resends_left = options_.workers.renew_retries;
+    RenewOutcome outcome;
+    while (true) {
+      context.record(EventKind::kRenewInvoke, {{field::kLock, options_.lock.name}, {field::kToken, held_->token}});
+      outcome = co_await client_->renew(context, *held_);
+      if (hold_number != hold_number_) co_return;
+      if (outcome.renewed || resends_left == 0 || !resends_renewal_after(options_.service.kind, outcome.reason)) break;
+      context.record(EventKind::kRenewFail, {{field::kReason, outcome.reason}});
+      --resends_left;
+      co_await context.sleep(options_.workers.renew_retry_delay.sample(context.rng()));
+      if (hold_number != hold_number_) co_return;
     }
     if (!outcome.renewed) {
       context.record(EventKind::kRenewFail, {{field::kReason, outcome.reason}});

@@ -354,7 +354,7 @@ void read_workers(const Reader& reader, const json& value, Scenario& scenario) {
   reader.require_object(value, path,
                         {"count", "acquire", "release", "renew", "renew_every", "check_before_write", "retry", "work",
                          "between", "start", "wait_replicas", "clock", "acquire_timeout", "max_tries",
-                         "renew_command", "renew_on_error", "command"});
+                         "renew_command", "renew_on_error", "renew_retries", "renew_retry_delay", "command"});
   model::WorkerOptions& workers = scenario.system.workers;
   with_member(value, "count", [&](const json& v) { workers.count = static_cast<int>(reader.integer(v, path + "/count", 1, 1000)); });
   with_member(value, "acquire", [&](const json& v) {
@@ -387,6 +387,11 @@ void read_workers(const Reader& reader, const json& value, Scenario& scenario) {
     workers.renew_on_error = reader.choice<model::RenewOnError>(
         v, path + "/renew_on_error", {{"retry", model::RenewOnError::kRetry}, {"stop", model::RenewOnError::kStop}});
   });
+  with_member(value, "renew_retries", [&](const json& v) {
+    workers.renew_retries = static_cast<int>(reader.integer(v, path + "/renew_retries", 0, 100));
+  });
+  with_member(value, "renew_retry_delay",
+              [&](const json& v) { workers.renew_retry_delay = reader.distribution(v, path + "/renew_retry_delay"); });
   with_member(value, "check_before_write",
               [&](const json& v) { workers.check_before_write = reader.boolean(v, path + "/check_before_write"); });
   with_member(value, "clock", [&](const json& v) {

@@ -101,6 +101,13 @@ constexpr std::array kReference = std::to_array<KeyReference>({
      "after a renewal that got no answer or an error answer: retry renews again at the next period, the holder none "
      "the wiser (Redisson 3.44 and later); stop ends the watchdog (Redisson before 3.44) and the holder counts its "
      "lease lost (Redisson did not tell it). A renewal that found the lock gone or someone else's always ends it"},
+    {"/workers/renew_retries", "integer", "sends", "4", "0 to 100; with renew watchdog, redis and redis-failover",
+     "how many times a renewal that got no answer within request_timeout is sent again before it counts as failed "
+     "(then renew_on_error decides); Redisson re-sends such a command (retryAttempts: 4 since 3.48, 3 before); 0: "
+     "never. An answer, even an error, is final; Redlock rounds and consensus keep-alives are not re-sent"},
+    {"/workers/renew_retry_delay", "distribution", "time", "uniform 1s to 2s", "",
+     "the wait before each re-send of a renewal (Redisson 3.48+: retryDelay EqualJitterDelay(1 s, 2 s), whose first "
+     "wait is 0.5 to 1 s; before 3.48 a constant 1.5 s)"},
     {"/workers/check_before_write", "boolean", "", "false", "",
      "re-check the lease on the worker's lease clock (workers.clock) just before writing"},
     {"/workers/clock", "\"monotonic\" | \"wall\"", "", "\"monotonic\"", "",

@@ -43,10 +43,25 @@ void check_renew_on_error(const Scenario& scenario, std::vector<SettingWarning>&
   warnings.push_back({"/workers/renew_on_error", "has no effect: workers.renew is \"none\" (nothing renews)"});
 }
 
+// renew_retries set where nothing re-sends a renewal: no watchdog, or a
+// client that does not re-send (model::resends_renewal_after).
+void check_renew_retries(const Scenario& scenario, std::vector<SettingWarning>& warnings) {
+  const model::WorkerOptions& workers = scenario.system.workers;
+  if (workers.renew_retries == model::WorkerOptions{}.renew_retries) return;
+  const model::ServiceKind service = scenario.system.service.kind;
+  if (workers.renew != model::RenewMethod::kWatchdog) {
+    warnings.push_back({"/workers/renew_retries", "has no effect: workers.renew is \"none\" (nothing renews)"});
+  } else if (service == model::ServiceKind::kRedlock || service == model::ServiceKind::kConsensus) {
+    warnings.push_back({"/workers/renew_retries", "has no effect: only a Redis client (redis, redis-failover) "
+                                                  "re-sends a renewal; a Redlock round or a keep-alive is not re-sent"});
+  }
+}
+
 void check_renewal(const Scenario& scenario, std::vector<SettingWarning>& warnings) {
   const model::WorkerOptions& workers = scenario.system.workers;
   check_renew_command(scenario, warnings);
   check_renew_on_error(scenario, warnings);
+  check_renew_retries(scenario, warnings);
   if (!workers.renew_every) return;
   if (workers.renew != model::RenewMethod::kWatchdog) {
     warnings.push_back({"/workers/renew_every", "has no effect: workers.renew is \"none\" (set \"renew\": "

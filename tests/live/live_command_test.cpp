@@ -177,6 +177,27 @@ TEST(LiveCommand, APartitionFromTheLockServerStarvesTheWatchdogAndTheLeasePasses
   EXPECT_GT(live_mode(summary, "fencing-off")["violations"]["stale_write"], 0) << result.output;
 }
 
+TEST(LiveCommand, ARenewalCutOffIsReSentAndAStoppingWatchdogEndsAfterTheLastReSend) {
+  // The older Redisson's watchdog: 3 re-sends 1.5 s apart, then it stops.
+  const std::string histories = scratch("renewal-resends");
+  const Result result = run_locksim("live h26-watchdog-renewal-timeout-stop --runs 1 --fencing off --history " + histories);
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  const std::string history = histories + "/h26-watchdog-renewal-timeout-stop-live-seed1-fencing-off.jsonl";
+  const auto by_worker_1 = [](std::vector<nlohmann::json> events) {
+    std::erase_if(events, [](const nlohmann::json& event) { return event["proc"] != "worker-1"; });
+    return events;
+  };
+  const std::vector<nlohmann::json> sent = by_worker_1(events_named(history, "renew.invoke"));
+  const std::vector<nlohmann::json> failed = by_worker_1(events_named(history, "renew.fail"));
+  ASSERT_EQ(sent.size(), 4u) << "the renewal and its 3 re-sends, then no more";
+  ASSERT_EQ(failed.size(), 4u);
+  for (const nlohmann::json& fail : failed) EXPECT_EQ(fail["reason"], "timeout");
+  // 1.5 s apart in scenario time, 75 ms at the default scale 0.05, after a 25 ms timeout.
+  const std::int64_t gap = sent[1]["t"].get<std::int64_t>() - failed[0]["t"].get<std::int64_t>();
+  EXPECT_GE(gap, 75'000'000);
+  EXPECT_TRUE(by_worker_1(events_named(history, "renew.ok")).empty());
+}
+
 TEST(LiveCommand, APauseAtARestartedWorkersNthAcquireCountsItsEarlierProcessesAsTheSimulatorDoes) {
   const std::string json = scratch("pause-after-restart.json");
   const Result result = run_locksim("live " + data("pause-after-restart.json") + " --runs 1 --compare-sim --json " + json);

@@ -327,7 +327,10 @@ TEST(H12RenewalCutOff, TheWorkerKeepsWritingAfterItsLeaseExpired) {
   EXPECT_TRUE(history.first("renew.fail", "worker-1"));
   EXPECT_GT(history.overlapping_holds(), 0);
   ASSERT_FALSE(history.stale_accepts().empty());
-  EXPECT_TRUE(history.first("hold.end", "worker-1", [](const Event& e) { return e["reason"] == "lost"; }));
+  // Every renewal and re-send timed out, none was answered before the write
+  // at 45 s: the holder knows only that its own lease clock ran out.
+  EXPECT_FALSE(history.first("renew.ok", "worker-1"));
+  EXPECT_TRUE(history.first("hold.end", "worker-1", [](const Event& e) { return e["reason"] == "expired"; }));
 }
 
 TEST(H12RenewalCutOff, FencingRejectsTheWrite) {
@@ -352,6 +355,7 @@ TEST(RenewOnError, RetryRenewsAgainAtTheNextPeriodAndKeepsTheLock) {
   SystemOptions options = watchdog_setup();
   options.workers.work = sim::Distribution::constant(60_s);
   options.workers.renew_on_error = RenewOnError::kRetry;
+  options.workers.renew_retries = 0;
   const History history = run_system(options, delay_worker_1s_first_renewal);
   const auto failed = history.first("renew.fail", "worker-1");
   ASSERT_TRUE(failed);
@@ -366,6 +370,7 @@ TEST(RenewOnError, StopEndsTheWatchdogAndTheLeaseRunsOutUnderTheHolder) {
   SystemOptions options = watchdog_setup();
   options.workers.work = sim::Distribution::constant(60_s);
   options.workers.renew_on_error = RenewOnError::kStop;
+  options.workers.renew_retries = 0;
   const History history = run_system(options, delay_worker_1s_first_renewal);
   ASSERT_TRUE(history.first("renew.fail", "worker-1"));
   EXPECT_EQ(history.count("renew.invoke", "worker-1"), 1u) << "no renewal after the failed one";
@@ -373,10 +378,45 @@ TEST(RenewOnError, StopEndsTheWatchdogAndTheLeaseRunsOutUnderTheHolder) {
   EXPECT_TRUE(history.first("hold.end", "worker-1", [](const Event& e) { return e["reason"] == "lost"; }));
 }
 
+TEST(RenewRetries, ARenewalWithNoAnswerIsSentAgainAndAStoppingWatchdogKeepsTheLock) {
+  // The same held renewal, with Redisson's re-sends: the one sent after the
+  // spike is answered, so nothing fails even for a watchdog that stops.
+  SystemOptions options = watchdog_setup();
+  options.workers.work = sim::Distribution::constant(60_s);
+  options.workers.renew_on_error = RenewOnError::kStop;
+  const History history = run_system(options, delay_worker_1s_first_renewal);
+  const auto timed_out = history.first("renew.fail", "worker-1");
+  ASSERT_TRUE(timed_out);
+  EXPECT_EQ((*timed_out)["reason"], "timeout");
+  const auto resent = history.first("renew.invoke", "worker-1", [&](const Event& e) { return e["t"] > (*timed_out)["t"]; });
+  ASSERT_TRUE(resent);
+  const std::int64_t waited = (*resent)["t"].get<std::int64_t>() - (*timed_out)["t"].get<std::int64_t>();
+  EXPECT_GE(waited, 1'000'000'000) << "after renew_retry_delay, uniform 1 to 2 s";
+  EXPECT_LE(waited, 2'000'000'000);
+  EXPECT_TRUE(history.first("renew.ok", "worker-1", [&](const Event& e) { return e["t"] < 20'000'000'000; }))
+      << "a re-send renewed the lease within the period";
+  EXPECT_EQ(history.overlapping_holds(), 0);
+  EXPECT_FALSE(history.first("hold.end", "worker-1", [](const Event& e) { return e["reason"] == "lost"; }));
+}
+
+TEST(RenewRetries, EverySendOfAPeriodLostToACutEndsAStoppingWatchdogAfterTheLastReSend) {
+  SystemOptions options = watchdog_setup();
+  options.workers.renew_on_error = RenewOnError::kStop;
+  options.workers.renew_retries = 3;
+  options.workers.renew_retry_delay = sim::Distribution::constant(1500_ms);
+  const History history = run_system(options, cut_worker_1_from_redis);
+  // The period at 10 s: the first send and 3 re-sends, each timed out.
+  EXPECT_EQ(history.count("renew.invoke", "worker-1"), 4u) << "then the watchdog stops";
+  EXPECT_EQ(history.count("renew.fail", "worker-1"), 4u);
+  EXPECT_TRUE(history.first("hold.end", "worker-1", [](const Event& e) { return e["reason"] == "lost"; }));
+}
+
 TEST(RenewOnError, ARenewalThatFindsTheLockGoneEndsTheWatchdogEvenWithRetry) {
   // The H12 cut outlasts the lease: the first renewal after the heal finds
-  // worker-2's key, and no renewal follows it.
+  // worker-2's key, and no renewal follows it. (With 60 s of work the holder
+  // still holds when its first period after the heal comes.)
   SystemOptions options = watchdog_setup();
+  options.workers.work = sim::Distribution::constant(60_s);
   options.workers.renew_on_error = RenewOnError::kRetry;
   const History history = run_system(options, cut_worker_1_from_redis);
   const auto gone = history.first("renew.fail", "worker-1", [](const Event& e) { return e["reason"] == "not-owner"; });
