@@ -136,6 +136,9 @@ class ScenarioGenerator {
       workers["renew"] = "watchdog";
       workers["renew_every"] = milliseconds(50, 3'000);
       workers["renew_command"] = pick({"compare-and-extend", "pexpire"});
+      workers["renew_on_error"] = pick({"retry", "stop"});
+      workers["renew_retries"] = rng_.between(0, 4);
+      workers["renew_retry_delay"] = {{"dist", "uniform"}, {"min", "0ms"}, {"max", milliseconds(1, 2'000)}};
     }
     return workers;
   }
