@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "live/redis_client.h"
+#include "vocabulary/proc_name.h"
 
 namespace locksim::live {
 namespace {
@@ -61,7 +62,7 @@ FailoverCluster::FailoverCluster(asio::io_context& io, FaultProxy& proxy, const 
   servers_[0] = std::make_unique<RedisServer>(ServerPersistence::kNone, RedisServerOptions{replication_arguments(settings), ""});
   const int primary_port = servers_[0]->port();
   // Sentinel's pings and the replica's stream reach the primary through the proxy.
-  announced_ports_[0] = proxy.open_link("sentinel", instance_name(0), "127.0.0.1", primary_port, LinkOptions{std::nullopt, true});
+  announced_ports_[0] = proxy.open_link(vocabulary::proc::kSentinel, instance_name(0), "127.0.0.1", primary_port, LinkOptions{std::nullopt, true});
   const int replication_port = proxy.open_link(instance_name(1), instance_name(0), "127.0.0.1", primary_port,
                                                LinkOptions{settings.replication_lag, true, true});
   // Were the primary ever a replica (a split brain's end), it names itself by

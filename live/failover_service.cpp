@@ -133,12 +133,12 @@ SentinelRoute FailoverService::open_worker_links(const std::string& worker, int&
     route.ports.emplace_back(cluster_.announced_port(instance), link);
     if (instance == 0) lock_port = link;
   }
-  route.sentinel_port = proxy_.open_link(worker, "sentinel", "127.0.0.1", cluster_.sentinel_port());
+  route.sentinel_port = proxy_.open_link(worker, vocabulary::proc::kSentinel, "127.0.0.1", cluster_.sentinel_port());
   return route;
 }
 
 std::set<std::string> FailoverService::lock_servers() const {
-  std::set<std::string> servers{"sentinel"};
+  std::set<std::string> servers{vocabulary::proc::kSentinel};
   for (std::size_t instance = 0; instance < FailoverCluster::kInstances; ++instance) servers.insert(instance_name(instance));
   return servers;
 }
@@ -189,7 +189,7 @@ bool FailoverService::act(const scenario::PlannedFault& fault) {
   // Split brain: the old primary and its workers on one side; the replica,
   // Sentinel and every other worker on the other; storage reaches both.
   std::vector<std::string> with_old{old_primary};
-  std::vector<std::string> away{instance_name(1), "sentinel"};
+  std::vector<std::string> away{instance_name(1), vocabulary::proc::kSentinel};
   for (int index = 1; index <= scenario_.system.workers.count; ++index) {
     const std::string worker = vocabulary::worker_name(index);
     const bool with = std::ranges::find(failover.with_primary, worker) != failover.with_primary.end();
@@ -198,7 +198,7 @@ bool FailoverService::act(const scenario::PlannedFault& fault) {
   cut_ = proxy_.cut(with_old, away);
   Json between = Json::array({Json(with_old), Json::array()});
   for (const std::string& node : away) {
-    if (node != "sentinel") between[1].push_back(node);
+    if (node != vocabulary::proc::kSentinel) between[1].push_back(node);
   }
   const nanoseconds length = scaled(fault.length, time_scale_);
   record_(Json{{field::kTime, now_()},

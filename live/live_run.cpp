@@ -62,13 +62,6 @@ using std::chrono::nanoseconds;
 
 // How long before t = 0 the workers are started.
 constexpr std::chrono::milliseconds kHeadStart{250};
-// Each worker's job loop begins at the plan's start for it (workers.start).
-// Workers planned to start together over a constant network delay tie in
-// the simulator, where the tie goes to worker order; live, the proxy has
-// them take turns at the lock service in that order (FaultProxy::take_turns).
-// With a random delay the simulator's order among them comes from the
-// delays drawn, and live from the proxy's: no turns then.
-
 // The longest line a worker may print, in bytes (locksim's are a few hundred).
 constexpr std::size_t kLongestWorkerLine = 1 << 20;
 
@@ -274,7 +267,9 @@ class Coordinator {
   std::int64_t begin_of(const std::string& worker) const { return scaled(plan_.worker_starts.at(worker)).count(); }
 
   // Workers planned to start at the same instant reach the lock service in
-  // worker order, as they do in the simulator over a constant delay.
+  // worker order, as the simulator's tie over a constant delay has them
+  // (FaultProxy::take_turns). With a random delay the simulator's order
+  // among them comes from the delays drawn, and live from the proxy's.
   void order_tied_starts() {
     if (!std::holds_alternative<sim::Distribution::Constant>(scenario_.network.delay.shape())) return;
     std::map<sim::Duration, std::vector<std::string>> starting_at;

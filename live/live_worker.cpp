@@ -471,7 +471,7 @@ class Worker {
       }
       const std::optional<RespValue> reply = co_await renewals_.command(std::move(arguments), request_timeout());
       renewal.ok = reply && !reply->is_error() && reply->item_integer(0) == 1;
-      renewal.reason = !reply ? renewals_.failure() : reply->is_error() ? error_reason(*reply) : reason::kNotHeld;
+      if (!renewal.ok) renewal.reason = !reply ? renewals_.failure() : reply->is_error() ? error_reason(*reply) : reason::kNotHeld;
       renewal.valid_until_ns = sent_ns + lease_ms() * 1'000'000;
       if (renewal.ok || resends_left == 0 || !model::resends_renewal_after(options_.service.kind, renewal.reason) ||
           !holding(hold)) {

@@ -345,6 +345,15 @@ TEST(H12RenewalCutOff, FencingRejectsTheWrite) {
 
 // --- A renewal that gets no answer (workers.renew_on_error) ------------------------------
 
+// The watchdog setup with 60 s of work (the holder still holds when a
+// period after the fault comes) and the given reaction to a failed renewal.
+SystemOptions watchdog_with_60s_of_work(RenewOnError on_error) {
+  SystemOptions options = watchdog_setup();
+  options.workers.work = sim::Distribution::constant(60_s);
+  options.workers.renew_on_error = on_error;
+  return options;
+}
+
 // worker-1's first renewal (10 s into its 45 s hold) is held 5 s in the
 // network, past the 500 ms request timeout.
 void delay_worker_1s_first_renewal(Nemesis& nemesis, System& system) {
@@ -352,9 +361,7 @@ void delay_worker_1s_first_renewal(Nemesis& nemesis, System& system) {
 }
 
 TEST(RenewOnError, RetryRenewsAgainAtTheNextPeriodAndKeepsTheLock) {
-  SystemOptions options = watchdog_setup();
-  options.workers.work = sim::Distribution::constant(60_s);
-  options.workers.renew_on_error = RenewOnError::kRetry;
+  SystemOptions options = watchdog_with_60s_of_work(RenewOnError::kRetry);
   options.workers.renew_retries = 0;
   const History history = run_system(options, delay_worker_1s_first_renewal);
   const auto failed = history.first("renew.fail", "worker-1");
@@ -367,9 +374,7 @@ TEST(RenewOnError, RetryRenewsAgainAtTheNextPeriodAndKeepsTheLock) {
 }
 
 TEST(RenewOnError, StopEndsTheWatchdogAndTheLeaseRunsOutUnderTheHolder) {
-  SystemOptions options = watchdog_setup();
-  options.workers.work = sim::Distribution::constant(60_s);
-  options.workers.renew_on_error = RenewOnError::kStop;
+  SystemOptions options = watchdog_with_60s_of_work(RenewOnError::kStop);
   options.workers.renew_retries = 0;
   const History history = run_system(options, delay_worker_1s_first_renewal);
   ASSERT_TRUE(history.first("renew.fail", "worker-1"));
@@ -381,9 +386,7 @@ TEST(RenewOnError, StopEndsTheWatchdogAndTheLeaseRunsOutUnderTheHolder) {
 TEST(RenewRetries, ARenewalWithNoAnswerIsSentAgainAndAStoppingWatchdogKeepsTheLock) {
   // The same held renewal, with Redisson's re-sends: the one sent after the
   // spike is answered, so nothing fails even for a watchdog that stops.
-  SystemOptions options = watchdog_setup();
-  options.workers.work = sim::Distribution::constant(60_s);
-  options.workers.renew_on_error = RenewOnError::kStop;
+  SystemOptions options = watchdog_with_60s_of_work(RenewOnError::kStop);
   const History history = run_system(options, delay_worker_1s_first_renewal);
   const auto timed_out = history.first("renew.fail", "worker-1");
   ASSERT_TRUE(timed_out);
@@ -415,9 +418,7 @@ TEST(RenewOnError, ARenewalThatFindsTheLockGoneEndsTheWatchdogEvenWithRetry) {
   // The H12 cut outlasts the lease: the first renewal after the heal finds
   // worker-2's key, and no renewal follows it. (With 60 s of work the holder
   // still holds when its first period after the heal comes.)
-  SystemOptions options = watchdog_setup();
-  options.workers.work = sim::Distribution::constant(60_s);
-  options.workers.renew_on_error = RenewOnError::kRetry;
+  SystemOptions options = watchdog_with_60s_of_work(RenewOnError::kRetry);
   const History history = run_system(options, cut_worker_1_from_redis);
   const auto gone = history.first("renew.fail", "worker-1", [](const Event& e) { return e["reason"] == "not-owner"; });
   ASSERT_TRUE(gone);
