@@ -13,7 +13,7 @@ namespace locksim::live {
 namespace {
 
 std::vector<std::string> replication_arguments(const FailoverClusterSettings& settings) {
-  return {"--repl-diskless-sync-delay", "0",
+  return {"--repl-diskless-sync-delay", std::to_string(settings.repl_diskless_sync_delay_seconds),
           "--min-replicas-to-write", std::to_string(settings.min_replicas_to_write),
           "--min-replicas-max-lag", std::to_string(settings.min_replicas_max_lag_seconds)};
 }
@@ -68,6 +68,10 @@ FailoverCluster::FailoverCluster(asio::io_context& io, FaultProxy& proxy, const 
   // Were the primary ever a replica (a split brain's end), it names itself by
   // the address Sentinel knows it by, not a second one.
   RedisClient{"127.0.0.1", primary_port}.command({"CONFIG", "SET", "replica-announce-port", std::to_string(announced_ports_[0])});
+  // The replica's first sync goes at once: the model's cluster has been up a
+  // while, and a young replica still waiting for its snapshot would be
+  // promoted empty. Every later full resync waits the scenario's delay.
+  RedisClient{"127.0.0.1", primary_port}.command({"CONFIG", "SET", "repl-diskless-sync-delay", "0"});
   std::vector<std::string> replica_arguments = replication_arguments(settings);
   replica_arguments.insert(replica_arguments.end(), {"--replicaof", "127.0.0.1", std::to_string(replication_port)});
   servers_[1] = std::make_unique<RedisServer>(ServerPersistence::kNone, RedisServerOptions{replica_arguments, ""});
@@ -101,6 +105,7 @@ FailoverCluster::FailoverCluster(asio::io_context& io, FaultProxy& proxy, const 
   } catch (const LiveError&) {
     // NOREPLICAS still: the key is no scenario's, and may stay.
   }
+  primary.command({"CONFIG", "SET", "repl-diskless-sync-delay", std::to_string(settings.repl_diskless_sync_delay_seconds)});
   const std::string configuration = fmt::format(
       "sentinel monitor {0} 127.0.0.1 {1} 1\n"
       "sentinel down-after-milliseconds {0} {2}\n"

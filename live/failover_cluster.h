@@ -11,10 +11,11 @@
 // - one `redis-sentinel` monitoring the primary through the proxy too (so a
 //   split brain can cut it off), with `down-after-milliseconds` = the scaled
 //   `service.down_after` and quorum 1.
-// Both servers get `min-replicas-to-write` / `min-replicas-max-lag` from the
-// scenario (the lag in whole seconds, as Redis takes it) and
-// `repl-diskless-sync-delay 0`: with Redis 7's default of 5 s a young
-// replica is still empty when the run begins, and Sentinel promotes it.
+// Both servers get `min-replicas-to-write` / `min-replicas-max-lag` and
+// `repl-diskless-sync-delay` from the scenario (whole seconds, as Redis takes
+// them), except that the replica's first sync goes at once (the primary's
+// delay is 0 until then): a young replica still waiting for its snapshot
+// would be promoted empty, where the model's cluster has been up a while.
 //
 // The constructor returns once Sentinel knows the replica and the replica is
 // in sync, so a run never begins with a cluster still forming.
@@ -33,6 +34,7 @@ struct FailoverClusterSettings {
   std::chrono::milliseconds down_after{30'000};  // Sentinel's down-after-milliseconds (already scaled); default 30 s
   int min_replicas_to_write = 0;                 // 0 (the default): off
   int min_replicas_max_lag_seconds = 10;         // whole seconds; default 10 (redis.conf's)
+  int repl_diskless_sync_delay_seconds = 5;      // whole seconds; default 5 (Redis 7.0's)
   sim::Distribution replication_lag = sim::Distribution::constant(sim::Duration::milliseconds(100));  // unscaled
   double time_scale = 1.0;  // Sentinel's own periods run at it (SENTINEL DEBUG)
 };

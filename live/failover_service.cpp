@@ -33,12 +33,22 @@ int max_lag_seconds(const scenario::Scenario& scenario, double time_scale) {
   return std::max(1, static_cast<int>(std::lround(seconds)));
 }
 
+// repl-diskless-sync-delay is whole seconds too: the scaled delay rounded to
+// the nearest second, at least 1 unless the scenario's is 0 (docs/live.md).
+int diskless_sync_delay_seconds(const scenario::Scenario& scenario, double time_scale) {
+  const sim::Duration delay = scenario.system.service.repl_diskless_sync_delay;
+  if (delay < sim::Duration::seconds(1)) return 0;  // the model drops a fraction of a second too
+  const double seconds = static_cast<double>(scaled(delay, time_scale).count()) / 1e9;
+  return std::max(1, static_cast<int>(std::lround(seconds)));
+}
+
 FailoverClusterSettings cluster_settings(const scenario::Scenario& scenario, double time_scale) {
   FailoverClusterSettings settings;
   settings.down_after = scaled_down_after(scenario, time_scale);
   settings.time_scale = time_scale;
   settings.min_replicas_to_write = scenario.system.service.min_replicas_to_write;
   settings.min_replicas_max_lag_seconds = max_lag_seconds(scenario, time_scale);
+  settings.repl_diskless_sync_delay_seconds = diskless_sync_delay_seconds(scenario, time_scale);
   settings.replication_lag = scenario.system.service.replication_lag;
   return settings;
 }

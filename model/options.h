@@ -74,6 +74,9 @@ struct ServiceOptions {
   // (NOREPLICAS) while fewer replicas than that acknowledged within the lag.
   int min_replicas_to_write = 0;
   Duration min_replicas_max_lag = Duration::seconds(10);
+  // redis-failover: `repl-diskless-sync-delay`, whole seconds a primary waits
+  // before it sends a full resync's snapshot; default 5 s (Redis 7.0's).
+  Duration repl_diskless_sync_delay = Duration::seconds(5);
   RedisMemoryOptions memory;                        // eviction under memory pressure; default noeviction, no other keys
 };
 

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "sim/message.h"
 #include "sim/time.h"
@@ -103,9 +104,31 @@ struct ReplicaAck {
   std::int64_t offset = 0;
 };
 
-// A promoted replica closes its link to the old primary (replicationUnsetMaster
-// frees its master client): the FIN, behind whatever the link still held.
+// The replication link is closed: a promoted replica frees its master client
+// (replicationUnsetMaster), or a restarted primary's replica finds its
+// connection reset. The FIN, behind whatever the link still held.
 struct ReplicationClosed {};
+
+// A replica whose link is down asks its primary for the stream again (PSYNC),
+// naming the replication ID of the stream it last followed. The same ID as
+// the primary's: a partial resync (the backlog brings it up to date at once);
+// another (the primary restarted or was promoted since): a full one.
+struct SyncRequest {
+  std::string replication_id;
+};
+
+// A resynchronisation's snapshot (a full one's RDB; for a partial one, what
+// the backlog replays, which brings the replica to the same): every key of the primary,
+// its token counter, the other applications' keys, and the replication
+// offset the stream continues from. Each key as a ReplicateCommand that
+// sets it.
+struct ReplicaSnapshot {
+  std::string replication_id;  // of the stream that goes on behind it
+  std::vector<ReplicateCommand> keys;
+  std::int64_t token_counter = 0;
+  std::int64_t other_keys = 0;
+  std::int64_t offset = 0;
+};
 
 // Sentinel's commands to an instance (redis-failover): PING, INFO (of which
 // the model keeps the role) and REPLICAOF: NO ONE (`primary` empty) to

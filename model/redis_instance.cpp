@@ -23,6 +23,8 @@ using sim::LocalTime;
 constexpr sim::Duration kSecond = sim::Duration::seconds(1);
 // serverCron's period at Redis's default hz 10.
 constexpr sim::Duration kCronTick = sim::Duration::milliseconds(100);
+// redis.conf's default (Redis 7.0): a replica gives a sync up after repl-timeout.
+constexpr sim::Duration kReplTimeout = sim::Duration::seconds(60);
 
 // unixtime: the wall clock's whole seconds (rounded down, also before the epoch).
 std::int64_t whole_second(LocalTime wall) {
@@ -43,6 +45,7 @@ void record_lease_event(Context context, EventKind event, const std::string& loc
 
 RedisInstance::RedisInstance(std::string name, RedisInstanceOptions options)
     : name_{std::move(name)}, options_{std::move(options)} {
+  if (options_.role == RedisRole::kPrimary) new_replication_id();
   data_.other_keys = options_.memory.other_keys;
   durable_.other_keys = options_.memory.other_keys;
 }
@@ -55,17 +58,16 @@ void RedisInstance::on_boot(Context context) {
   const bool after_restart = booted_before_;
   booted_before_ = true;
   if (after_restart) {
+    // everysec: a process crash leaves the AOF's unsynced tail in the
+    // kernel's page cache, which the restarted process reads back; only a
+    // power loss takes it away. A replica reloads its own AOF too, and keeps
+    // it until its full resync replaces it.
     RedisData restored;
-    if (options_.role == RedisRole::kPrimary) {
-      // everysec: a process crash leaves the AOF's unsynced tail in the
-      // kernel's page cache, which the restarted process reads back; only a
-      // power loss takes it away.
-      if (options_.persistence == Persistence::kAlways ||
-          (options_.persistence == Persistence::kEverySecond && !power_lost_)) {
-        restored = data_;
-      } else if (options_.persistence == Persistence::kEverySecond) {
-        restored = durable_;
-      }
+    if (options_.persistence == Persistence::kAlways ||
+        (options_.persistence == Persistence::kEverySecond && !power_lost_)) {
+      restored = data_;
+    } else if (options_.persistence == Persistence::kEverySecond) {
+      restored = durable_;
     }
     power_lost_ = false;
     // A lease the restart forgot vanished without expiring: the promise made
@@ -86,6 +88,20 @@ void RedisInstance::on_boot(Context context) {
   }
   blocked_waits_.clear();  // their clients' connections died with the process
   eviction_pool_.clear();  // a static array of the process
+  started_at_ = context.monotonic_now();
+  resyncing_ = false;          // the tasks died with the process
+  snapshot_pending_ = false;
+  if (after_restart && options_.role == RedisRole::kReplica && primary_) lose_link(context, /*at_start=*/true);
+  if (after_restart && options_.role == RedisRole::kPrimary) {
+    new_replication_id();  // a crashed process saved none (no shutdown RDB)
+    if (replica_) {
+      // The replica's connection to the old process was reset: it
+      // reconnects and, the ID being new, gets a full resync, and no stream
+      // until then.
+      replica_online_ = false;
+      context.send(*replica_, ReplicationClosed{});
+    }
+  }
   context.spawn("server", serve(context, after_restart ? Start::kRestart : Start::kFirstBoot));
   if (options_.persistence == Persistence::kEverySecond) {
     // A restarted Redis sets aof_last_fsync at start-up (server.c initServer).
@@ -159,16 +175,26 @@ void RedisInstance::handle(Context context, const sim::Message& request) {
     // Only a replica follows a replication stream: a change the old primary
     // shipped before the failover and that arrives after the promotion belongs
     // to a history this instance has left (Redis: a new replication ID).
-    if (!replica) return;
+    if (!replica || !link_up_) return;  // a replica whose link is down follows no stream
     apply_replicated(context, *change);
     if (options_.acknowledge_changes) context.send(request.from, ReplicaAck{applied_offset_});
   } else if (const auto* ack = request.body.get_if<ReplicaAck>()) {
     if (!replica) acknowledged(context, *ack);
   } else if (request.body.get_if<ReplicationClosed>()) {
+    if (replica) {
+      if (primary_ && request.from == *primary_) lose_link(context, /*at_start=*/false);
+      return;
+    }
     // freeClient on the replica's link: refreshGoodSlavesCount finds none.
     // Acknowledgements that arrive just before it (held by a partition) count for nothing.
     last_acknowledged_at_.reset();
     good_replicas_ = 0;
+  } else if (const auto* sync = request.body.get_if<SyncRequest>()) {
+    if (!replica && replica_ && request.from == *replica_) {
+      answer_sync(context, request.from, sync->replication_id == replication_id_);
+    }
+  } else if (const auto* snapshot = request.body.get_if<ReplicaSnapshot>()) {
+    if (replica && primary_ && request.from == *primary_) load_snapshot(context, *snapshot);
   } else if (const auto* wait = request.body.get_if<WaitCommand>()) {
     if (replica) {
       context.reply(request, WaitReply{0});  // Redis refuses WAIT on a replica: nothing acknowledged
@@ -208,7 +234,7 @@ void RedisInstance::count_good_replicas(Context context) {
   // One replica at most. Lag in whole seconds of the wall clock
   // (server.unixtime - repl_ack_time), and `<=`, as Redis counts it.
   const std::int64_t max_lag_seconds = options_.min_replicas_max_lag.count_ns() / kSecond.count_ns();
-  good_replicas_ = last_acknowledged_at_ &&
+  good_replicas_ = replica_online_ && last_acknowledged_at_ &&
                            whole_second(context.now()) - whole_second(*last_acknowledged_at_) <= max_lag_seconds
                        ? 1
                        : 0;
@@ -222,6 +248,7 @@ sim::Task<> RedisInstance::count_good_replicas_every_second(Context context) {
 }
 
 void RedisInstance::acknowledged(Context context, const ReplicaAck& ack) {
+  if (!replica_online_) return;  // from before the replica lost its link
   const bool first = !last_acknowledged_at_;  // the replica comes online: Redis counts at once
   last_acknowledged_at_ = context.now();
   if (first) count_good_replicas(context);
@@ -268,7 +295,9 @@ sim::Task<> RedisInstance::acknowledge_every_second(Context context) {
   // REPLCONF ACK, once a second of this instance's clock (replicationCron);
   // the first on boot, as a replica connecting to its primary.
   while (true) {
-    if (options_.role == RedisRole::kReplica && primary_) context.send(*primary_, ReplicaAck{applied_offset_});
+    if (options_.role == RedisRole::kReplica && primary_ && link_up_) {
+      context.send(*primary_, ReplicaAck{applied_offset_});
+    }
     co_await context.sleep(kSecond);  // a cron timer: the monotonic clock
   }
 }
@@ -499,6 +528,7 @@ void RedisInstance::changed(Context context, const std::string& lock) {
   change.lock = lock;
   change.token_counter = data_.token_counter;
   change.offset = ++shipped_offset_;
+  if (!replica_online_) return;  // its full resync's snapshot will carry it
   if (const auto key = data_.keys.find(lock); key != data_.keys.end()) {
     change.present = true;
     change.owner = key->second.owner;
@@ -509,15 +539,122 @@ void RedisInstance::changed(Context context, const std::string& lock) {
   }
   // Shipped in order: a later change never becomes due before an earlier one.
   // The lag is a delay, not a deadline: timed on the monotonic clock.
-  const LocalTime drawn = context.monotonic_now() + options_.replication_lag.sample(context.rng());
-  last_shipment_due_ = std::max(last_shipment_due_, drawn);
-  context.spawn("replicate", ship_when_due(context, std::move(change), last_shipment_due_));
+  ship_in_order(context, std::move(change));
 }
 
-sim::Task<> RedisInstance::ship_when_due(Context context, ReplicateCommand change, LocalTime due) {
+void RedisInstance::ship_in_order(Context context, sim::Payload message) {
+  const LocalTime drawn = context.monotonic_now() + options_.replication_lag.sample(context.rng());
+  last_shipment_due_ = std::max(last_shipment_due_, drawn);
+  context.spawn("replicate", ship_when_due(context, std::move(message), last_shipment_due_));
+}
+
+sim::Task<> RedisInstance::ship_when_due(Context context, sim::Payload message, LocalTime due) {
   co_await context.sleep_until(due, sim::ClockKind::kMonotonic);
   if (replica_) {
-    context.send(*replica_, std::move(change));
+    context.send(*replica_, std::move(message));
+  }
+}
+
+LocalTime RedisInstance::next_replication_cron(Context context) const {
+  const std::int64_t elapsed = (context.monotonic_now() - started_at_).count_ns();
+  return started_at_ + kSecond * (elapsed / kSecond.count_ns() + 1);
+}
+
+void RedisInstance::lose_link(Context context, bool at_start) {
+  link_up_ = false;
+  if (resyncing_) return;
+  resyncing_ = true;
+  context.spawn("resync", resync_with_primary(context, at_start));
+}
+
+sim::Task<> RedisInstance::resync_with_primary(Context context, bool at_start) {
+  // replicationCron connects a replica whose link is down: its first run
+  // comes right after the process starts, later ones once a second.
+  if (!at_start) co_await context.sleep_until(next_replication_cron(context), sim::ClockKind::kMonotonic);
+  while (options_.role == RedisRole::kReplica && primary_ && !link_up_) {
+    context.send(*primary_, SyncRequest{followed_replication_id_});
+    const LocalTime give_up = context.monotonic_now() + kReplTimeout;
+    while (!link_up_ && context.monotonic_now() < give_up) {
+      co_await context.sleep_until(next_replication_cron(context), sim::ClockKind::kMonotonic);
+    }
+  }
+  resyncing_ = false;
+}
+
+void RedisInstance::new_replication_id() {
+  replication_id_ = name_ + ":" + std::to_string(++replication_ids_so_far_);
+}
+
+void RedisInstance::answer_sync(Context context, sim::NodeId replica, bool partial) {
+  // A new connection from the replica: the old one is gone, and with it the
+  // replica's place among the good ones (freeClient, refreshGoodSlavesCount).
+  replica_ = replica;
+  replica_online_ = false;
+  last_acknowledged_at_.reset();
+  good_replicas_ = 0;
+  if (partial) {
+    // The backlog (1 MB by default: hours of a lock's traffic) holds every
+    // change since the replica's offset: it is up to date at once.
+    send_snapshot(context);
+    return;
+  }
+  if (snapshot_pending_) return;  // it joins the snapshot already waiting
+  snapshot_pending_ = true;
+  context.spawn("full-resync", send_snapshot_when_due(context, context.now()));
+}
+
+sim::Task<> RedisInstance::send_snapshot_when_due(Context context, LocalTime requested_at) {
+  // shouldStartChildReplication, from replicationCron: the replica has
+  // waited repl-diskless-sync-delay whole seconds of the wall clock.
+  const std::int64_t delay_seconds = options_.repl_diskless_sync_delay.count_ns() / kSecond.count_ns();
+  do {
+    co_await context.sleep_until(next_replication_cron(context), sim::ClockKind::kMonotonic);
+  } while (whole_second(context.now()) - whole_second(requested_at) < delay_seconds);
+  snapshot_pending_ = false;
+  if (options_.role != RedisRole::kPrimary || !replica_) co_return;
+  send_snapshot(context);
+}
+
+void RedisInstance::send_snapshot(Context context) {
+  ReplicaSnapshot snapshot;
+  snapshot.replication_id = replication_id_;
+  snapshot.token_counter = data_.token_counter;
+  snapshot.other_keys = data_.other_keys;
+  snapshot.offset = shipped_offset_;
+  for (const auto& [lock, key] : data_.keys) {
+    ReplicateCommand copy;
+    copy.lock = lock;
+    copy.present = true;
+    copy.owner = key.owner;
+    copy.value = key.value;
+    copy.token = key.token;
+    copy.lease = key.lease;
+    copy.deadline = key.deadline;
+    copy.token_counter = data_.token_counter;
+    copy.offset = shipped_offset_;
+    snapshot.keys.push_back(std::move(copy));
+  }
+  // The stream goes on from the snapshot, behind it; the replica is online
+  // (putSlaveOnline counts it good at once).
+  ship_in_order(context, std::move(snapshot));
+  replica_online_ = true;
+  last_acknowledged_at_ = context.now();
+  count_good_replicas(context);
+}
+
+void RedisInstance::load_snapshot(Context context, const ReplicaSnapshot& snapshot) {
+  // repl-diskless-load disabled: the old data goes only now, when the new is loaded.
+  data_.keys.clear();
+  for (const ReplicateCommand& key : snapshot.keys) {
+    data_.keys[key.lock] = RedisKey{key.owner, key.value, key.token, key.lease, key.deadline, ++uses_};
+  }
+  data_.token_counter = snapshot.token_counter;
+  data_.other_keys = snapshot.other_keys;
+  applied_offset_ = snapshot.offset;
+  followed_replication_id_ = snapshot.replication_id;
+  link_up_ = true;
+  if (options_.acknowledge_changes || options_.acknowledge_every_second) {
+    context.send(*primary_, ReplicaAck{applied_offset_});
   }
 }
 
@@ -560,8 +697,11 @@ void RedisInstance::promote(sim::Simulation& simulation, const RedisInstance& ol
   // A new replication history: no replica has acknowledged any of it yet.
   shipped_offset_ = applied_offset_;
   acknowledged_offset_ = 0;
+  replica_online_ = false;  // the old primary follows only after a full resync
+  snapshot_pending_ = false;
   last_acknowledged_at_.reset();
   good_replicas_ = 0;
+  new_replication_id();
   simulation.record(name_, EventKind::kReplicaPromote, {});
   const std::optional<sim::NodeId> old_node = simulation.find_node(old_primary.name());
   const LocalTime old_clock = old_node ? simulation.local_time(*old_node) : LocalTime{};
@@ -629,10 +769,12 @@ void RedisInstance::rejoin(sim::Simulation& simulation, const RedisInstance& new
   const std::optional<sim::NodeId> node = simulation.find_node(name_);
   if (simulation.is_up(*node)) answer_waits(simulation.context_of(*node), WaitsToAnswer::kAll);
   blocked_waits_.clear();
+  // It asks to continue its own stream (replicationCacheMasterUsingMyself),
+  // which the new primary's is not: a full resync.
+  const std::string own_stream = replication_id_;
   demote();
-  follow(new_primary_node);
-  data_ = new_primary.data();
-  applied_offset_ = new_primary.shipped_offset_;
+  follow(new_primary_node, own_stream);
+  if (simulation.is_up(*node)) lose_link(simulation.context_of(*node), /*at_start=*/false);
 }
 
 }  // namespace locksim::model

@@ -24,6 +24,18 @@
 //   `evicted` (its owner is never told), shipped to a replica as a DEL;
 // - as a primary with a replica, every change ships to the replica after the
 //   replication lag; a change not shipped when the primary crashes is lost.
+//   A partition holds the stream (TCP), it does not break the link. A
+//   restarted replica, or the replica of a restarted primary, has lost its
+//   link: at its next replicationCron tick (once a second; at once on its own
+//   start) it asks for the stream again, naming the replication ID it
+//   followed. The same ID (the replica restarted): a partial resync, current
+//   at once. Another (the primary restarted or was promoted): a full one, a
+//   snapshot of all the primary holds taken at its first replicationCron
+//   tick repl-diskless-sync-delay whole seconds of its clock after the
+//   request (default 5: Redis 7.0 syncs diskless by default). Until the
+//   snapshot arrives the replica keeps what it had (repl-diskless-load
+//   disabled) and follows no stream; a request unanswered for repl-timeout
+//   (60 s) is sent again.
 //   Expiry ships as an absolute deadline (Redis 7 propagates `SET … PX` as
 //   `PXAT`), which a promoted replica compares with its own clock.
 //   A replica answers writes with READONLY until promoted.
@@ -82,6 +94,7 @@ struct RedisInstanceOptions {
   Distribution replication_lag = Distribution::constant(sim::Duration::milliseconds(100));
   int min_replicas_to_write = 0;  // 0: off
   sim::Duration min_replicas_max_lag = sim::Duration::seconds(10);
+  sim::Duration repl_diskless_sync_delay = sim::Duration::seconds(5);  // whole seconds count
   bool acknowledge_changes = false;       // a replica acks each change (clients use WAIT)
   bool acknowledge_every_second = false;  // a replica acks every second (min-replicas-to-write)
   RedisMemoryOptions memory;  // maxmemory-policy and the other keys it holds
@@ -100,6 +113,17 @@ class RedisInstance {
   void set_replica(sim::NodeId replica) { replica_ = replica; }
   // Acknowledges the stream to `primary` (this instance must be a replica).
   void follow(sim::NodeId primary) { primary_ = primary; }
+  // The replication ID of the stream it follows (the cluster has been up a
+  // while: the replica's last full sync was of this primary's stream).
+  void follow(sim::NodeId primary, std::string replication_id) {
+    primary_ = primary;
+    followed_replication_id_ = std::move(replication_id);
+  }
+  // A primary's replication ID: new at each start as a primary and at a promotion.
+  [[nodiscard]] const std::string& replication_id() const { return replication_id_; }
+  // Whether this replica follows its primary's stream (its link is up: it
+  // has loaded a snapshot since it last lost the link).
+  [[nodiscard]] bool in_sync() const { return link_up_; }
   // Failover: this replica becomes a primary with whatever it has; records
   // `replica.promote`, `lease.adopt` for each lease the old primary promised
   // that this copy holds and this clock says is live (from then on this
@@ -138,7 +162,10 @@ class RedisInstance {
   void on_boot(sim::Context context);
   sim::Task<> serve(sim::Context context, Start start);
   sim::Task<> expire_when_due(sim::Context context, std::string lock, std::string value);
-  sim::Task<> ship_when_due(sim::Context context, ReplicateCommand change, sim::LocalTime due);
+  // Ships `message` (a change or a snapshot) to the replica after a
+  // replication-lag draw, never before what was shipped earlier.
+  void ship_in_order(sim::Context context, sim::Payload message);
+  sim::Task<> ship_when_due(sim::Context context, sim::Payload message, sim::LocalTime due);
   // appendfsync everysec as Redis 7.0 decides it (aof.c flushAppendOnlyFile,
   // run in every event-loop turn): an fsync starts when something is
   // unsynced and the wall clock's whole second is past the last fsync's
@@ -167,6 +194,19 @@ class RedisInstance {
   void answer_waits(sim::Context context, WaitsToAnswer which);
   sim::Task<> time_out_wait(sim::Context context, std::uint64_t wait, sim::LocalTime deadline);
   sim::Task<> acknowledge_every_second(sim::Context context);
+  // The replication link (replication.c): a replica that lost it asks for a
+  // full resync; a primary asked for one sends its snapshot when it is due.
+  void lose_link(sim::Context context, bool at_start);
+  sim::Task<> resync_with_primary(sim::Context context, bool at_start);
+  // A partial resync sends the data now (what the backlog replays); a full
+  // one after repl-diskless-sync-delay.
+  void answer_sync(sim::Context context, sim::NodeId replica, bool partial);
+  sim::Task<> send_snapshot_when_due(sim::Context context, sim::LocalTime requested_at);
+  void send_snapshot(sim::Context context);
+  void load_snapshot(sim::Context context, const ReplicaSnapshot& snapshot);
+  // The next tick of replicationCron, once a second from the process's start
+  // (the monotonic clock), strictly after now.
+  [[nodiscard]] sim::LocalTime next_replication_cron(sim::Context context) const;
   // On promotion: records lease.adopt for the copies of the old primary's live
   // leases and drops every other copy.
   void adopt_live_leases(sim::Context context, const RedisInstance& old_primary, sim::LocalTime old_clock);
@@ -208,6 +248,21 @@ class RedisInstance {
   std::vector<EvictionCandidate> eviction_pool_;  // best last, as Redis keeps it; lost with the process
   std::optional<sim::NodeId> replica_;
   std::optional<sim::NodeId> primary_;
+  sim::LocalTime started_at_;  // on the monotonic clock: replicationCron's phase
+  // As a primary, its stream's ID (name:count); as a replica, the ID of the
+  // stream it last followed, which its RDB from that sync keeps on disk
+  // across a restart ("" when it has none).
+  std::string replication_id_;
+  std::string followed_replication_id_;
+  int replication_ids_so_far_ = 0;
+  void new_replication_id();
+  // As a replica: whether the link is up, and whether a task is bringing it up.
+  bool link_up_ = true;
+  bool resyncing_ = false;
+  // As a primary: whether the replica follows the stream, and whether a
+  // full resync's snapshot is waiting for its due time.
+  bool replica_online_ = true;
+  bool snapshot_pending_ = false;
   sim::LocalTime last_shipment_due_;  // on the monotonic clock
   // Replication offsets: as a primary, of its last change and of the
   // replica's last acknowledgement; as a replica, of the last change applied.

@@ -28,6 +28,7 @@ RedisService::RedisService(sim::Simulation& simulation, const SystemOptions& opt
     if (with_replica) {
       instance_options.min_replicas_to_write = options.service.min_replicas_to_write;
       instance_options.min_replicas_max_lag = options.service.min_replicas_max_lag;
+      instance_options.repl_diskless_sync_delay = options.service.repl_diskless_sync_delay;
       instance_options.acknowledge_changes = options.workers.wait_replicas.has_value();
       instance_options.acknowledge_every_second = options.service.min_replicas_to_write > 0;
     }
@@ -36,7 +37,7 @@ RedisService::RedisService(sim::Simulation& simulation, const SystemOptions& opt
   }
   if (!with_replica) return;
   instances_[0].set_replica(nodes_[1]);
-  instances_[1].follow(nodes_[0]);
+  instances_[1].follow(nodes_[0], instances_[0].replication_id());
   for (std::size_t index = 0; index < instances_.size(); ++index) {
     instances_[index].on_replicaof([this, &simulation, index](std::optional<sim::NodeId> primary) {
       replicaof(simulation, index, primary);
@@ -119,7 +120,11 @@ void RedisService::promote(sim::Simulation& simulation, std::size_t promoted) {
   // An old primary that is down loses what it promised; one still up (paused,
   // cut off, restarted) keeps its promises until Sentinel converts it.
   const bool old_primary_up = simulation.is_up(nodes_[old_primary]);
-  if (!old_primary_up) instances_[old_primary].demote();  // whatever restarts comes back as a replica
+  if (!old_primary_up) {
+    // Whatever restarts comes back as the new primary's replica, and resyncs.
+    instances_[old_primary].demote();
+    instances_[old_primary].follow(nodes_[promoted]);
+  }
   instances_[promoted].promote(simulation, instances_[old_primary],
                                old_primary_up ? RedisInstance::OldPrimary::kStillUp : RedisInstance::OldPrimary::kDown);
   instances_[promoted].set_replica(nodes_[old_primary]);

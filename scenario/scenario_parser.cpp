@@ -251,7 +251,7 @@ void read_service(const Reader& reader, const json& value, Scenario& scenario) {
   reader.require_object(value, path,
                         {"kind", "instances", "persistence", "replication_lag", "drift_factor", "recheck_elapsed",
                          "delayed_restart", "lock_delay", "request_timeout", "down_after",
-                         "min_replicas_to_write", "min_replicas_max_lag", "maxmemory_policy", "maxmemory_samples", "other_keys",
+                         "min_replicas_to_write", "min_replicas_max_lag", "repl_diskless_sync_delay", "maxmemory_policy", "maxmemory_samples", "other_keys",
                          "other_keys_ttl", "etcd_3_4_3_lock_bug"});
   model::ServiceOptions& service = scenario.system.service;
   with_member(value, "kind", [&](const json& v) {
@@ -304,6 +304,10 @@ void read_service(const Reader& reader, const json& value, Scenario& scenario) {
       reader.expected(path + "/min_replicas_max_lag",
                       "at least 1s (Redis's min-replicas-max-lag is whole seconds, and 0 turns it off)", v);
     }
+  });
+  with_member(value, "repl_diskless_sync_delay", [&](const json& v) {
+    failover_only("repl_diskless_sync_delay");
+    service.repl_diskless_sync_delay = reader.duration(v, path + "/repl_diskless_sync_delay");
   });
   read_memory(reader, value, scenario);
   with_member(value, "etcd_3_4_3_lock_bug", [&](const json& v) {

@@ -60,6 +60,11 @@ constexpr std::array kReference = std::to_array<KeyReference>({
     {"/service/min_replicas_max_lag", "duration", "time", "10s", ">= 1s; only with kind redis-failover",
      "min-replicas-max-lag: how old, in whole seconds of the primary's wall clock, a replica's last acknowledgement "
      "may be for it to count (a fraction of a second is dropped)"},
+    {"/service/repl_diskless_sync_delay", "duration", "time", "5s", ">= 0; only with kind redis-failover",
+     "repl-diskless-sync-delay: a primary asked for a full resync (by a restarted replica, the replica of a restarted "
+     "primary, a converted old primary) sends its snapshot at its first once-a-second replicationCron tick this many "
+     "whole seconds of its wall clock later (a fraction of a second is dropped); until then the replica keeps what it "
+     "had and follows no stream"},
     {"/service/maxmemory_policy", "\"noeviction\" | \"volatile-ttl\" | \"volatile-lru\" | \"allkeys-lru\"", "",
      "\"noeviction\"", "Redis services only",
      "what a Redis instance evicts under memory-pressure: nothing; among keys with a TTL the nearest expiry; among "

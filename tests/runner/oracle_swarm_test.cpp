@@ -96,6 +96,7 @@ class ScenarioGenerator {
         service["min_replicas_to_write"] = 1;
         service["min_replicas_max_lag"] = milliseconds(1'000, 15'000);
       }
+      if (chance(30)) service["repl_diskless_sync_delay"] = milliseconds(0, 8'000);
     }
     if (kind == "redlock") {
       service["instances"] = chance(50) ? 3 : 5;

@@ -89,12 +89,14 @@ TEST(ScenarioParser, ReadsSentinelTimingMitigationsAndASplitBrainFailoverWithThe
   EXPECT_EQ(defaults.system.service.down_after, 30_s);
   EXPECT_EQ(defaults.system.service.min_replicas_to_write, 0);
   EXPECT_EQ(defaults.system.service.min_replicas_max_lag, 10_s);
+  EXPECT_EQ(defaults.system.service.repl_diskless_sync_delay, 5_s);
   EXPECT_FALSE(defaults.system.workers.wait_replicas);
   EXPECT_EQ(std::get<model::faults::Failover>(defaults.faults.at(0).params).primary, model::FailoverPrimary::kPartition);
   EXPECT_EQ(std::get<model::faults::Failover>(defaults.faults.at(0).params).with_primary, std::vector<std::string>{"worker-1"});
   const Scenario given = parse_scenario(
       R"({"name": "x", "service": {"kind": "redis-failover", "down_after": "5s",
-                                   "min_replicas_to_write": 1, "min_replicas_max_lag": "4s"},
+                                   "min_replicas_to_write": 1, "min_replicas_max_lag": "4s",
+                                   "repl_diskless_sync_delay": 0},
           "workers": {"count": 3, "wait_replicas": {"replicas": 1, "timeout": "100ms"}},
           "faults": [{"kind": "failover", "at": "1s", "primary": "partition", "with_primary": ["worker-2", "worker-3"],
                       "for": "20s"}]})",
@@ -102,6 +104,7 @@ TEST(ScenarioParser, ReadsSentinelTimingMitigationsAndASplitBrainFailoverWithThe
   EXPECT_EQ(given.system.service.down_after, 5_s);
   EXPECT_EQ(given.system.service.min_replicas_to_write, 1);
   EXPECT_EQ(given.system.service.min_replicas_max_lag, 4_s);
+  EXPECT_EQ(given.system.service.repl_diskless_sync_delay, 0_s);
   ASSERT_TRUE(given.system.workers.wait_replicas);
   EXPECT_EQ(given.system.workers.wait_replicas->timeout, 100_ms);
   EXPECT_EQ(std::get<model::faults::Failover>(given.faults.at(0).params).with_primary, (std::vector<std::string>{"worker-2", "worker-3"}));
@@ -172,6 +175,10 @@ TEST(ScenarioParser, RefusesBadNewKeysNamingTheirPaths) {
       // Redis's min-replicas-max-lag is whole seconds; 0 turns it off.
       {R"({"name": "x", "service": {"kind": "redis-failover", "min_replicas_max_lag": "500ms"}})",
        "/service/min_replicas_max_lag"},
+      {R"({"name": "x", "service": {"kind": "redis", "repl_diskless_sync_delay": "5s"}})",
+       "/service/repl_diskless_sync_delay"},
+      {R"({"name": "x", "service": {"kind": "redis-failover", "repl_diskless_sync_delay": "-1s"}})",
+       "/service/repl_diskless_sync_delay"},
   };
   for (const auto& [text, path] : cases) {
     try {

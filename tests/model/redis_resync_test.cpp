@@ -1,0 +1,169 @@
+// The replication link after a restart (redis-failover, model/redis_instance.*):
+// a restarted replica continues its primary's stream at once (PSYNC from the
+// RDB of its last sync); the replica of a restarted primary, whose
+// replication ID is new, gets a full resync 4 to 6 s later
+// (repl-diskless-sync-delay 5) and until then keeps what it had and follows
+// no stream.
+#include <gtest/gtest.h>
+
+#include "model_test_support.h"
+
+#include "model/redis_service.h"
+#include "vocabulary/event_kind.h"
+
+using EventKind = ::locksim::vocabulary::EventKind;
+
+namespace locksim::model {
+namespace {
+
+using namespace sim::literals;
+using testing::History;
+using testing::Plan;
+using testing::run_system;
+
+// Two workers, one 20 s job each under a 60 s lease: worker-1's grant
+// (at about t = 0) is the lease every test follows. Sentinel fails over as
+// soon as the primary is gone: these tests are about what the replica holds.
+SystemOptions resync_setup() {
+  SystemOptions options;
+  options.service.kind = ServiceKind::kRedisFailover;
+  options.service.replication_lag = sim::Distribution::constant(5_ms);
+  options.service.down_after = 0_s;
+  options.lock.lease = 60_s;
+  options.workers.count = 2;
+  options.workers.work = sim::Distribution::constant(20_s);
+  options.workload = CounterWorkload{"qty", 1};
+  return options;
+}
+
+const RedisInstance& instance_on(System& system, std::string_view name) {
+  return *system.service().redis_instance_on(*system.find_node(name));
+}
+
+// Restarts the replica at 2 s (down 100 ms) and crashes the primary for good
+// `crash_after` the replica's restart.
+Plan restart_replica_then_crash_primary(sim::Duration crash_after) {
+  return [crash_after](Nemesis& nemesis, System& system) {
+    const sim::NodeId replica = *system.find_node("redis-1");
+    const sim::NodeId primary = *system.find_node("redis-0");
+    nemesis.at(sim::Time::from_ns((2_s).count_ns()), [&nemesis, replica] { nemesis.crash(replica, 100_ms); });
+    const sim::Time crash_at = sim::Time::from_ns((2_s + 100_ms + crash_after).count_ns());
+    nemesis.at(crash_at, [&nemesis, primary] { nemesis.crash(primary, std::nullopt); });
+  };
+}
+
+TEST(ReplicaResync, ARestartedReplicaCatchesUpAtOnceByAPartialResync) {
+  std::vector<bool> holds_the_lock;  // the replica, sampled at 2.2 s and 8.5 s
+  const Plan plan = [&holds_the_lock](Nemesis& nemesis, System& system) {
+    nemesis.at(sim::Time::from_ns((2_s).count_ns()),
+               [&nemesis, &system] { nemesis.crash(*system.find_node("redis-1"), 100_ms); });
+    for (const sim::Duration sample : {2200_ms, 8500_ms}) {
+      nemesis.at(sim::Time::from_ns(sample.count_ns()), [&holds_the_lock, &system] {
+        holds_the_lock.push_back(instance_on(system, "redis-1").data().keys.contains("lock"));
+      });
+    }
+  };
+  (void)run_system(resync_setup(), plan);
+  // Restarted empty at 2.1 s (no persistence), it asks at once with the ID
+  // of its primary's stream, which has not changed: the backlog brings it
+  // up to date within a replication lag.
+  ASSERT_EQ(holds_the_lock.size(), 2u);
+  EXPECT_TRUE(holds_the_lock[0]);
+  EXPECT_TRUE(holds_the_lock[1]);
+}
+
+TEST(ReplicaResync, AFailoverJustAfterAReplicaRestartAdoptsTheLeaseAndGrantsNothingTwice) {
+  const History history = run_system(resync_setup(), restart_replica_then_crash_primary(1_s));
+  EXPECT_EQ(history.count("lease.adopt", "redis-1"), 1u);
+  EXPECT_EQ(history.promises().double_grants, 0);
+  EXPECT_EQ(history.overlapping_holds(), 0);
+}
+
+// The primary restarts at 2 s with `appendfsync always` (it keeps the key,
+// but its replication ID is new); the holder releases at about 5 s and the
+// lock is granted again on it; the primary crashes for good at
+// `crash_at`, and Sentinel fails it over 30 s later. The replica asked for
+// its full resync at about 2.1 s.
+History primary_restart_then_crash(sim::Duration crash_at) {
+  SystemOptions options = resync_setup();
+  options.service.persistence = Persistence::kAlways;
+  options.service.down_after = 30_s;  // no failover while the primary is restarting
+  options.workers.work = sim::Distribution::constant(5_s);
+  options.workload = CounterWorkload{"qty", 2};  // someone still wants the lock at the failover
+  const Plan plan = [crash_at](Nemesis& nemesis, System& system) {
+    const sim::NodeId primary = *system.find_node("redis-0");
+    nemesis.at(sim::Time::from_ns((2_s).count_ns()), [&nemesis, primary] { nemesis.crash(primary, 100_ms); });
+    nemesis.at(sim::Time::from_ns(crash_at.count_ns()), [&nemesis, primary] { nemesis.crash(primary, std::nullopt); });
+  };
+  return run_system(options, plan);
+}
+
+// The token of the restarted primary's first grant (at about 5 s).
+std::int64_t first_token_after_the_restart(const History& history) {
+  const auto grant = history.first("lease.grant", "redis-0", [](const auto& event) {
+    return event["t"].template get<std::int64_t>() > (2100_ms).count_ns();
+  });
+  return grant ? (*grant)["token"].get<std::int64_t>() : -1;
+}
+
+bool lost_at_the_failover(const History& history, std::int64_t token) {
+  return history
+      .first("lease.lost", "redis-0",
+             [token](const auto& event) { return event["reason"] == "failover" && event["token"] == token; })
+      .has_value();
+}
+
+TEST(ReplicaResync, AGrantOfARestartedPrimaryBeforeItsReplicasFullResyncIsLostInAFailover) {
+  const History history = primary_restart_then_crash(6_s);
+  const std::int64_t token = first_token_after_the_restart(history);
+  ASSERT_GT(token, 0);
+  EXPECT_TRUE(lost_at_the_failover(history, token));
+  EXPECT_EQ(history.count("lease.adopt", "redis-1"), 0u);
+  EXPECT_GT(history.promises().double_grants, 0);
+}
+
+TEST(ReplicaResync, AGrantOfARestartedPrimaryAfterItsReplicasFullResyncIsAdoptedInAFailover) {
+  const History history = primary_restart_then_crash(9_s);
+  const std::int64_t token = first_token_after_the_restart(history);
+  ASSERT_GT(token, 0);
+  EXPECT_FALSE(lost_at_the_failover(history, token));
+  EXPECT_TRUE(history.first("lease.adopt", "redis-1", [token](const auto& event) { return event["token"] == token; }));
+  EXPECT_EQ(history.promises().double_grants, 0);
+}
+
+TEST(ReplicaResync, APrimaryRestartedWithoutPersistenceWipesItsReplicaAtTheResync) {
+  std::vector<bool> replica_holds_the_lock;  // sampled at 3 s and at 10 s
+  const Plan plan = [&replica_holds_the_lock](Nemesis& nemesis, System& system) {
+    nemesis.at(sim::Time::from_ns((2_s).count_ns()),
+               [&nemesis, &system] { nemesis.crash(*system.find_node("redis-0"), 100_ms); });
+    for (const sim::Duration sample : {3_s, 10_s}) {
+      nemesis.at(sim::Time::from_ns(sample.count_ns()), [&replica_holds_the_lock, &system] {
+        replica_holds_the_lock.push_back(instance_on(system, "redis-1").data().keys.contains("lock"));
+      });
+    }
+  };
+  SystemOptions options = resync_setup();
+  options.workers.count = 1;       // nobody acquires again on the emptied primary
+  options.service.down_after = 30_s;  // back long before Sentinel would fail it over
+  const History history = run_system(options, plan);
+  ASSERT_TRUE(history.first("lease.lost", "redis-0", [](const auto& event) { return event["reason"] == "restart"; }));
+  ASSERT_EQ(replica_holds_the_lock.size(), 2u);
+  EXPECT_TRUE(replica_holds_the_lock[0]);   // its old copy, until the snapshot
+  EXPECT_FALSE(replica_holds_the_lock[1]);  // the empty primary's snapshot replaced it
+}
+
+TEST(ReplicaResync, APartitionBetweenPrimaryAndReplicaDelaysTheStreamAndLosesNothing) {
+  const Plan plan = [](Nemesis& nemesis, System& system) {
+    const sim::NodeId primary = *system.find_node("redis-0");
+    const sim::NodeId replica = *system.find_node("redis-1");
+    // Cut just before the first grant ships, crash the primary 5 s after the heal.
+    nemesis.at(sim::Time::from_ns(0), [&nemesis, primary, replica] { nemesis.partition({primary}, {replica}, 1_s); });
+    nemesis.at(sim::Time::from_ns((6_s).count_ns()), [&nemesis, primary] { nemesis.crash(primary, std::nullopt); });
+  };
+  const History history = run_system(resync_setup(), plan);
+  EXPECT_EQ(history.count("lease.adopt", "redis-1"), 1u);
+  EXPECT_EQ(history.promises().double_grants, 0);
+}
+
+}  // namespace
+}  // namespace locksim::model
