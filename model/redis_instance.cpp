@@ -158,19 +158,15 @@ void RedisInstance::handle(Context context, const sim::Message& request) {
   if (const auto* command = request.body.get_if<AcquireCommand>()) {
     context.reply(request, replica ? AcquireReply{LockAnswer::kReadOnly} : acquire(context, *command));
   } else if (const auto* get = request.body.get_if<GetCommand>()) {
-    expire_if_due(context, get->lock);
-    touch(get->lock);
-    const auto key = data_.keys.find(get->lock);
-    context.reply(request, GetReply{key == data_.keys.end() ? std::nullopt : std::optional{key->second.value}});
+    const RedisKey* key = read_key(context, get->lock);
+    context.reply(request, GetReply{key == nullptr ? std::nullopt : std::optional{key->value}});
   } else if (const auto* release_command = request.body.get_if<ReleaseCommand>()) {
     context.reply(request, replica ? ReleaseReply{LockAnswer::kReadOnly} : release(context, *release_command));
   } else if (const auto* extend_command = request.body.get_if<ExtendCommand>()) {
     context.reply(request, replica ? ExtendReply{LockAnswer::kReadOnly} : extend(context, *extend_command));
   } else if (const auto* validate = request.body.get_if<ValidateCommand>()) {
-    expire_if_due(context, validate->lock);
-    touch(validate->lock);
-    const auto key = data_.keys.find(validate->lock);
-    context.reply(request, ValidateReply{key != data_.keys.end() && key->second.token == validate->token});
+    const RedisKey* key = read_key(context, validate->lock);
+    context.reply(request, ValidateReply{key != nullptr && key->token == validate->token});
   } else if (const auto* change = request.body.get_if<ReplicateCommand>()) {
     // Only a replica follows a replication stream: a change the old primary
     // shipped before the failover and that arrives after the promotion belongs
@@ -378,6 +374,18 @@ void RedisInstance::expire_if_due(Context context, const std::string& lock) {
   record_lease_event(context, EventKind::kLeaseExpire, lock, key->second);
   data_.keys.erase(key);
   changed(context, lock);
+}
+
+const RedisKey* RedisInstance::read_key(Context context, const std::string& lock) {
+  expire_if_due(context, lock);
+  touch(lock);
+  const auto key = data_.keys.find(lock);
+  if (key == data_.keys.end()) return nullptr;
+  // A replica keeps a key past its deadline until the primary's DEL, but
+  // answers a read as if it were gone (db.c expireIfNeeded: "expired" for
+  // any client but its primary, since Redis 3.2).
+  if (options_.role == RedisRole::kReplica && key->second.deadline <= context.now()) return nullptr;
+  return &key->second;
 }
 
 void RedisInstance::touch(const std::string& lock) {

@@ -38,7 +38,9 @@
 //   (60 s) is sent again.
 //   Expiry ships as an absolute deadline (Redis 7 propagates `SET … PX` as
 //   `PXAT`), which a promoted replica compares with its own clock.
-//   A replica answers writes with READONLY until promoted.
+//   A replica answers writes with READONLY until promoted, and a read of a
+//   key its clock says has expired as if the key were gone (it deletes
+//   nothing itself: it waits for the primary's DEL).
 // - WAIT and min-replicas-to-write: a replica acknowledges the stream
 //   (REPLCONF ACK) after each change when WAIT is in use and every second of
 //   its clock when min-replicas-to-write is. A primary with
@@ -212,6 +214,8 @@ class RedisInstance {
   void adopt_live_leases(sim::Context context, const RedisInstance& old_primary, sim::LocalTime old_clock);
   // Lazy expiry: drops `lock` if this instance's clock has passed its deadline.
   void expire_if_due(sim::Context context, const std::string& lock);
+  // A read (GET, a validation): `lock`'s key as a client sees it, or null.
+  const RedisKey* read_key(sim::Context context, const std::string& lock);
   void changed(sim::Context context, const std::string& lock);
   void watch_expiry(sim::Context context, const std::string& lock);
   // Marks `lock` as just used (LRU order).

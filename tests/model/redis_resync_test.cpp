@@ -165,5 +165,29 @@ TEST(ReplicaResync, APartitionBetweenPrimaryAndReplicaDelaysTheStreamAndLosesNot
   EXPECT_EQ(history.promises().double_grants, 0);
 }
 
+// A replica keeps a key past its deadline until its primary's DEL arrives,
+// but answers a read of it as if it were gone: storage, cut off from the
+// primary, validates a late write with the replica and refuses it.
+TEST(ReplicaReads, AReplicaAnswersAKeyPastItsDeadlineAsGone) {
+  SystemOptions options = resync_setup();
+  options.lock.lease = 2_s;  // runs out under the 20 s job
+  options.workers.count = 1;
+  options.storage.fencing = Fencing::kOn;
+  options.storage.validate = Validation::kService;
+  const Plan plan = [](Nemesis& nemesis, System& system) {
+    const sim::NodeId primary = *system.find_node("redis-0");
+    const sim::NodeId replica = *system.find_node("redis-1");
+    // From 1 s, the primary's DEL at expiry cannot reach the replica, and
+    // storage cannot reach the primary: it asks the replica.
+    nemesis.at(sim::Time::from_ns((1_s).count_ns()), [&nemesis, &system, primary, replica] {
+      nemesis.partition({primary}, {replica, system.storage_node()}, 60_s);
+    });
+  };
+  const History history = run_system(options, plan);
+  EXPECT_EQ(history.count("write.accept"), 0u);
+  EXPECT_TRUE(history.first("write.reject", "storage",
+                            [](const auto& event) { return event["reason"] == "not-current"; }));
+}
+
 }  // namespace
 }  // namespace locksim::model
