@@ -86,7 +86,7 @@ struct ValidateReply {
 
 // One write of a primary, shipped to its replica after the replication lag.
 struct ReplicateCommand {
-  std::string lock;
+  std::string lock;      // empty: a change of the token counter alone (its eviction)
   bool present = false;  // false: the key was deleted
   std::string owner;
   std::string value;

@@ -313,6 +313,7 @@ AcquireReply RedisInstance::acquire(Context context, const AcquireCommand& comma
   }
   RedisKey key{command.owner, command.value, ++data_.token_counter, command.lease,
                deadline_after(context.now(), command.lease), ++uses_};
+  data_.token_counter_last_used = ++uses_;  // the script's INCR comes after its SET
   if (command.lease == sim::Duration::max()) {
     context.record(EventKind::kLeaseGrant,
                    {{field::kLock, command.lock}, {field::kOwner, key.owner}, {field::kToken, key.token}});
@@ -426,11 +427,17 @@ std::int64_t RedisInstance::other_keys_score() const {
   return 0;
 }
 
+bool RedisInstance::token_counter_evictable() const {
+  // INCR creates the key at the first grant; it has no TTL.
+  return options_.memory.policy == MaxmemoryPolicy::kAllkeysLru && data_.token_counter > 0;
+}
+
 bool RedisInstance::sample_into_eviction_pool(Context context) {
   if (options_.memory.policy == MaxmemoryPolicy::kNoEviction) return false;
   const std::vector<std::string> locks = evictable_locks();
+  const std::uint64_t counter = token_counter_evictable() ? 1 : 0;
   const std::int64_t others = evictable_other_keys(context.now());
-  const auto total = static_cast<std::uint64_t>(static_cast<std::int64_t>(locks.size()) + others);
+  const auto total = static_cast<std::uint64_t>(static_cast<std::int64_t>(locks.size()) + others) + counter;
   if (total == 0) return false;
   // dictGetSomeKeys: up to maxmemory-samples distinct keys, drawn from the seed.
   const std::uint64_t samples = std::min<std::uint64_t>(static_cast<std::uint64_t>(options_.memory.samples), total);
@@ -445,6 +452,9 @@ bool RedisInstance::sample_into_eviction_pool(Context context) {
     if (index < locks.size()) {
       candidate.lock = locks[index];
       candidate.score = lock_score(data_.keys.at(locks[index]));
+    } else if (index < locks.size() + counter) {
+      candidate.token_counter = true;
+      candidate.score = -static_cast<std::int64_t>(data_.token_counter_last_used);
     } else {
       candidate.score = other_keys_score();
     }
@@ -469,7 +479,9 @@ std::optional<RedisInstance::EvictionCandidate> RedisInstance::take_best_candida
     const EvictionCandidate best = eviction_pool_.back();
     eviction_pool_.pop_back();
     // A ghost (a key deleted since it was sampled, or no longer one the policy takes) is skipped.
-    const bool exists = best.lock ? std::find(locks.begin(), locks.end(), *best.lock) != locks.end() : others_left > 0;
+    const bool exists = best.lock            ? std::find(locks.begin(), locks.end(), *best.lock) != locks.end()
+                        : best.token_counter ? token_counter_evictable()
+                                             : others_left > 0;
     if (exists) return best;
   }
   return std::nullopt;
@@ -486,6 +498,12 @@ int RedisInstance::evict(Context context, int keys) {
     if (!sample_into_eviction_pool(context)) break;
     const std::optional<EvictionCandidate> victim = take_best_candidate(context.now());
     if (!victim) break;
+    if (victim->token_counter) {
+      // Nobody is told: the next grant's INCR starts again at 1, and tokens repeat.
+      data_.token_counter = 0;
+      changed(context, "");  // a DEL of the counter reaches the replica too
+      continue;
+    }
     if (!victim->lock) {
       --data_.other_keys;
       continue;

@@ -22,6 +22,8 @@
 //   pool of the 16 best candidates, kept across evictions, and evicts the
 //   best that still exists; an evicted lock key is `lease.lost` reason
 //   `evicted` (its owner is never told), shipped to a replica as a DEL;
+//   allkeys-lru may also evict the token counter (a key with no TTL, idle
+//   since the last grant's INCR), and the next INCR starts again at 1;
 // - as a primary with a replica, every change ships to the replica after the
 //   replication lag; a change not shipped when the primary crashes is lost.
 //   A partition holds the stream (TCP), it does not break the link. A
@@ -84,6 +86,7 @@ struct RedisKey {
 struct RedisData {
   std::map<std::string, RedisKey> keys;
   std::int64_t token_counter = 0;
+  std::uint64_t token_counter_last_used = 0;  // the INCR of the last grant (LRU order)
   // Other applications' keys (all written before the run, so used before any
   // lock key, with one shared TTL): how many are left.
   std::int64_t other_keys = 0;
@@ -222,7 +225,8 @@ class RedisInstance {
   void touch(const std::string& lock);
   // One entry of the eviction pool (evict.c, EVPOOL_SIZE 16).
   struct EvictionCandidate {
-    std::optional<std::string> lock;  // nullopt: one of the other applications' keys
+    std::optional<std::string> lock;  // nullopt: the token counter, or one of the other applications' keys
+    bool token_counter = false;
     std::int64_t score = 0;           // higher goes first: the nearest deadline (volatile-ttl), the longest idle (LRU)
   };
   // evictionPoolPopulate: samples the policy's keyspace into the pool; false
@@ -233,6 +237,7 @@ class RedisInstance {
   // The lock keys and other keys the policy may evict, and their scores.
   [[nodiscard]] std::vector<std::string> evictable_locks() const;
   [[nodiscard]] std::int64_t evictable_other_keys(sim::LocalTime now) const;
+  [[nodiscard]] bool token_counter_evictable() const;
   [[nodiscard]] std::int64_t lock_score(const RedisKey& key) const;
   [[nodiscard]] std::int64_t other_keys_score() const;
   [[nodiscard]] bool other_keys_live(sim::LocalTime now) const;

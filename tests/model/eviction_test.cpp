@@ -119,6 +119,40 @@ TEST(Eviction, AllkeysLruEvictsALockWithoutALease) {
   EXPECT_GT(history.overlapping_holds(), 0);
 }
 
+TEST(Eviction, AllkeysLruEvictsTheTokenCounterBetweenHoldsAndTheNextTokenRepeats) {
+  // One worker, two jobs: between them the lock key is gone and the counter
+  // (a key without a TTL) is the only key left to evict.
+  SystemOptions options = two_workers_one_job();
+  options.workers.count = 1;
+  options.workload = CounterWorkload{"qty", 2};
+  options.workers.between = sim::Distribution::constant(2_s);
+  options.service.memory.policy = MaxmemoryPolicy::kAllkeysLru;
+  const History history = run_system(options, [](Nemesis& nemesis, System& system) {
+    nemesis.after_event("redis-0", EventKind::kLeaseRelease, 1, 1_s,
+                        [&nemesis, &system] { nemesis.memory_pressure(system.service().nodes()[0], 1); });
+  });
+  const std::vector<Event> grants = history.all("lease.grant", "redis-0");
+  ASSERT_EQ(grants.size(), 2u);
+  EXPECT_EQ(grants[0]["token"], 1);
+  EXPECT_EQ(grants[1]["token"], 1);  // INCR of a missing key: 1 again
+  EXPECT_FALSE(evicted_the_lock(history));
+}
+
+TEST(Eviction, VolatilePoliciesNeverEvictTheTokenCounter) {
+  SystemOptions options = two_workers_one_job();
+  options.workers.count = 1;
+  options.workload = CounterWorkload{"qty", 2};
+  options.workers.between = sim::Distribution::constant(2_s);
+  options.service.memory.policy = MaxmemoryPolicy::kVolatileLru;
+  const History history = run_system(options, [](Nemesis& nemesis, System& system) {
+    nemesis.after_event("redis-0", EventKind::kLeaseRelease, 1, 1_s,
+                        [&nemesis, &system] { nemesis.memory_pressure(system.service().nodes()[0], 1); });
+  });
+  const std::vector<Event> grants = history.all("lease.grant", "redis-0");
+  ASSERT_EQ(grants.size(), 2u);
+  EXPECT_EQ(grants[1]["token"], 2);
+}
+
 TEST(Eviction, NoevictionEvictsNothingAndTheLockIsGrantedOnce) {
   const History history = pressure_while_held(MaxmemoryPolicy::kNoEviction, 1000, 60_min, 5);
   EXPECT_FALSE(evicted_the_lock(history));
