@@ -82,7 +82,10 @@ class Worker {
       if (config_.sentinel) {  // redis-failover: the primary is whoever Sentinel names
         primary_.emplace(lock_.executor(), *config_.sentinel, std::vector<AsyncRedis*>{&lock_, &renewals_});
         co_await primary_->ask(request_timeout());
-        asio::co_spawn(lock_.executor(), primary_->follow_switches(request_timeout()), asio::detached);
+        // redis-py's Sentinel client subscribes to nothing: it asks again only after a failed request.
+        if (options_.workers.sentinel_discovery == model::SentinelDiscovery::kSwitchMaster) {
+          asio::co_spawn(lock_.executor(), primary_->follow_switches(request_timeout()), asio::detached);
+        }
       }
     }
     co_await storage_.connect(config_.host, config_.storage_port);
@@ -472,6 +475,7 @@ class Worker {
       const std::optional<RespValue> reply = co_await renewals_.command(std::move(arguments), request_timeout());
       renewal.ok = reply && !reply->is_error() && reply->item_integer(0) == 1;
       if (!renewal.ok) renewal.reason = !reply ? renewals_.failure() : reply->is_error() ? error_reason(*reply) : reason::kNotHeld;
+      if (primary_ && (!reply || reply->is_error())) co_await primary_->ask(request_timeout());
       renewal.valid_until_ns = sent_ns + lease_ms() * 1'000'000;
       if (renewal.ok || resends_left == 0 || !model::resends_renewal_after(options_.service.kind, renewal.reason) ||
           !holding(hold)) {

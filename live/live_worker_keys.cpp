@@ -28,6 +28,9 @@ constexpr std::array kKeys{
     LiveWorkerKey{"/workers/work", "the holder's work before its write, drawn and scaled"},
     LiveWorkerKey{"/workers/between", "the idle time between a job and the next acquire, drawn and scaled"},
     LiveWorkerKey{"/workers/start", "the job loop begins at the plan's start for the worker, scaled (begin_ns)"},
+    LiveWorkerKey{"/workers/sentinel_discovery",
+                  "`switch-master`: the worker subscribes to Sentinel's `+switch-master`; `on-error`: it does not, and "
+                  "asks Sentinel only after a failed call"},
     LiveWorkerKey{"/workers/wait_replicas", "`WAIT replicas timeout` after each grant; too few: given back"},
     LiveWorkerKey{"/workers/wait_replicas/replicas", "`WAIT`'s replica count"},
     LiveWorkerKey{"/workers/wait_replicas/timeout", "`WAIT`'s timeout, scaled, in whole milliseconds"},

@@ -117,6 +117,19 @@ enum class RenewOnError {
            // without telling the holder; locksim's holder learns of it, as its own rule always had it)
 };
 
+// How a Sentinel-aware client learns of a failover (redis-failover).
+enum class SentinelDiscovery {
+  // Subscribes to Sentinel's +switch-master and follows it as announced; asks
+  // Sentinel again after a failed request too (Jedis's JedisSentinelPool,
+  // Redisson's sentinel mode, live mode's own worker).
+  kSwitchMaster,
+  // Asks Sentinel only when it (re)connects, so a connection to the old
+  // primary is used until a request on it fails: no answer, READONLY,
+  // NOREPLICAS (redis-py's Sentinel: SentinelManagedConnection asks at
+  // connect, and a ReadOnlyError closes the connection).
+  kOnError,
+};
+
 // `WAIT numreplicas timeout` after a grant (redis-failover): a grant fewer
 // than `replicas` acknowledged within `timeout` is given back and not used.
 struct WaitReplicas {
@@ -132,6 +145,7 @@ struct WorkerOptions {
   std::optional<Duration> renew_every;                  // watchdog period; default lease / 3
   RenewCommand renew_command = RenewCommand::kCompareAndExtend;  // default compare-and-extend
   RenewOnError renew_on_error = RenewOnError::kRetry;   // default retry (current Redisson)
+  SentinelDiscovery sentinel_discovery = SentinelDiscovery::kSwitchMaster;  // default switch-master
   // A renewal that got no answer within request_timeout is sent again, after
   // a wait drawn from renew_retry_delay, up to renew_retries times before it
   // counts as failed (then renew_on_error decides). Redisson re-sends every

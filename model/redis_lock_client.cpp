@@ -24,13 +24,24 @@ const char* refusal_reason(LockAnswer answer, const char* refused) {
   return refused;
 }
 
+// READONLY or NOREPLICAS: an error reply, after which a client asks Sentinel again.
+bool answered_with_an_error(const sim::Message& reply) {
+  const auto error = [](LockAnswer answer) {
+    return answer == LockAnswer::kReadOnly || answer == LockAnswer::kNoReplicas;
+  };
+  if (const auto* acquire = reply.body.get_if<AcquireReply>()) return error(acquire->answer);
+  if (const auto* release = reply.body.get_if<ReleaseReply>()) return error(release->answer);
+  if (const auto* extend = reply.body.get_if<ExtendReply>()) return error(extend->answer);
+  return false;
+}
+
 }  // namespace
 
 RedisLockClient::RedisLockClient(std::vector<sim::NodeId> instances, std::shared_ptr<const RedisSentinel> sentinel,
                                  std::string lock, std::optional<sim::Duration> lease, AcquireMethod acquire_method,
                                  ReleaseMethod release_method, RenewCommand renew_command,
                                  sim::Duration request_timeout,
-                                 std::optional<WaitReplicas> wait_replicas)
+                                 std::optional<WaitReplicas> wait_replicas, SentinelDiscovery discovery)
     : instances_{std::move(instances)},
       sentinel_{std::move(sentinel)},
       lock_{std::move(lock)},
@@ -39,18 +50,27 @@ RedisLockClient::RedisLockClient(std::vector<sim::NodeId> instances, std::shared
       release_method_{release_method},
       renew_command_{renew_command},
       request_timeout_{request_timeout},
-      wait_replicas_{wait_replicas} {
+      wait_replicas_{wait_replicas},
+      discovery_{discovery} {
   LOCKSIM_ASSERT(!instances_.empty(), "a Redis client needs an instance");
   LOCKSIM_ASSERT(sentinel_ != nullptr, "a Redis client needs to know the primary");
 }
 
+std::size_t RedisLockClient::primary(Context context) {
+  // Sentinel's answer (followed as announced: a request sent before a
+  // failover stays with the old primary and may go unanswered, the next one
+  // goes to the new, unless this client is cut off with the old primary).
+  if (discovery_ == SentinelDiscovery::kSwitchMaster || !connected_primary_) {
+    connected_primary_ = sentinel_->primary_for(context.node());
+  }
+  LOCKSIM_ASSERT(*connected_primary_ < instances_.size(), "Sentinel names an instance this client knows");
+  return *connected_primary_;
+}
+
 sim::Task<std::optional<sim::Message>> RedisLockClient::ask_primary(Context context, sim::Payload request) {
-  // Asked afresh for every request: a request sent before a failover stays
-  // with the old primary (and may go unanswered), the next one goes to the new
-  // (unless this client is cut off with the old primary: split brain).
-  const std::size_t primary = sentinel_->primary_for(context.node());
-  LOCKSIM_ASSERT(primary < instances_.size(), "Sentinel names an instance this client knows");
-  co_return co_await context.call(instances_[primary], std::move(request), request_timeout_);
+  std::optional<sim::Message> reply = co_await context.call(instances_[primary(context)], std::move(request), request_timeout_);
+  if (!reply || answered_with_an_error(*reply)) connected_primary_.reset();  // the next request asks Sentinel
+  co_return reply;
 }
 
 sim::Task<AcquireOutcome> RedisLockClient::acquire(Context context, std::string owner, std::string value) {
@@ -96,7 +116,7 @@ sim::Task<bool> RedisLockClient::replicated(Context context) {
   // The server blocks up to the WAIT timeout; the client allows a request timeout more for the answer.
   WaitCommand wait{wait_replicas_->replicas, wait_replicas_->timeout};
   const std::optional<sim::Message> reply =
-      co_await context.call(instances_[sentinel_->primary_for(context.node())], std::move(wait),
+      co_await context.call(instances_[primary(context)], std::move(wait),
                             wait_replicas_->timeout + request_timeout_);
   co_return reply && reply->body.get<WaitReply>().acknowledged >= wait_replicas_->replicas;
 }

@@ -32,15 +32,19 @@ class RedisLockClient final : public LockClient {
   RedisLockClient(std::vector<sim::NodeId> instances, std::shared_ptr<const RedisSentinel> sentinel,
                   std::string lock, std::optional<sim::Duration> lease, AcquireMethod acquire_method,
                   ReleaseMethod release_method, RenewCommand renew_command, sim::Duration request_timeout,
-                  std::optional<WaitReplicas> wait_replicas = std::nullopt);
+                  std::optional<WaitReplicas> wait_replicas = std::nullopt,
+                  SentinelDiscovery discovery = SentinelDiscovery::kSwitchMaster);
 
   sim::Task<AcquireOutcome> acquire(sim::Context context, std::string owner, std::string value) override;
   sim::Task<RenewOutcome> renew(sim::Context context, Lease lease) override;
   sim::Task<ReleaseOutcome> release(sim::Context context, std::string owner, Lease lease) override;
 
  private:
-  // One request to the instance Sentinel names as the primary when it is sent.
+  // One request to the primary: the instance Sentinel names when it is sent
+  // (switch-master), or the one this client last asked Sentinel for, until
+  // a request to it fails (on-error).
   sim::Task<std::optional<sim::Message>> ask_primary(sim::Context context, sim::Payload request);
+  [[nodiscard]] std::size_t primary(sim::Context context);
   // SET NX PX (acquire), or a plain SET PX (get-then-set's second step).
   enum class SetWhen { kOnlyIfAbsent, kAlways };
   sim::Task<AcquireOutcome> set(sim::Context context, std::string owner, std::string value, SetWhen when);
@@ -56,6 +60,8 @@ class RedisLockClient final : public LockClient {
   RenewCommand renew_command_;
   sim::Duration request_timeout_;
   std::optional<WaitReplicas> wait_replicas_;
+  SentinelDiscovery discovery_;
+  std::optional<std::size_t> connected_primary_;  // on-error: where its connections point
 };
 
 }  // namespace locksim::model

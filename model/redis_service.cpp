@@ -52,7 +52,8 @@ std::unique_ptr<LockClient> RedisService::make_client() const {
   return std::make_unique<RedisLockClient>(nodes_, sentinel_, options_.lock.name, options_.lock.lease,
                                            options_.workers.acquire, options_.workers.release,
                                            options_.workers.renew_command,
-                                           options_.service.request_timeout, options_.workers.wait_replicas);
+                                           options_.service.request_timeout, options_.workers.wait_replicas,
+                                           options_.workers.sentinel_discovery);
 }
 
 std::vector<sim::NodeId> RedisService::validators() const {

@@ -358,7 +358,8 @@ void read_workers(const Reader& reader, const json& value, Scenario& scenario) {
   reader.require_object(value, path,
                         {"count", "acquire", "release", "renew", "renew_every", "check_before_write", "retry", "work",
                          "between", "start", "wait_replicas", "clock", "acquire_timeout", "max_tries",
-                         "renew_command", "renew_on_error", "renew_retries", "renew_retry_delay", "command"});
+                         "renew_command", "renew_on_error", "renew_retries", "renew_retry_delay", "sentinel_discovery",
+                         "command"});
   model::WorkerOptions& workers = scenario.system.workers;
   with_member(value, "count", [&](const json& v) { workers.count = static_cast<int>(reader.integer(v, path + "/count", 1, 1000)); });
   with_member(value, "acquire", [&](const json& v) {
@@ -386,6 +387,11 @@ void read_workers(const Reader& reader, const json& value, Scenario& scenario) {
         reader.choice<model::RenewCommand>(v, path + "/renew_command",
                                            {{"compare-and-extend", model::RenewCommand::kCompareAndExtend},
                                             {"pexpire", model::RenewCommand::kPlainPexpire}});
+  });
+  with_member(value, "sentinel_discovery", [&](const json& v) {
+    workers.sentinel_discovery = reader.choice<model::SentinelDiscovery>(
+        v, path + "/sentinel_discovery",
+        {{"switch-master", model::SentinelDiscovery::kSwitchMaster}, {"on-error", model::SentinelDiscovery::kOnError}});
   });
   with_member(value, "renew_on_error", [&](const json& v) {
     workers.renew_on_error = reader.choice<model::RenewOnError>(

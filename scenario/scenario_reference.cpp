@@ -102,6 +102,10 @@ constexpr std::array kReference = std::to_array<KeyReference>({
      "how a renewal extends the key: compare-and-extend (Lua: PEXPIRE only if the value is still mine, as "
      "Redisson and redsync do); pexpire: a plain PEXPIRE, which extends whoever holds the key and reports "
      "success (H13)"},
+    {"/workers/sentinel_discovery", "\"switch-master\" | \"on-error\"", "", "\"switch-master\"", "with kind redis-failover",
+     "how a Sentinel-aware client learns of a failover: switch-master follows Sentinel's +switch-master as announced "
+     "(Jedis, Redisson); on-error asks Sentinel only when a request failed (no answer, READONLY, NOREPLICAS), so it "
+     "keeps using a reachable old primary until it is demoted (redis-py's Sentinel)"},
     {"/workers/renew_on_error", "\"retry\" | \"stop\"", "", "\"retry\"", "with renew watchdog",
      "after a renewal that got no answer or an error answer: retry renews again at the next period, the holder none "
      "the wiser (Redisson 3.44 and later); stop ends the watchdog (Redisson before 3.44) and the holder counts its "

@@ -57,6 +57,13 @@ void check_renew_retries(const Scenario& scenario, std::vector<SettingWarning>& 
   }
 }
 
+// sentinel_discovery where there is no Sentinel.
+void check_sentinel_discovery(const Scenario& scenario, std::vector<SettingWarning>& warnings) {
+  if (scenario.system.workers.sentinel_discovery == model::WorkerOptions{}.sentinel_discovery) return;
+  if (scenario.system.service.kind == model::ServiceKind::kRedisFailover) return;
+  warnings.push_back({"/workers/sentinel_discovery", "has no effect: only redis-failover has a Sentinel"});
+}
+
 void check_renewal(const Scenario& scenario, std::vector<SettingWarning>& warnings) {
   const model::WorkerOptions& workers = scenario.system.workers;
   check_renew_command(scenario, warnings);
@@ -140,6 +147,7 @@ Duration percentile_99(const Distribution& distribution) {
 std::vector<SettingWarning> setting_warnings(const Scenario& scenario) {
   std::vector<SettingWarning> warnings;
   check_renewal(scenario, warnings);
+  check_sentinel_discovery(scenario, warnings);
   check_lease_against_round_trip(scenario, warnings);
   check_stuck_after(scenario, warnings);
   check_lease_unit(scenario, warnings);

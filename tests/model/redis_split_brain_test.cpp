@@ -116,6 +116,31 @@ TEST(SplitBrain, SentinelConvertsTheOldPrimaryTenToElevenSecondsAfterTheHealAndW
   EXPECT_EQ(history.count("hold.begin"), history.count("hold.end"));
 }
 
+TEST(SplitBrain, AnOnErrorClientKeepsUsingTheOldPrimaryAfterTheHealUntilItsConversion) {
+  // redis-py's Sentinel client subscribes to nothing: worker-1, on the old
+  // primary's side, keeps its connection there after the heal, and redis-0
+  // grants it the lock until Sentinel converts it (10 to 11 s after the heal)
+  // and worker-1's next write command is refused READONLY.
+  SystemOptions options = sentinel_setup();
+  options.workload = CounterWorkload{"qty", 40};
+  options.workers.sentinel_discovery = SentinelDiscovery::kOnError;
+  const History history = run_system(options, failover_at_five_seconds(split_brain_for(20_s)));
+  const std::int64_t heal = 25'000'000'000;
+  const auto after_the_heal = [&](const Event& grant) { return at_ns(grant) > heal; };
+  const auto old_side = history.all("lease.grant", "redis-0");
+  ASSERT_TRUE(std::any_of(old_side.begin(), old_side.end(), after_the_heal));
+  for (const Event& grant : old_side) {
+    if (after_the_heal(grant)) {
+      EXPECT_EQ(grant["owner"], "worker-1");
+      EXPECT_LT(at_ns(grant), heal + 11'000'000'000) << grant.dump();
+    }
+  }
+  // Then it asks Sentinel again and follows the new primary.
+  EXPECT_TRUE(history.first("lease.grant", "redis-1", [&](const Event& grant) {
+    return grant["owner"] == "worker-1" && at_ns(grant) > heal + 10'000'000'000;
+  }));
+}
+
 TEST(SplitBrain, MinReplicasToWriteStopsTheOldPrimaryGrantingMaxLagAfterTheCut) {
   SystemOptions options = sentinel_setup();
   options.service.min_replicas_to_write = 1;

@@ -128,6 +128,7 @@ class ScenarioGenerator {
     if (chance(25)) workers["max_tries"] = rng_.between(1, 32);
     if (service == "redis" || service == "redis-failover") {
       workers["acquire"] = chance(20) ? "get-then-set" : "set-nx-px";
+      if (service == "redis-failover" && chance(30)) workers["sentinel_discovery"] = "on-error";
     }
     workers["release"] = pick({"compare-and-delete", "compare-and-delete", "plain-del", "none"});
     if (service == "redis-failover" && chance(30)) {

@@ -53,6 +53,15 @@ TEST(SettingWarnings, StoppingTheWatchdogOnErrorWithoutAWatchdogHasNoEffect) {
                   .warnings.empty());
 }
 
+TEST(SettingWarnings, ASentinelDiscoveryWithoutSentinelHasNoEffect) {
+  EXPECT_EQ(pointers(parse_scenario(R"({"name": "x", "workers": {"sentinel_discovery": "on-error"}})", "x.json").warnings),
+            std::vector<std::string>{"/workers/sentinel_discovery"});
+  EXPECT_TRUE(parse_scenario(R"({"name": "x", "service": {"kind": "redis-failover"},
+                                 "workers": {"sentinel_discovery": "on-error"}})",
+                             "x.json")
+                  .warnings.empty());
+}
+
 TEST(SettingWarnings, APlainPexpireRenewalWithNothingToRenewIsWarnedAbout) {
   EXPECT_EQ(pointers(parse_scenario(R"({"name": "x", "workers": {"renew_command": "pexpire"}})", "x.json").warnings),
             std::vector<std::string>{"/workers/renew_command"});
