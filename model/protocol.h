@@ -121,7 +121,7 @@ struct SyncRequest {
 // the backlog replays, which brings the replica to the same): every key of the primary,
 // its token counter, the other applications' keys, and the replication
 // offset the stream continues from. Each key as a ReplicateCommand that
-// sets it.
+// sets it (its own counter and offset unused: the snapshot's are).
 struct ReplicaSnapshot {
   std::string replication_id;  // of the stream that goes on behind it
   std::vector<ReplicateCommand> keys;

@@ -656,8 +656,6 @@ void RedisInstance::send_snapshot(Context context) {
     copy.token = key.token;
     copy.lease = key.lease;
     copy.deadline = key.deadline;
-    copy.token_counter = data_.token_counter;
-    copy.offset = shipped_offset_;
     snapshot.keys.push_back(std::move(copy));
   }
   // The stream goes on from the snapshot, behind it; the replica is online
