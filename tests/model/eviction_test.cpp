@@ -119,36 +119,32 @@ TEST(Eviction, AllkeysLruEvictsALockWithoutALease) {
   EXPECT_GT(history.overlapping_holds(), 0);
 }
 
-TEST(Eviction, AllkeysLruEvictsTheTokenCounterBetweenHoldsAndTheNextTokenRepeats) {
-  // One worker, two jobs: between them the lock key is gone and the counter
-  // (a key without a TTL) is the only key left to evict.
+// One worker, two jobs 2 s apart; 1 s after the first release, when the lock
+// key is gone and the counter (a key without a TTL) is the only lock key left,
+// the instance must free the room of one key. Redis-0's grants.
+std::vector<Event> grants_around_pressure_between_holds(MaxmemoryPolicy policy) {
   SystemOptions options = two_workers_one_job();
   options.workers.count = 1;
   options.workload = CounterWorkload{"qty", 2};
   options.workers.between = sim::Distribution::constant(2_s);
-  options.service.memory.policy = MaxmemoryPolicy::kAllkeysLru;
+  options.service.memory.policy = policy;
   const History history = run_system(options, [](Nemesis& nemesis, System& system) {
     nemesis.after_event("redis-0", EventKind::kLeaseRelease, 1, 1_s,
                         [&nemesis, &system] { nemesis.memory_pressure(system.service().nodes()[0], 1); });
   });
-  const std::vector<Event> grants = history.all("lease.grant", "redis-0");
+  EXPECT_FALSE(evicted_the_lock(history));
+  return history.all("lease.grant", "redis-0");
+}
+
+TEST(Eviction, AllkeysLruEvictsTheTokenCounterBetweenHoldsAndTheNextTokenRepeats) {
+  const std::vector<Event> grants = grants_around_pressure_between_holds(MaxmemoryPolicy::kAllkeysLru);
   ASSERT_EQ(grants.size(), 2u);
   EXPECT_EQ(grants[0]["token"], 1);
   EXPECT_EQ(grants[1]["token"], 1);  // INCR of a missing key: 1 again
-  EXPECT_FALSE(evicted_the_lock(history));
 }
 
 TEST(Eviction, VolatilePoliciesNeverEvictTheTokenCounter) {
-  SystemOptions options = two_workers_one_job();
-  options.workers.count = 1;
-  options.workload = CounterWorkload{"qty", 2};
-  options.workers.between = sim::Distribution::constant(2_s);
-  options.service.memory.policy = MaxmemoryPolicy::kVolatileLru;
-  const History history = run_system(options, [](Nemesis& nemesis, System& system) {
-    nemesis.after_event("redis-0", EventKind::kLeaseRelease, 1, 1_s,
-                        [&nemesis, &system] { nemesis.memory_pressure(system.service().nodes()[0], 1); });
-  });
-  const std::vector<Event> grants = history.all("lease.grant", "redis-0");
+  const std::vector<Event> grants = grants_around_pressure_between_holds(MaxmemoryPolicy::kVolatileLru);
   ASSERT_EQ(grants.size(), 2u);
   EXPECT_EQ(grants[1]["token"], 2);
 }

@@ -46,24 +46,30 @@ Plan restart_replica_then_crash_primary(sim::Duration crash_after) {
   return [crash_after](Nemesis& nemesis, System& system) {
     const sim::NodeId replica = *system.find_node("redis-1");
     const sim::NodeId primary = *system.find_node("redis-0");
-    nemesis.at(sim::Time::from_ns((2_s).count_ns()), [&nemesis, replica] { nemesis.crash(replica, 100_ms); });
-    const sim::Time crash_at = sim::Time::from_ns((2_s + 100_ms + crash_after).count_ns());
+    nemesis.at(sim::Time{} + 2_s, [&nemesis, replica] { nemesis.crash(replica, 100_ms); });
+    const sim::Time crash_at = sim::Time{} + 2_s + 100_ms + crash_after;
     nemesis.at(crash_at, [&nemesis, primary] { nemesis.crash(primary, std::nullopt); });
   };
 }
 
-TEST(ReplicaResync, ARestartedReplicaCatchesUpAtOnceByAPartialResync) {
-  std::vector<bool> holds_the_lock;  // the replica, sampled at 2.2 s and 8.5 s
-  const Plan plan = [&holds_the_lock](Nemesis& nemesis, System& system) {
-    nemesis.at(sim::Time::from_ns((2_s).count_ns()),
-               [&nemesis, &system] { nemesis.crash(*system.find_node("redis-1"), 100_ms); });
-    for (const sim::Duration sample : {2200_ms, 8500_ms}) {
-      nemesis.at(sim::Time::from_ns(sample.count_ns()), [&holds_the_lock, &system] {
+// Restarts `restarted` at 2 s (down 100 ms), and at each of `samples` notes
+// in `holds_the_lock` whether the replica (redis-1) holds the lock's key.
+Plan restart_and_sample_the_replica(std::string restarted, std::vector<sim::Duration> samples,
+                                    std::vector<bool>& holds_the_lock) {
+  return [restarted, samples, &holds_the_lock](Nemesis& nemesis, System& system) {
+    const sim::NodeId node = *system.find_node(restarted);
+    nemesis.at(sim::Time{} + 2_s, [&nemesis, node] { nemesis.crash(node, 100_ms); });
+    for (const sim::Duration sample : samples) {
+      nemesis.at(sim::Time{} + sample, [&holds_the_lock, &system] {
         holds_the_lock.push_back(instance_on(system, "redis-1").data().keys.contains("lock"));
       });
     }
   };
-  (void)run_system(resync_setup(), plan);
+}
+
+TEST(ReplicaResync, ARestartedReplicaCatchesUpAtOnceByAPartialResync) {
+  std::vector<bool> holds_the_lock;
+  (void)run_system(resync_setup(), restart_and_sample_the_replica("redis-1", {2200_ms, 8500_ms}, holds_the_lock));
   // Restarted empty at 2.1 s (no persistence), it asks at once with the ID
   // of its primary's stream, which has not changed: the backlog brings it
   // up to date within a replication lag.
@@ -92,8 +98,8 @@ History primary_restart_then_crash(sim::Duration crash_at) {
   options.workload = CounterWorkload{"qty", 2};  // someone still wants the lock at the failover
   const Plan plan = [crash_at](Nemesis& nemesis, System& system) {
     const sim::NodeId primary = *system.find_node("redis-0");
-    nemesis.at(sim::Time::from_ns((2_s).count_ns()), [&nemesis, primary] { nemesis.crash(primary, 100_ms); });
-    nemesis.at(sim::Time::from_ns(crash_at.count_ns()), [&nemesis, primary] { nemesis.crash(primary, std::nullopt); });
+    nemesis.at(sim::Time{} + 2_s, [&nemesis, primary] { nemesis.crash(primary, 100_ms); });
+    nemesis.at(sim::Time{} + crash_at, [&nemesis, primary] { nemesis.crash(primary, std::nullopt); });
   };
   return run_system(options, plan);
 }
@@ -132,16 +138,8 @@ TEST(ReplicaResync, AGrantOfARestartedPrimaryAfterItsReplicasFullResyncIsAdopted
 }
 
 TEST(ReplicaResync, APrimaryRestartedWithoutPersistenceWipesItsReplicaAtTheResync) {
-  std::vector<bool> replica_holds_the_lock;  // sampled at 3 s and at 10 s
-  const Plan plan = [&replica_holds_the_lock](Nemesis& nemesis, System& system) {
-    nemesis.at(sim::Time::from_ns((2_s).count_ns()),
-               [&nemesis, &system] { nemesis.crash(*system.find_node("redis-0"), 100_ms); });
-    for (const sim::Duration sample : {3_s, 10_s}) {
-      nemesis.at(sim::Time::from_ns(sample.count_ns()), [&replica_holds_the_lock, &system] {
-        replica_holds_the_lock.push_back(instance_on(system, "redis-1").data().keys.contains("lock"));
-      });
-    }
-  };
+  std::vector<bool> replica_holds_the_lock;
+  const Plan plan = restart_and_sample_the_replica("redis-0", {3_s, 10_s}, replica_holds_the_lock);
   SystemOptions options = resync_setup();
   options.workers.count = 1;       // nobody acquires again on the emptied primary
   options.service.down_after = 30_s;  // back long before Sentinel would fail it over
@@ -157,8 +155,8 @@ TEST(ReplicaResync, APartitionBetweenPrimaryAndReplicaDelaysTheStreamAndLosesNot
     const sim::NodeId primary = *system.find_node("redis-0");
     const sim::NodeId replica = *system.find_node("redis-1");
     // Cut just before the first grant ships, crash the primary 5 s after the heal.
-    nemesis.at(sim::Time::from_ns(0), [&nemesis, primary, replica] { nemesis.partition({primary}, {replica}, 1_s); });
-    nemesis.at(sim::Time::from_ns((6_s).count_ns()), [&nemesis, primary] { nemesis.crash(primary, std::nullopt); });
+    nemesis.at(sim::Time{}, [&nemesis, primary, replica] { nemesis.partition({primary}, {replica}, 1_s); });
+    nemesis.at(sim::Time{} + 6_s, [&nemesis, primary] { nemesis.crash(primary, std::nullopt); });
   };
   const History history = run_system(resync_setup(), plan);
   EXPECT_EQ(history.count("lease.adopt", "redis-1"), 1u);
@@ -179,7 +177,7 @@ TEST(ReplicaReads, AReplicaAnswersAKeyPastItsDeadlineAsGone) {
     const sim::NodeId replica = *system.find_node("redis-1");
     // From 1 s, the primary's DEL at expiry cannot reach the replica, and
     // storage cannot reach the primary: it asks the replica.
-    nemesis.at(sim::Time::from_ns((1_s).count_ns()), [&nemesis, &system, primary, replica] {
+    nemesis.at(sim::Time{} + 1_s, [&nemesis, &system, primary, replica] {
       nemesis.partition({primary}, {replica, system.storage_node()}, 60_s);
     });
   };
