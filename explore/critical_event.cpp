@@ -38,6 +38,9 @@ std::optional<Length> length_of(const PlannedFault& fault) {
     case FaultKind::kPause:
     case FaultKind::kPartition:
     case FaultKind::kStarveRenewal: return Length{"for", kFor};
+    case FaultKind::kMemoryPressure:
+      if (fault.length > Duration::zero()) return Length{"for", kFor};  // how long acquires answer -OOM
+      return std::nullopt;
     case FaultKind::kFailover:
       if (std::get<model::faults::Failover>(fault.params).primary == model::FailoverPrimary::kPartition) {
         return Length{"for", kFor};
@@ -53,8 +56,7 @@ std::optional<Length> length_of(const PlannedFault& fault) {
                     }};
     case FaultKind::kCrash:
     case FaultKind::kPowerLoss:
-    case FaultKind::kClockDrift:
-    case FaultKind::kMemoryPressure: return std::nullopt;
+    case FaultKind::kClockDrift: return std::nullopt;
   }
   return std::nullopt;
 }

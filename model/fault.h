@@ -133,10 +133,12 @@ struct PowerLoss {
 
 struct MemoryPressure {
   static constexpr vocabulary::FaultKind kKind = vocabulary::FaultKind::kMemoryPressure;
-  static constexpr std::array<std::string_view, 1> kKeys{"evict"};
-  static constexpr FaultTableRow kRow{"`evict` (keys, default 1)",
-                                      "a Redis instance must free that many keys' room at once; its "
-                                      "`maxmemory_policy` picks them (`noeviction`: none)"};
+  static constexpr std::array<std::string_view, 2> kKeys{"evict", "for"};
+  static constexpr FaultTableRow kRow{
+      "`evict` (keys, default 1), `for` (optional, default 0s)",
+      "a Redis primary must free that many keys' room at once; its `maxmemory_policy` picks them (`noeviction`: "
+      "none). If it freed fewer, it stays over `maxmemory` for `for`: every acquire (SET, INCR) answers -OOM, "
+      "while release and renewal (DEL, PEXPIRE) still run"};
   int evict = 1;  // keys to free room for
   [[nodiscard]] std::array<FaultNumber, 1> numbers() const {
     return {{{vocabulary::field::kEvict, std::int64_t{evict}, false}}};

@@ -62,7 +62,9 @@ bool Nemesis::crash(NodeId target, std::optional<Duration> restart_after) {
 bool Nemesis::power_loss(NodeId target, std::optional<Duration> restart_after) {
   return apply({target, {}, faults::PowerLoss{restart_after}});
 }
-bool Nemesis::memory_pressure(NodeId target, int keys) { return apply({target, {}, faults::MemoryPressure{keys}}); }
+bool Nemesis::memory_pressure(NodeId target, int keys, Duration length) {
+  return apply({target, length, faults::MemoryPressure{keys}});
+}
 bool Nemesis::jump_clock(NodeId target, Duration by) { return apply({target, {}, faults::ClockJump{by}}); }
 bool Nemesis::drift_clock(NodeId target, std::int64_t drift_ppm) {
   return apply({target, {}, faults::ClockDrift{drift_ppm}});
@@ -137,7 +139,13 @@ bool Nemesis::act(const BoundFault& fault, const faults::MemoryPressure& params)
   }
   const std::string name = name_of(target);
   record_begin(params, {field::kTarget, name}, fault);
-  system_->press_memory(target, params.evict);
+  const bool room_freed = system_->press_memory(target, params.evict);
+  if (fault.length <= Duration::zero()) return true;  // over at once: no fault.end
+  if (!room_freed) system_->hold_over_maxmemory(target, +1);
+  simulation_->schedule(simulation_->now() + fault.length, [this, target, name, room_freed] {
+    if (!room_freed) system_->hold_over_maxmemory(target, -1);
+    record_end(FaultKind::kMemoryPressure, {field::kTarget, name});
+  });
   return true;
 }
 

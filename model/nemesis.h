@@ -40,8 +40,10 @@ class Nemesis {
   bool crash(sim::NodeId target, std::optional<sim::Duration> restart_after);
   // A machine crash: as crash, but a Redis instance also loses what it had not fsynced.
   bool power_loss(sim::NodeId target, std::optional<sim::Duration> restart_after);
-  // The target Redis primary must free the room of `keys` keys now (its maxmemory policy decides which).
-  bool memory_pressure(sim::NodeId target, int keys);
+  // The target Redis primary must free the room of `keys` keys now (its
+  // maxmemory policy decides which); what it cannot free keeps it over
+  // maxmemory for `length`.
+  bool memory_pressure(sim::NodeId target, int keys, sim::Duration length = sim::Duration::zero());
   // Sets the target's wall clock; its monotonic clock never jumps.
   bool jump_clock(sim::NodeId target, sim::Duration by);
   bool drift_clock(sim::NodeId target, std::int64_t drift_ppm);

@@ -37,6 +37,7 @@ enum class LockAnswer {
   kRefused,     // the key's state says no: held by another, not this owner's
   kReadOnly,    // sent to a replica: READONLY
   kNoReplicas,  // min-replicas-to-write not met: NOREPLICAS
+  kOutOfMemory,  // over maxmemory, a command that may grow memory: -OOM
 };
 
 struct AcquireReply {

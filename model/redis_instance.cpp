@@ -91,6 +91,11 @@ void RedisInstance::on_boot(Context context) {
   started_at_ = context.monotonic_now();
   resyncing_ = false;          // the tasks died with the process
   snapshot_pending_ = false;
+  if (after_restart && options_.role == RedisRole::kReplica && options_.persistence != Persistence::kNone) {
+    // Loaded from its AOF, which holds no replication ID (server.c
+    // loadDataFromDisk restores one only from an RDB): a full resync.
+    followed_replication_id_.clear();
+  }
   if (after_restart && options_.role == RedisRole::kReplica && primary_) lose_link(context, /*at_start=*/true);
   if (after_restart && options_.role == RedisRole::kPrimary) {
     new_replication_id();  // a crashed process saved none (no shutdown RDB)
@@ -149,6 +154,11 @@ sim::Task<> RedisInstance::serve(Context context, Start start) {
 
 void RedisInstance::handle(Context context, const sim::Message& request) {
   const bool replica = options_.role == RedisRole::kReplica;
+  // processCommand checks memory before the good replicas, and a replica never (replica-ignore-maxmemory).
+  if (!replica && pressures_over_maxmemory_ > 0 && request.body.get_if<AcquireCommand>()) {
+    context.reply(request, AcquireReply{LockAnswer::kOutOfMemory});
+    return;
+  }
   if (!replica && refuses_writes() && runs_a_write(context, request)) {
     if (request.body.get_if<AcquireCommand>()) context.reply(request, AcquireReply{LockAnswer::kNoReplicas});
     if (request.body.get_if<ReleaseCommand>()) context.reply(request, ReleaseReply{LockAnswer::kNoReplicas});
@@ -493,8 +503,8 @@ int RedisInstance::evict(Context context, int keys) {
   std::vector<std::string> locks;
   for (const auto& [lock, key] : data_.keys) locks.push_back(lock);
   for (const std::string& lock : locks) expire_if_due(context, lock);
-  int evicted_locks = 0;
-  for (int freed = 0; freed < keys; ++freed) {
+  int freed = 0;
+  for (; freed < keys; ++freed) {
     if (!sample_into_eviction_pool(context)) break;
     const std::optional<EvictionCandidate> victim = take_best_candidate(context.now());
     if (!victim) break;
@@ -516,9 +526,8 @@ int RedisInstance::evict(Context context, int keys) {
                                            {field::kReason, reason::kEvicted}});
     data_.keys.erase(key);
     changed(context, *victim->lock);  // a primary's eviction reaches its replica as a DEL
-    ++evicted_locks;
   }
-  return evicted_locks;
+  return freed;
 }
 
 void RedisInstance::watch_expiry(Context context, const std::string& lock) {

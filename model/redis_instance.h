@@ -24,6 +24,11 @@
 //   `evicted` (its owner is never told), shipped to a replica as a DEL;
 //   allkeys-lru may also evict the token counter (a key with no TTL, idle
 //   since the last grant's INCR), and the next INCR starts again at 1;
+//   a primary that could not free the room (noeviction frees none) stays
+//   over maxmemory while the pressure lasts, and answers a command that may
+//   grow memory (CMD_DENYOOM: the acquire's SET and INCR) -OOM, while DEL
+//   and PEXPIRE (a release, a renewal) still run (server.c processCommand;
+//   a replica ignores maxmemory);
 // - as a primary with a replica, every change ships to the replica after the
 //   replication lag; a change not shipped when the primary crashes is lost.
 //   A partition holds the stream (TCP), it does not break the link. A
@@ -143,9 +148,13 @@ class RedisInstance {
   // what was fsynced (everysec: up to the last fsync), not what the kernel held.
   void lose_power() { power_lost_ = true; }
   // Memory pressure: frees the room of `keys` keys by the maxmemory policy,
-  // now; returns how many lock keys it evicted. A replica evicts nothing
-  // (replica-ignore-maxmemory, Redis's default since 5.0).
+  // now; returns how many it freed (fewer: the policy found no more). A
+  // replica evicts nothing (replica-ignore-maxmemory, Redis's default since 5.0).
   int evict(sim::Context context, int keys);
+  // A pressure whose room was not freed keeps memory over maxmemory until it
+  // ends (+1 at its start, -1 at its end; they may overlap). It is the
+  // machine's: other applications' data, which a restart loads again.
+  void hold_over_maxmemory(int pressures) { pressures_over_maxmemory_ += pressures; }
   // Whatever restarts next comes back as a replica (Sentinel demotes the old primary).
   void demote() { options_.role = RedisRole::kReplica; replica_.reset(); }
   // What a REPLICAOF from Sentinel does when it arrives (the service carries
@@ -249,6 +258,7 @@ class RedisInstance {
   bool booted_before_ = false;
   std::function<void(std::optional<sim::NodeId>)> on_replicaof_;
   bool power_lost_ = false;  // the next restart follows a power loss, not a process crash
+  int pressures_over_maxmemory_ = 0;
   // everysec: the wall clock's whole second at the last fsync (Redis sets it at start-up, too), and
   // whether a change came after it.
   std::int64_t last_fsync_second_ = 0;

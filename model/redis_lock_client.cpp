@@ -18,13 +18,15 @@ const char* refusal_reason(LockAnswer answer, const char* refused) {
   switch (answer) {
     case LockAnswer::kReadOnly: return reason::kReadOnly;
     case LockAnswer::kNoReplicas: return reason::kNoReplicas;
+    case LockAnswer::kOutOfMemory: return reason::kOutOfMemory;
     case LockAnswer::kDone:
     case LockAnswer::kRefused: break;
   }
   return refused;
 }
 
-// READONLY or NOREPLICAS: an error reply, after which a client asks Sentinel again.
+// READONLY or NOREPLICAS: an error reply, after which a client asks Sentinel
+// again. Not -OOM: the primary is the right one, only full.
 bool answered_with_an_error(const sim::Message& reply) {
   const auto error = [](LockAnswer answer) {
     return answer == LockAnswer::kReadOnly || answer == LockAnswer::kNoReplicas;

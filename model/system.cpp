@@ -130,9 +130,13 @@ bool System::can_press_memory(sim::NodeId node) {
          instance->role() == RedisRole::kPrimary;
 }
 
-void System::press_memory(sim::NodeId node, int keys) {
-  if (!can_press_memory(node)) return;
-  (void)service_->redis_instance_on(node)->evict(simulation_->context_of(node), keys);
+bool System::press_memory(sim::NodeId node, int keys) {
+  if (!can_press_memory(node)) return false;
+  return service_->redis_instance_on(node)->evict(simulation_->context_of(node), keys) == keys;
+}
+
+void System::hold_over_maxmemory(sim::NodeId node, int pressures) {
+  if (RedisInstance* instance = service_->redis_instance_on(node)) instance->hold_over_maxmemory(pressures);
 }
 
 bool System::failover(const FailoverFault& fault) { return service_->failover(*simulation_, fault); }

@@ -68,8 +68,11 @@ class System {
   // ignores maxmemory, as Redis replicas do by default).
   [[nodiscard]] bool can_press_memory(sim::NodeId node);
   // Memory pressure on that instance: it frees the room of `keys` keys by its
-  // maxmemory policy (noeviction: none).
-  void press_memory(sim::NodeId node, int keys);
+  // maxmemory policy (noeviction: none); true if it freed them all.
+  bool press_memory(sim::NodeId node, int keys);
+  // +1: a pressure whose room was not freed keeps the instance over
+  // maxmemory (acquires answer -OOM); -1 when it ends.
+  void hold_over_maxmemory(sim::NodeId node, int pressures);
   // Returns false if the service has no failover.
   bool failover(const FailoverFault& fault);
   [[nodiscard]] bool service_has_failover() const { return options_.service.kind == ServiceKind::kRedisFailover; }

@@ -328,8 +328,11 @@ class TimelineBuilder {
     }
     if (kind == fault_kind_name(FaultKind::kClockDrift))
       return fmt::format("clock drift {} ppm", entry.text(field::kPpm));
-    if (kind == fault_kind_name(FaultKind::kMemoryPressure))
-      return fmt::format("memory pressure (evict {})", entry.text(field::kEvict));
+    if (kind == fault_kind_name(FaultKind::kMemoryPressure)) {
+      const std::int64_t lasting = entry.integer(field::kForNs).value_or(0);
+      if (lasting == 0) return fmt::format("memory pressure (evict {})", entry.text(field::kEvict));
+      return fmt::format("memory pressure (evict {}) {}", entry.text(field::kEvict), readable_duration(lasting));
+    }
     if (kind == fault_kind_name(FaultKind::kDelaySpike)) {
       return fmt::format("delay +{}", readable_duration(entry.integer(field::kExtraNs).value_or(0)));
     }
@@ -347,8 +350,10 @@ class TimelineBuilder {
     const std::string kind = entry.text(field::kKind);
     const std::string label = fault_label(entry, kind);
     const std::vector<std::string> targets = checker::proc_names(entry, field::kTarget);
-    if (kind == fault_kind_name(FaultKind::kClockJump) || kind == fault_kind_name(FaultKind::kMemoryPressure) ||
-        kind == fault_kind_name(FaultKind::kClockDrift)) {
+    const bool lasting_pressure =
+        kind == fault_kind_name(FaultKind::kMemoryPressure) && entry.integer(field::kForNs).value_or(0) > 0;
+    if (kind == fault_kind_name(FaultKind::kClockJump) || kind == fault_kind_name(FaultKind::kClockDrift) ||
+        (kind == fault_kind_name(FaultKind::kMemoryPressure) && !lasting_pressure)) {
       for (const std::string& target : targets) {
         if (const auto lane = timeline_.lane_of(target)) {
           timeline_.markers.push_back(FaultMarker{*lane, kind, entry.time_ns, label});

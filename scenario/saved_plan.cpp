@@ -22,7 +22,10 @@ class FaultKeysWriter {
 
   void operator()(const model::faults::Pause&) const { write_length(); }
   void operator()(const model::faults::StarveRenewal&) const { write_length(); }
-  void operator()(const model::faults::MemoryPressure& pressure) const { entry_["evict"] = pressure.evict; }
+  void operator()(const model::faults::MemoryPressure& pressure) const {
+    entry_["evict"] = pressure.evict;
+    write_length();
+  }
   void operator()(const model::faults::Crash& crash) const { write_restart(crash.restart_after); }
   void operator()(const model::faults::PowerLoss& loss) const { write_restart(loss.restart_after); }
   void operator()(const model::faults::ClockJump& jump) const { entry_["by"] = sim::format_duration(jump.by); }

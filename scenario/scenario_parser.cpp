@@ -559,6 +559,9 @@ class FaultParamsReader {
     with_member(value_, "evict", [&](const json& v) {
       pressure.evict = static_cast<int>(reader_.integer(v, path_ + "/evict", 1, 1'000'000));
     });
+    // Without `for` the instance is relieved at once: the room freed, or (noeviction) the write that asked refused.
+    length_ = value_.contains("for") ? reader_.distribution(value_["for"], path_ + "/for")
+                                     : Distribution::constant(Duration::zero());
   }
   void operator()(model::faults::ClockJump& jump) const {
     jump.by = reader_.duration(required("by"), path_ + "/by", true);

@@ -194,8 +194,8 @@ constexpr std::array kReference = std::to_array<KeyReference>({
      "clock is set, the monotonic clock is not; clock-drift (ppm): both clocks; partition (between, for); failover "
      "(primary, with_primary, for): the primary crashes or is cut off with its workers (split brain) and Sentinel fails "
      "over as for any unreachable primary; delay-spike (extra, "
-     "for); starve-renewal (for): the worker's renewal process alone is frozen; memory-pressure (evict): a Redis "
-     "primary evicts by its maxmemory_policy"},
+     "for); starve-renewal (for): the worker's renewal process alone is frozen; memory-pressure (evict, for): a "
+     "Redis primary evicts by its maxmemory_policy, and stays full for `for` if it could not free the room"},
     {"/faults/N/target", "string", "", "required but for partition and failover", "a node of this scenario, or a group",
      "a node name (worker-1, redis-0, sentinel, consensus, storage, payments), or workers / service / any: one node of the group, drawn "
      "from the seed for each occurrence; on a partition or failover with when: whose event triggers it"},
@@ -210,9 +210,10 @@ constexpr std::array kReference = std::to_array<KeyReference>({
      "at least 1/8760h; the rate faults of a file may plan at most 10,000 occurrences per run on average (rate × duration, added up)",
      "trigger: a Poisson process over the whole run at this rate IN TOTAL for the fault entry (not per target); each "
      "occurrence draws its own target when target is a group"},
-    {"/faults/N/for", "distribution", "time", "required", "",
+    {"/faults/N/for", "distribution", "time", "required (memory-pressure: 0s)", "",
      "how long a pause, partition, delay-spike, starve-renewal or a split brain (failover with primary partition) "
-     "lasts; drawn per occurrence"},
+     "lasts; for memory-pressure, how long an instance that could not free the room stays over maxmemory (acquires "
+     "answer -OOM: acquire.fail reason out-of-memory); drawn per occurrence"},
     {"/faults/N/restart_after", "duration", "time", "never restart", ">= 0",
      "crash, power-loss: restart this long after the crash (empty, or what persistence kept)"},
     {"/faults/N/evict", "integer", "keys", "1", "1 to 1,000,000",

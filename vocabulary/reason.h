@@ -14,6 +14,7 @@ inline constexpr char kNotOwner[] = "not-owner";                // renew/release
 inline constexpr char kNotHeld[] = "not-held";                  // renew/release of a key that is gone (live)
 inline constexpr char kReadOnly[] = "read-only";                // a Redis replica answered READONLY
 inline constexpr char kNoReplicas[] = "no-replicas";            // min-replicas-to-write not met
+inline constexpr char kOutOfMemory[] = "out-of-memory";        // Redis over maxmemory answered -OOM
 inline constexpr char kNotReplicated[] = "not-replicated";      // WAIT saw too few replicas
 inline constexpr char kNoQuorum[] = "no-quorum";                // Redlock: too few instances agreed
 inline constexpr char kValidityElapsed[] = "validity-elapsed";  // Redlock: the round took the TTL

@@ -25,7 +25,8 @@ using testing::two_workers_one_job;
 // worker-1 holds the lock (10 s lease, 5 s work); 1 s after the grant the
 // instance must free the room of `keys` keys.
 History pressure_while_held(MaxmemoryPolicy policy, int other_keys, std::optional<sim::Duration> other_keys_ttl,
-                            int keys, int samples = 5, std::uint64_t seed = 1) {
+                            int keys, int samples = 5, std::uint64_t seed = 1,
+                            sim::Duration lasting = sim::Duration::zero()) {
   SystemOptions options = two_workers_one_job();
   options.service.memory = RedisMemoryOptions{policy, other_keys, other_keys_ttl, samples};
   options.workers.work = sim::Distribution::constant(5_s);
@@ -33,9 +34,10 @@ History pressure_while_held(MaxmemoryPolicy policy, int other_keys, std::optiona
   settings.seed = seed;
   return run_system(
       options,
-      [keys](Nemesis& nemesis, System& system) {
-        nemesis.after_event("redis-0", EventKind::kLeaseGrant, 1, 1_s,
-                            [&nemesis, &system, keys] { nemesis.memory_pressure(system.service().nodes()[0], keys); });
+      [keys, lasting](Nemesis& nemesis, System& system) {
+        nemesis.after_event("redis-0", EventKind::kLeaseGrant, 1, 1_s, [&nemesis, &system, keys, lasting] {
+          nemesis.memory_pressure(system.service().nodes()[0], keys, lasting);
+        });
       },
       settings);
 }
@@ -155,6 +157,50 @@ TEST(Eviction, NoevictionEvictsNothingAndTheLockIsGrantedOnce) {
   EXPECT_EQ(history.promises().double_grants, 0);
   EXPECT_EQ(history.overlapping_holds(), 0);
   EXPECT_TRUE(history.first("fault.begin", "nemesis", [](const Event& e) { return e["kind"] == "memory-pressure"; }));
+}
+
+bool out_of_memory(const Event& e) { return e["reason"] == "out-of-memory"; }
+
+// Noeviction with pressure lasting 20 s from 1 s after worker-1's grant:
+// worker-2's tries answer -OOM; worker-1's release (a compare-and-delete,
+// whose DEL may not grow memory) still runs; the next grant comes only when
+// the pressure is over.
+TEST(Eviction, NoevictionUnderLastingPressureAnswersAcquiresOomUntilItEndsAndStillReleases) {
+  const History history = pressure_while_held(MaxmemoryPolicy::kNoEviction, 1000, 60_min, 1, 5, 1, 20_s);
+  const auto begin = history.first("fault.begin", "nemesis");
+  const auto end = history.first("fault.end", "nemesis");
+  ASSERT_TRUE(begin && end);
+  EXPECT_EQ((*end)["t"].get<std::int64_t>() - (*begin)["t"].get<std::int64_t>(), (20_s).count_ns());
+  const auto refused = history.first("acquire.fail", "worker-2", out_of_memory);
+  ASSERT_TRUE(refused);
+  EXPECT_GT((*refused)["t"], (*begin)["t"]);
+  EXPECT_TRUE(history.first("release.ok", "worker-1")) << "DEL is not refused for memory";
+  const std::vector<Event> grants = history.all("lease.grant", "redis-0");
+  ASSERT_EQ(grants.size(), 2u);
+  EXPECT_GE(grants[1]["t"], (*end)["t"]) << "worker-2 is granted only once memory is under the limit";
+  for (const Event& fail : history.all("acquire.fail", "worker-2")) {
+    if (fail["t"] > (*end)["t"]) ADD_FAILURE() << "an acquire refused after the pressure ended: " << fail;
+  }
+  EXPECT_EQ(history.promises().double_grants, 0);
+}
+
+TEST(Eviction, APolicyThatFreedTheRoomAnswersNoOomWhileThePressureLasts) {
+  const History history = pressure_while_held(MaxmemoryPolicy::kAllkeysLru, 1000, std::nullopt, 1, 5, 1, 20_s);
+  EXPECT_FALSE(history.first("acquire.fail", "worker-2", out_of_memory));
+  const auto begin = history.first("fault.begin", "nemesis");
+  ASSERT_TRUE(begin);
+  const std::vector<Event> grants = history.all("lease.grant", "redis-0");
+  ASSERT_EQ(grants.size(), 2u);
+  EXPECT_LT(grants[1]["t"].get<std::int64_t>(), (*begin)["t"].get<std::int64_t>() + (20_s).count_ns())
+      << "worker-2 is granted the released lock while the pressure lasts";
+}
+
+TEST(Eviction, APolicyThatRanOutOfKeysToEvictStaysOverMaxmemoryAndAnswersOom) {
+  // volatile-ttl with no other key with a TTL: it evicts the lock and finds nothing more for the second key's room.
+  const History history = pressure_while_held(MaxmemoryPolicy::kVolatileTtl, 1000, std::nullopt, 2, 5, 1, 20_s);
+  EXPECT_TRUE(evicted_the_lock(history));
+  EXPECT_TRUE(history.first("acquire.fail", "worker-2", out_of_memory));
+  EXPECT_EQ(history.promises().double_grants, 0) << "full, it grants nobody the evicted lock meanwhile";
 }
 
 }  // namespace

@@ -85,6 +85,40 @@ TEST(ReplicaResync, AFailoverJustAfterAReplicaRestartAdoptsTheLeaseAndGrantsNoth
   EXPECT_EQ(history.overlapping_holds(), 0);
 }
 
+// The lock key's owner on `instance` ("" when it has none).
+std::string owner_on(System& system, std::string_view instance) {
+  const auto& keys = instance_on(system, instance).data().keys;
+  const auto key = keys.find("lock");
+  return key == keys.end() ? "" : key->second.owner;
+}
+
+TEST(ReplicaResync, AReplicaWithAnAofRestartsFromItAndWaitsForAFullResync) {
+  SystemOptions options = resync_setup();
+  options.service.persistence = Persistence::kAlways;
+  options.workers.work = sim::Distribution::constant(5_s);  // the second grant at about 5 s
+  std::vector<std::pair<std::string, std::string>> owners;  // primary's, replica's
+  const Plan plan = [&owners](Nemesis& nemesis, System& system) {
+    const sim::NodeId replica = *system.find_node("redis-1");
+    nemesis.at(sim::Time{} + 2_s, [&nemesis, replica] { nemesis.crash(replica, 100_ms); });
+    for (const sim::Duration sample : {2200_ms, 5500_ms, 8500_ms}) {
+      nemesis.at(sim::Time{} + sample, [&owners, &system] {
+        owners.emplace_back(owner_on(system, "redis-0"), owner_on(system, "redis-1"));
+      });
+    }
+  };
+  (void)run_system(options, plan);
+  ASSERT_EQ(owners.size(), 3u);
+  // Its AOF kept the first holder's key, but no replication ID: it asked for
+  // a full resync at 2.1 s, which comes 4 to 6 s later, so the second grant
+  // reaches it only then.
+  EXPECT_FALSE(owners[0].second.empty());
+  EXPECT_EQ(owners[0].first, owners[0].second);
+  EXPECT_NE(owners[1].first, owners[1].second);
+  EXPECT_EQ(owners[1].second, owners[0].second) << "still the first holder's, from its AOF";
+  EXPECT_EQ(owners[2].first, owners[2].second);
+  EXPECT_EQ(owners[2].first, owners[1].first);
+}
+
 // The primary restarts at 2 s with `appendfsync always` (it keeps the key,
 // but its replication ID is new); the holder releases at about 5 s and the
 // lock is granted again on it; the primary crashes for good at

@@ -218,6 +218,7 @@ class ScenarioGenerator {
       const int instances = service == "redis" ? 1 : service == "redis-failover" ? 2 : 3;
       fault["target"] = fmt::format("redis-{}", rng_.between(0, instances - 1));
       fault["evict"] = rng_.between(1, 4);
+      if (chance(50)) fault["for"] = milliseconds(100, 30'000);  // what was not freed keeps acquires out
       return trigger(fault, service, workers);
     }
     fault["target"] = kind == "starve-renewal" ? fmt::format("worker-{}", rng_.between(1, workers)) : node(service, workers);

@@ -62,7 +62,7 @@ std::set<std::string> words_to_find() {
   for (const std::string_view name : kFaultKindNames) {
     if (name.find('-') != std::string_view::npos) words.emplace(name);
   }
-  for (const char* name : {reason::kNotOwner, reason::kNotHeld, reason::kReadOnly, reason::kNoReplicas,
+  for (const char* name : {reason::kNotOwner, reason::kNotHeld, reason::kReadOnly, reason::kNoReplicas, reason::kOutOfMemory,
                            reason::kNotReplicated, reason::kNoQuorum, reason::kValidityElapsed, reason::kSessionExpired,
                            reason::kMaxTries, reason::kStaleToken, reason::kDuplicateRequest, reason::kNotCurrent,
                            service_kind::kRedisFailover, workload_kind::kWriteOnly}) {
