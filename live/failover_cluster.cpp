@@ -59,7 +59,7 @@ constexpr const char* kStreamProbeKey = "locksim:replication-stream-probe";
 std::string instance_name(std::size_t index) { return fmt::format("redis-{}", index); }
 
 FailoverCluster::FailoverCluster(asio::io_context& io, FaultProxy& proxy, const FailoverClusterSettings& settings) {
-  servers_[0] = std::make_unique<RedisServer>(ServerPersistence::kNone, RedisServerOptions{replication_arguments(settings), ""});
+  servers_[0] = std::make_unique<RedisServer>(settings.persistence, RedisServerOptions{replication_arguments(settings), ""});
   const int primary_port = servers_[0]->port();
   // Sentinel's pings and the replica's stream reach the primary through the proxy.
   announced_ports_[0] = proxy.open_link(vocabulary::proc::kSentinel, instance_name(0), "127.0.0.1", primary_port, LinkOptions{std::nullopt, true});
@@ -74,7 +74,7 @@ FailoverCluster::FailoverCluster(asio::io_context& io, FaultProxy& proxy, const 
   RedisClient{"127.0.0.1", primary_port}.command({"CONFIG", "SET", "repl-diskless-sync-delay", "0"});
   std::vector<std::string> replica_arguments = replication_arguments(settings);
   replica_arguments.insert(replica_arguments.end(), {"--replicaof", "127.0.0.1", std::to_string(replication_port)});
-  servers_[1] = std::make_unique<RedisServer>(ServerPersistence::kNone, RedisServerOptions{replica_arguments, ""});
+  servers_[1] = std::make_unique<RedisServer>(settings.persistence, RedisServerOptions{replica_arguments, ""});
   announced_ports_[1] = servers_[1]->port();
   // In sync before Sentinel starts: Sentinel learns of replicas from the
   // primary's INFO, which it asks for at once and then every 10 s, and

@@ -11,7 +11,7 @@
 // - one `redis-sentinel` monitoring the primary through the proxy too (so a
 //   split brain can cut it off), with `down-after-milliseconds` = the scaled
 //   `service.down_after` and quorum 1.
-// Both servers get `min-replicas-to-write` / `min-replicas-max-lag` and
+// Both servers get the scenario's persistence, `min-replicas-to-write` / `min-replicas-max-lag` and
 // `repl-diskless-sync-delay` from the scenario (whole seconds, as Redis takes
 // them), except that the replica's first sync goes at once (the primary's
 // delay is 0 until then): a young replica still waiting for its snapshot
@@ -37,6 +37,7 @@ struct FailoverClusterSettings {
   int repl_diskless_sync_delay_seconds = 5;      // whole seconds; default 5 (Redis 7.0's)
   sim::Distribution replication_lag = sim::Distribution::constant(sim::Duration::milliseconds(100));  // unscaled
   double time_scale = 1.0;  // Sentinel's own periods run at it (SENTINEL DEBUG)
+  ServerPersistence persistence = ServerPersistence::kNone;  // both servers' (a restart keeps what it kept)
 };
 
 class FailoverCluster {

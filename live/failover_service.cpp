@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "live/live_run.h"
 #include "live/redis_client.h"
 #include "live/time_scale.h"
 #include "vocabulary/event_kind.h"
@@ -50,6 +51,7 @@ FailoverClusterSettings cluster_settings(const scenario::Scenario& scenario, dou
   settings.min_replicas_max_lag_seconds = max_lag_seconds(scenario, time_scale);
   settings.repl_diskless_sync_delay_seconds = diskless_sync_delay_seconds(scenario, time_scale);
   settings.replication_lag = scenario.system.service.replication_lag;
+  settings.persistence = server_persistence(scenario);
   return settings;
 }
 
@@ -169,10 +171,22 @@ void FailoverService::heard(std::size_t instance, const std::string& text) {
   on_record_(instance_name(decided_by), text);
 }
 
+void FailoverService::restarted(std::size_t instance, LockRestart restart) {
+  try {
+    subscriptions_[instance]->resubscribe();
+  } catch (const LiveError&) {
+    // gone again already; its log list is read at the end if it is back
+  }
+  RedisClient server{"127.0.0.1", cluster_.server(instance).port()};
+  const RespValue kept = server.command({"GET", lock_key_});
+  if (kept.type == RespValue::Type::kString) restart.kept_value = kept.text;
+  restarts_[instance].push_back(std::move(restart));
+}
+
 std::vector<LockInstanceRecords> FailoverService::lock_instances() const {
   std::vector<LockInstanceRecords> instances;
   for (std::size_t instance = 0; instance < FailoverCluster::kInstances; ++instance) {
-    instances.push_back({instance_name(instance), {}, {}});
+    instances.push_back({instance_name(instance), {}, restarts_[instance]});
   }
   for (const auto& [text, instance] : records_) instances[instance].log.push_back(nlohmann::json::parse(text));
   return instances;

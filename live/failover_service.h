@@ -69,6 +69,11 @@ class FailoverService {
 
   // redis-0 or redis-1, for a plain pause or crash (Sentinel reacts by itself).
   [[nodiscard]] RedisServer& server(std::size_t instance) { return cluster_.server(instance); }
+  // `instance` is up again after a crash (restarted on its own port and
+  // directory: it has what its persistence kept, and its replication link
+  // resyncs as Redis's does). Hears its records again and notes the restart
+  // with the lock's key it came back with.
+  void restarted(std::size_t instance, LockRestart restart);
 
   // Carries out a `failover` fault. False when one is under way already (it does nothing, as in the model).
   bool act(const scenario::PlannedFault& fault);
@@ -100,6 +105,7 @@ class FailoverService {
   std::map<std::string, std::size_t> decided_by_;  // record text → the instance that decided it
   std::vector<std::pair<std::string, std::size_t>> records_;
   std::vector<LockRoleChange> role_changes_;
+  std::array<std::vector<LockRestart>, FailoverCluster::kInstances> restarts_;
   bool failing_over_ = false;
   bool promoted_ = false;
   bool rejoined_ = false;  // a split brain's old primary became the new one's replica

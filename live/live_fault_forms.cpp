@@ -17,20 +17,26 @@ const scenario::OnEvent* event_trigger(const PlannedFault& fault) {
 }
 
 std::string on_lock_instance(const PlannedFault& fault, const LiveFaultContext& context) {
-  if (context.failover_service) {
-    // Sentinel reacts to them as to any unreachable primary. A restarted
-    // server would have to rejoin as a replica, and the replica's own
-    // faults would cut off the coordinator's view of the records: neither
-    // has a live form yet.
-    if (fault.target != instance_name(0)) return "on redis-failover only redis-0, the primary at the start, is paused or crashed live";
-    if (fault.kind() == FaultKind::kCrash && std::get<model::faults::Crash>(fault.params).restart_after) {
-      return "a redis-failover server is not restarted live (its rejoin has no live form yet)";
-    }
-  } else if (!context.own_lock_servers) return "a lock server locksim did not start (--redis) is never crashed or paused";
+  // On redis-failover Sentinel reacts to a paused or crashed primary as to
+  // any unreachable one; a restarted server comes back with what its
+  // persistence kept and resyncs, or is converted by Sentinel (live/failover_service.h).
+  if (!context.failover_service && !context.own_lock_servers) return "a lock server locksim did not start (--redis) is never crashed, paused or filled";
   if (const auto* on_event = event_trigger(fault); on_event && on_event->when != TriggerEvent::kAfterGrant) {
     return "its trigger has no live form on the lock service (only a time and after-grant)";
   }
   return "";
+}
+
+// Live, memory pressure is maxmemory lowered to 1 byte for `for`: under
+// noeviction exactly the model's (nothing evicted, every denyoom command
+// -OOM); under another policy Redis would evict every key it may take.
+std::string memory_pressure(const PlannedFault& fault, const LiveFaultContext& context) {
+  if (context.failover_service) return "memory pressure on redis-failover has no live form yet";
+  if (context.maxmemory_policy != model::MaxmemoryPolicy::kNoEviction) {
+    return "memory pressure has a live form only under noeviction (with maxmemory lowered, a real Redis evicts "
+           "every key its policy takes, not `evict` sampled ones)";
+  }
+  return on_lock_instance(fault, context);
 }
 
 std::string on_worker(const PlannedFault& fault, const LiveFaultContext& context) {
@@ -63,6 +69,11 @@ std::string on_network(const PlannedFault& fault) {
 
 }  // namespace
 
+LiveFaultContext live_fault_context(const scenario::Scenario& scenario, bool own_lock_servers) {
+  return {own_lock_servers, !scenario.worker_command.empty(),
+          scenario.system.service.kind == model::ServiceKind::kRedisFailover, scenario.system.service.memory.policy};
+}
+
 bool targets_a_lock_instance(const PlannedFault& fault) { return fault.target.starts_with("redis-"); }
 bool targets_a_worker(const PlannedFault& fault) { return vocabulary::is_worker(fault.target); }
 
@@ -80,6 +91,9 @@ std::string no_live_form(const PlannedFault& fault, const LiveFaultContext& cont
     case FaultKind::kFailover: return failover_fault_without_live_form(fault);
     case FaultKind::kPowerLoss:
       return "a power loss would need the machine's page cache thrown away (root, and the whole machine)";
+    case FaultKind::kMemoryPressure:
+      if (!targets_a_lock_instance(fault)) return "memory pressure acts on a lock server";
+      return memory_pressure(fault, context);
     default: return "no live form yet";
   }
 }

@@ -133,21 +133,26 @@ std::vector<LockStep> lock_steps(const LockInstanceRecords& instance, const Serv
   return steps;
 }
 
-// A redis-failover run's records of every instance and its role changes, in
-// the order they happened: the servers share the machine's clock, and each
-// server's own records keep their script order.
+// A redis-failover run's records and restarts of every instance and its
+// role changes, in the order they happened: the servers share the machine's
+// clock, and each server's own records keep their script order.
 std::vector<LockStep> failover_steps(const LiveRecords& records, const ServerClock& clock) {
   std::vector<LockStep> ordered;
   for (std::size_t index = 0; index < records.lock_instances.size(); ++index) {
     for (const nlohmann::json& record : records.lock_instances[index].log) ordered.push_back({&record, nullptr, nullptr, index});
+    for (const LockRestart& restart : records.lock_instances[index].restarts) ordered.push_back({nullptr, &restart, nullptr, index});
   }
+  // A restart at its crash: the records before it are the old process's.
+  const auto time_of = [&](const LockStep& step) {
+    return step.record != nullptr ? clock.server_time(*step.record) : step.restart->crashed_ns;
+  };
   std::ranges::sort(ordered, {}, [&](const LockStep& step) {
-    return std::tuple{clock.server_time(*step.record), step.instance, (*step.record)["seq"].get<std::int64_t>()};
+    return std::tuple{time_of(step), step.instance, step.record != nullptr ? (*step.record)["seq"].get<std::int64_t>() : 0};
   });
   std::vector<LockStep> steps;
   std::size_t changes_done = 0;
   for (const LockStep& step : ordered) {
-    while (changes_done < records.role_changes.size() && records.role_changes[changes_done].t < clock.server_time(*step.record)) {
+    while (changes_done < records.role_changes.size() && records.role_changes[changes_done].t < time_of(step)) {
       steps.push_back({nullptr, nullptr, &records.role_changes[changes_done++]});
     }
     steps.push_back(step);
@@ -397,6 +402,10 @@ void place_failover_leases(const LiveRecords& records, const std::map<std::strin
   for (const LockStep& step : failover_steps(records, clocks.front())) {
     if (step.record != nullptr) {
       leases[step.instance].add(*step.record);
+      continue;
+    }
+    if (step.restart != nullptr) {
+      leases[step.instance].restart(*step.restart);
       continue;
     }
     const LockRoleChange& change = *step.role_change;

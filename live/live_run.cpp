@@ -6,10 +6,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <set>
@@ -108,9 +110,7 @@ class Coordinator {
 
   // Whatever happens, no worker outlives the run, and the lock servers are left running.
   ~Coordinator() {
-    for (auto& instance : instances_) {
-      if (instance->restarting.joinable()) instance->restarting.join();
-    }
+    join_restarts();
     for (auto& worker : workers_) {
       if (worker->running) {
         signal_worker(worker->pid, SIGKILL);
@@ -250,6 +250,7 @@ class Coordinator {
     std::vector<LockRestart> restarts;
     std::thread restarting;  // a restart under way
     int grants_seen = 0;
+    int memory_pressures = 0;  // lasting ones under way: maxmemory is 1 byte meanwhile, also after a restart
   };
 
   [[nodiscard]] bool user_program() const { return !scenario_.worker_command.empty(); }
@@ -344,6 +345,8 @@ class Coordinator {
             partition(fault, params);
           } else if constexpr (std::is_same_v<Kind, model::faults::Pause> || std::is_same_v<Kind, model::faults::Crash>) {
             pause_or_crash(fault);
+          } else if constexpr (std::is_same_v<Kind, model::faults::MemoryPressure>) {
+            fill_memory(fault);
           }
           // Every other kind is refused before the run (no_live_form).
         },
@@ -353,7 +356,7 @@ class Coordinator {
   void pause_or_crash(const PlannedFault& fault) {
     if (targets_a_lock_instance(fault)) {
       if (failover_) {
-        act_on_failover_primary(fault);
+        act_on_failover_server(fault);
       } else if (LockInstance* instance = instance_named(fault.target)) {
         act_on_lock_instance(*instance, fault);
       }
@@ -434,17 +437,56 @@ class Coordinator {
     });
   }
 
-  // A plain pause or crash of redis-failover's first primary (no_live_form
-  // allows no other): Sentinel fails it over if it stays unreachable.
-  void act_on_failover_primary(const PlannedFault& fault) {
-    RedisServer& server = failover_->server(0);
-    if (!server.running()) return;  // a fault that finds it down does nothing, as in the model
+  // A pause, crash or restart of a redis-failover server: Sentinel fails a
+  // primary over if it stays unreachable; a restarted server resyncs as Redis does.
+  void act_on_failover_server(const PlannedFault& fault) {
+    const std::size_t index = fault.target == instance_name(1) ? 1 : 0;
+    RedisServer& server = failover_->server(index);
+    // A fault that finds it down does nothing, as in the model.
+    if (!server.running() || failover_restarting_[index].joinable()) return;
     fired_[fault.index] = true;
     if (fault.kind() == FaultKind::kPause) {
-      pause_server(server, instance_name(0), fault);
-    } else {
-      crash_server(server, instance_name(0));
+      pause_server(server, fault.target, fault);
+      return;
     }
+    const std::int64_t crashed_at = crash_server(server, fault.target);
+    if (const auto& restart_after = std::get<model::faults::Crash>(fault.params).restart_after) {
+      after(scaled(*restart_after), [this, index, crashed_at] {
+        if (time_is_up_) return;
+        const std::int64_t restarted_at = now();
+        record(Json{{field::kTime, restarted_at},
+                    {field::kProc, instance_name(index)},
+                    {field::kEvent, event_kind_name(EventKind::kRestart)}});
+        restart_server(failover_->server(index), failover_restarting_[index], [this, index, crashed_at, restarted_at] {
+          failover_->restarted(index, LockRestart{crashed_at, restarted_at, std::nullopt});
+          record_nemesis(EventKind::kFaultEnd,
+                         {{field::kKind, fault_kind_name(FaultKind::kCrash)}, {field::kTarget, instance_name(index)}});
+        });
+      });
+    }
+  }
+
+  // Starts `server` again on a thread of its own (redis-server takes some
+  // milliseconds to answer, and the workers' lines must be read
+  // meanwhile), then does `then` on the run's loop.
+  void restart_server(RedisServer& server, std::thread& restarting, std::function<void()> then) {
+    restarting = std::thread{[this, &server, &restarting, then = std::move(then)] {
+      std::string failure;
+      try {
+        server.restart();
+      } catch (const LiveError& error) {
+        failure = error.what();
+      }
+      asio::post(io_, [this, &restarting, failure, then] {
+        restarting.join();
+        if (!failure.empty()) {
+          failure_ = failure;
+          end_everything();
+          return;
+        }
+        then();
+      });
+    }};
   }
 
   // SIGSTOP for the fault's length, with its fault.begin and fault.end.
@@ -484,37 +526,55 @@ class Coordinator {
     }
   }
 
-  // Starts the instance again on a thread of its own (redis-server takes
-  // some milliseconds to answer, and the workers' lines must be read
-  // meanwhile), then subscribes to its log afresh.
+  // Starts the instance again, then subscribes to its log afresh.
   void restart_lock_instance(LockInstance& instance) {
     if (time_is_up_) return;
     instance.restarts.back().restarted_ns = now();
     record(Json{{field::kTime, instance.restarts.back().restarted_ns},
                 {field::kProc, instance.name},
                 {field::kEvent, event_kind_name(EventKind::kRestart)}});
-    instance.restarting = std::thread{[this, slot = &instance] {
-      std::string failure;
-      try {
-        slot->server->restart();
-      } catch (const LiveError& error) {
-        failure = error.what();
-      }
-      asio::post(io_, [this, slot, failure] {
-        slot->restarting.join();
-        if (!failure.empty()) {
-          failure_ = failure;
-          end_everything();
-          return;
-        }
-        slot->log->resubscribe();
-        RedisClient client{slot->endpoint.host, slot->endpoint.port};
-        const RespValue kept = client.command({"GET", LiveKeys{settings_.prefix}.lock(scenario_.system.lock.name)});
-        if (kept.type == RespValue::Type::kString) slot->restarts.back().kept_value = kept.text;
-        record_nemesis(EventKind::kFaultEnd,
-                       {{field::kKind, fault_kind_name(FaultKind::kCrash)}, {field::kTarget, slot->name}});
-      });
-    }};
+    restart_server(*instance.server, instance.restarting, [this, slot = &instance] {
+      slot->log->resubscribe();
+      if (slot->memory_pressures > 0) set_maxmemory(*slot, "1");  // the other applications' data is back too
+      RedisClient client{slot->endpoint.host, slot->endpoint.port};
+      const RespValue kept = client.command({"GET", LiveKeys{settings_.prefix}.lock(scenario_.system.lock.name)});
+      if (kept.type == RespValue::Type::kString) slot->restarts.back().kept_value = kept.text;
+      record_nemesis(EventKind::kFaultEnd,
+                     {{field::kKind, fault_kind_name(FaultKind::kCrash)}, {field::kTarget, slot->name}});
+    });
+  }
+
+  // Memory pressure under noeviction (live_fault_forms.cpp): maxmemory
+  // lowered to 1 byte for the fault's length, then back to none. A server
+  // that is down or frozen takes no command meanwhile, as in the model.
+  void fill_memory(const PlannedFault& fault) {
+    LockInstance* instance = instance_named(fault.target);
+    if (instance == nullptr || !instance->server->running() || instance->server->frozen()) return;
+    fired_[fault.index] = true;
+    record_nemesis(EventKind::kFaultBegin, fault_begin_fields(fault, instance->name));
+    if (fault.length <= sim::Duration::zero()) return;  // relieved at once: noeviction refused nothing meanwhile
+    if (instance->memory_pressures++ == 0) set_maxmemory(*instance, "1");
+    after(scaled(fault.length), [this, instance] {
+      record_nemesis(EventKind::kFaultEnd,
+                     {{field::kKind, fault_kind_name(FaultKind::kMemoryPressure)}, {field::kTarget, instance->name}});
+      if (--instance->memory_pressures == 0) relieve_memory(*instance);
+    });
+  }
+
+  // A frozen server would block the command: it is relieved when it thaws.
+  void relieve_memory(LockInstance& instance) {
+    if (instance.memory_pressures > 0) return;  // pressed again meanwhile
+    if (instance.server->frozen()) {
+      after(std::chrono::milliseconds(10), [this, slot = &instance] { relieve_memory(*slot); });
+      return;
+    }
+    set_maxmemory(instance, "0");
+  }
+
+  // A server that is down needs nothing now: its restart sets it again.
+  static void set_maxmemory(LockInstance& instance, const char* bytes) {
+    if (!instance.server->running()) return;
+    RedisClient{instance.server->host(), instance.server->port()}.command({"CONFIG", "SET", "maxmemory", bytes});
   }
 
   void resume_after(WorkerSlot& worker, nanoseconds length) {
@@ -760,6 +820,15 @@ class Coordinator {
     end_everything();
   }
 
+  void join_restarts() {
+    for (auto& instance : instances_) {
+      if (instance->restarting.joinable()) instance->restarting.join();
+    }
+    for (std::thread& restarting : failover_restarting_) {
+      if (restarting.joinable()) restarting.join();
+    }
+  }
+
   void end_everything() {
     time_is_up_ = true;
     for (auto& worker : workers_) {
@@ -772,9 +841,7 @@ class Coordinator {
   }
 
   LiveRecords records(std::int64_t realtime_at_start) {
-    for (auto& instance : instances_) {
-      if (instance->restarting.joinable()) instance->restarting.join();
-    }
+    join_restarts();
     if (!failure_.empty() && user_program() && failure_ != "interrupted") throw WorkerProgramError(failure_);
     if (!failure_.empty()) throw LiveError(failure_);
     const LiveKeys keys{settings_.prefix};
@@ -847,7 +914,7 @@ class Coordinator {
   }
 
   [[nodiscard]] LiveFaultContext fault_context() const {
-    return {!settings_.own_lock_servers.empty(), user_program(), failover_service()};
+    return live_fault_context(scenario_, !settings_.own_lock_servers.empty());
   }
 
   LockInstance* instance_named(const std::string& name) {
@@ -880,6 +947,7 @@ class Coordinator {
   std::optional<FaultProxy> proxy_;  // after io_: gone before it
   std::optional<FailoverService> failover_;  // redis-failover: after proxy_, gone before it
   std::map<std::string, int> failover_grants_;  // by instance, for after-grant faults
+  std::array<std::thread, 2> failover_restarting_;  // a redis-failover server's restart under way
   std::optional<StorageScriptShas> user_scripts_;
   std::vector<bool> fired_;
   std::vector<nlohmann::json> worker_lines_;
@@ -929,8 +997,7 @@ std::string live_unsupported(const scenario::Scenario& scenario) {
 }
 
 std::vector<std::string> faults_without_live_form(const scenario::Scenario& scenario, bool own_lock_servers) {
-  const LiveFaultContext context{own_lock_servers, !scenario.worker_command.empty(),
-                                 scenario.system.service.kind == model::ServiceKind::kRedisFailover};
+  const LiveFaultContext context = live_fault_context(scenario, own_lock_servers);
   std::vector<std::string> lines;
   const scenario::Plan plan = scenario::make_plan(scenario, 1);
   std::vector<bool> named(scenario.faults.size(), false);

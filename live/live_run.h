@@ -15,7 +15,8 @@
 //
 // What has no live form here is said and skipped, counted as not fired:
 // clock jumps and drift (they need root and would disturb the machine), a
-// power loss, memory pressure, and faults on storage.
+// power loss, memory pressure but under noeviction, and faults on storage
+// (live_fault_forms.h).
 
 #include <cstdint>
 #include <optional>

@@ -209,10 +209,11 @@ class Worker {
     return Attempt{reply->item_integer(1), "", lease_end(sent_ns)};
   }
 
-  // The model's reason for an error reply: a primary short of replicas, a demoted one.
+  // The model's reason for an error reply: a primary short of replicas, a demoted one, a full one.
   static std::string error_reason(const RespValue& reply) {
     if (reply.text.starts_with("NOREPLICAS")) return reason::kNoReplicas;
     if (reply.text.starts_with("READONLY")) return reason::kReadOnly;
+    if (reply.text.starts_with("OOM")) return reason::kOutOfMemory;
     return reason::kError;
   }
 

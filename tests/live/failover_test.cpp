@@ -3,7 +3,10 @@
 // run. A crash of the primary after its grant had replicated: Sentinel
 // promotes the replica, which adopts the lease, and the workers follow it
 // there (no violation). A crash before the grant replicated (H7): the
-// promoted replica grants the lock again, with the same token.
+// promoted replica grants the lock again, with the same token. Restarts: a
+// replica restarted without persistence continues the stream, so a later
+// failover adopts the lease; a primary restarted from its AOF starts a new
+// stream, so the grant it makes before its replica's full resync is lost.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -87,6 +90,46 @@ TEST(LiveFailover, AGrantNotYetReplicatedIsGrantedAgainByThePromotedReplicaWithT
   EXPECT_EQ(second[0]["token"], first[0]["token"]) << "the INCR did not replicate either";
 }
 
+TEST(LiveFailover, ARestartedReplicaContinuesTheStreamSoThePromotedReplicaAdoptsTheLease) {
+  const std::string json = scratch("failover-replica-restart.json");
+  const std::string histories = scratch("failover-replica-restart-histories");
+  const Result result = run_locksim("live " + data("failover-replica-restart.json") +
+                                    " --runs 1 --fencing off --time-scale 0.1 --history " + histories + " --json " + json);
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_EQ(live_mode(read_json(json), "fencing-off")["runs_with_violation"], 0) << result.output;
+  const auto lines = history_lines(histories + "/live-failover-replica-restart-live-seed1-fencing-off.jsonl");
+  const auto restarted = events(lines, "redis-1", "restart");
+  ASSERT_EQ(events(lines, "redis-1", "crash").size(), 1u);
+  ASSERT_EQ(restarted.size(), 1u);
+  ASSERT_EQ(events(lines, "redis-0", "crash").size(), 1u);
+  // Without persistence of its own, it loaded the RDB of its first sync and resynced partially: it had the key again.
+  const auto adopted = events(lines, "redis-1", "lease.adopt");
+  ASSERT_EQ(adopted.size(), 1u) << result.output;
+  EXPECT_GT(adopted[0]["t"].get<std::int64_t>(), restarted[0]["t"].get<std::int64_t>());
+  EXPECT_EQ(adopted[0]["owner"], events(lines, "redis-0", "lease.grant").at(0)["owner"]);
+  EXPECT_TRUE(events(lines, "redis-0", "lease.lost").empty());
+}
+
+TEST(LiveFailover, APrimaryRestartedFromItsAofHasANewStreamSoItsNextGrantIsLostInTheFailover) {
+  const std::string json = scratch("failover-primary-restart.json");
+  const std::string histories = scratch("failover-primary-restart-histories");
+  const Result result = run_locksim("live " + data("failover-primary-restart.json") +
+                                    " --runs 1 --fencing off --time-scale 0.1 --history " + histories + " --json " + json);
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_GT(live_mode(read_json(json), "fencing-off")["violations"]["double_grant"], 0) << result.output;
+  const auto lines = history_lines(histories + "/live-failover-primary-restart-live-seed1-fencing-off.jsonl");
+  ASSERT_EQ(events(lines, "redis-0", "restart").size(), 1u);
+  ASSERT_EQ(events(lines, "redis-0", "crash").size(), 2u) << "the restart, then the crash for good";
+  const auto before = events(lines, "redis-0", "lease.grant");
+  const auto after = events(lines, "redis-1", "lease.grant");
+  ASSERT_EQ(before.size(), 2u);
+  ASSERT_FALSE(after.empty());
+  const auto lost = events(lines, "redis-0", "lease.lost");
+  ASSERT_EQ(lost.size(), 1u) << "the AOF kept the first lease through the restart: only the second is lost";
+  EXPECT_EQ(lost[0]["reason"], "failover");
+  EXPECT_EQ(lost[0]["token"], before[1]["token"]) << "the grant after the restart never reached the replica";
+  EXPECT_EQ(after[0]["token"], before[1]["token"]) << "nor the INCR: the promoted replica repeats the token";
+}
 
 TEST(LiveFailover, APrimaryPausedPastDownAfterIsFailedOverByRealSentinelAndTheRunEndsAfterItWakes) {
   const std::string json = scratch("failover-pause.json");

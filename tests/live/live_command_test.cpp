@@ -5,7 +5,9 @@
 // plain DEL deletes another's lease; each run's history, checked again by
 // `locksim check`, gives the verdict the run printed; a key that was there
 // before is untouched and only the run's own keys are deleted; the lock
-// server, crashed and restarted for real, keeps what its persistence keeps.
+// server, crashed and restarted for real, keeps what its persistence keeps;
+// under noeviction with maxmemory reached it refuses acquires (-OOM) and
+// still takes releases.
 // Redlock over N servers of locksim's own: the control has no violation;
 // two of three instances killed and restarted without persistence give a
 // double grant (H6), with appendfsync always none; a Redlock client frozen
@@ -129,6 +131,36 @@ TEST(LiveCommand, AProcessCrashWithEverysecPersistenceKeepsTheLease) {
   const nlohmann::json& off = live_mode(summary, "fencing-off");
   EXPECT_EQ(off["violations"]["double_grant"], 0) << result.output;
   EXPECT_EQ(off["faults_fired"]["faults[0]"], 2) << "the crash fired in both runs: " << result.output;
+}
+
+TEST(LiveCommand, AFullNoevictionServerAnswersAcquiresOomAndStillTakesTheRelease) {
+  const std::string json = scratch("noeviction.json");
+  const std::string histories = scratch("noeviction-histories");
+  const Result result = run_locksim("live redis-eviction-noeviction --runs 1 --fencing off --time-scale 0.1 --history " +
+                                    histories + " --json " + json);
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_EQ(live_mode(read_json(json), "fencing-off")["runs_with_violation"], 0) << result.output;
+  const std::string history = histories + "/redis-eviction-noeviction-live-seed1-fencing-off.jsonl";
+  const std::vector<nlohmann::json> begins = events_named(history, "fault.begin");
+  const std::vector<nlohmann::json> ends = events_named(history, "fault.end");
+  ASSERT_EQ(begins.size(), 1u);
+  ASSERT_EQ(ends.size(), 1u);
+  EXPECT_EQ(begins[0]["for_ns"], 3'000'000'000) << "30 s at time scale 0.1";
+  // maxmemory 1 byte under noeviction: the acquire script's SET is refused, the release's DEL is not.
+  std::size_t refused = 0;
+  for (const nlohmann::json& failed : events_named(history, "acquire.fail")) {
+    if (failed["reason"] != "out-of-memory") continue;
+    ++refused;
+    EXPECT_GT(failed["i"], begins[0]["i"]);
+    EXPECT_LT(failed["i"], ends[0]["i"]) << "maxmemory is back to none at the fault's end";
+  }
+  EXPECT_GT(refused, 0u) << result.output;
+  const std::vector<nlohmann::json> released = events_named(history, "lease.release");
+  ASSERT_EQ(released.size(), 2u);
+  EXPECT_LT(released[0]["i"], ends[0]["i"]) << "the holder released during the pressure";
+  const std::vector<nlohmann::json> grants = events_named(history, "lease.grant");
+  ASSERT_EQ(grants.size(), 2u);
+  EXPECT_GT(grants[1]["i"], ends[0]["i"]) << "the other worker was granted the lock only after it";
 }
 
 TEST(LiveCommand, AWriteHeldByADelaySpikeLandsLastAndTheRunWaitsForIt) {

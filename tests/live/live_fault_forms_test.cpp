@@ -1,6 +1,7 @@
-// Which faults live mode carries out on redis-failover (live_fault_forms.*):
-// a plain pause or crash of redis-0, the primary at the start, which real
-// Sentinel then reacts to; not the replica, and no restart.
+// Which faults live mode carries out on redis-failover and under memory
+// pressure (live_fault_forms.*): a pause, crash or restart of either
+// failover server, which real Sentinel and replication then react to; memory
+// pressure only under noeviction on a server locksim started.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -11,24 +12,40 @@
 namespace locksim::live {
 namespace {
 
-std::vector<std::string> refused(const std::string& fault) {
+std::vector<std::string> refused(const std::string& service, const std::string& fault, bool own_servers = true) {
   const scenario::Scenario scenario = scenario::parse_scenario(
-      R"({"name": "x", "service": {"kind": "redis-failover"}, "faults": [)" + fault + "]}", "x.json");
-  return faults_without_live_form(scenario, true);
+      R"({"name": "x", "service": )" + service + R"(, "faults": [)" + fault + "]}", "x.json");
+  return faults_without_live_form(scenario, own_servers);
 }
+
+const std::string kFailover = R"({"kind": "redis-failover"})";
 
 TEST(LiveFaultForms, APauseOrCrashOfTheFailoverPrimaryIsLiveAndRealSentinelReactsToIt) {
-  EXPECT_TRUE(refused(R"({"kind": "pause", "target": "redis-0", "at": "1s", "for": "40s"})").empty());
-  EXPECT_TRUE(refused(R"({"kind": "crash", "target": "redis-0", "when": "after-grant", "delay": "1s"})").empty());
+  EXPECT_TRUE(refused(kFailover, R"({"kind": "pause", "target": "redis-0", "at": "1s", "for": "40s"})").empty());
+  EXPECT_TRUE(
+      refused(kFailover, R"({"kind": "crash", "target": "redis-0", "when": "after-grant", "delay": "1s"})").empty());
 }
 
-TEST(LiveFaultForms, TheReplicaAndARestartedFailoverServerAreRefusedWithTheReason) {
-  const auto replica = refused(R"({"kind": "pause", "target": "redis-1", "at": "1s", "for": "5s"})");
-  ASSERT_EQ(replica.size(), 1u);
-  EXPECT_NE(replica[0].find("only redis-0, the primary at the start"), std::string::npos) << replica[0];
-  const auto restarted = refused(R"({"kind": "crash", "target": "redis-0", "at": "1s", "restart_after": "5s"})");
-  ASSERT_EQ(restarted.size(), 1u);
-  EXPECT_NE(restarted[0].find("is not restarted live"), std::string::npos) << restarted[0];
+TEST(LiveFaultForms, TheReplicaAndARestartOfEitherFailoverServerAreLive) {
+  EXPECT_TRUE(refused(kFailover, R"({"kind": "pause", "target": "redis-1", "at": "1s", "for": "5s"})").empty());
+  EXPECT_TRUE(
+      refused(kFailover, R"({"kind": "crash", "target": "redis-1", "at": "1s", "restart_after": "1s"})").empty());
+  EXPECT_TRUE(
+      refused(kFailover, R"({"kind": "crash", "target": "redis-0", "at": "1s", "restart_after": "5s"})").empty());
+}
+
+TEST(LiveFaultForms, MemoryPressureIsLiveOnlyUnderNoevictionOnALockServerOfLocksims) {
+  const std::string pressure = R"({"kind": "memory-pressure", "target": "redis-0", "at": "1s", "for": "5s"})";
+  EXPECT_TRUE(refused(R"({"kind": "redis"})", pressure).empty());
+  const auto evicting = refused(R"({"kind": "redis", "maxmemory_policy": "volatile-ttl"})", pressure);
+  ASSERT_EQ(evicting.size(), 1u);
+  EXPECT_NE(evicting[0].find("only under noeviction"), std::string::npos) << evicting[0];
+  const auto failover = refused(kFailover, pressure);
+  ASSERT_EQ(failover.size(), 1u);
+  EXPECT_NE(failover[0].find("redis-failover"), std::string::npos) << failover[0];
+  const auto not_ours = refused(R"({"kind": "redis"})", pressure, false);
+  ASSERT_EQ(not_ours.size(), 1u);
+  EXPECT_NE(not_ours[0].find("--redis"), std::string::npos) << not_ours[0];
 }
 
 }  // namespace
