@@ -1,11 +1,13 @@
-// Whole-pipeline throughput: scheduler events per second for what `locksim
+// Whole-pipeline throughput: history events per second for what `locksim
 // run` does per seed — make the plan, then for fencing off and on build the
 // system, simulate, check the history (and, with the oracle on, compare the
 // checker with the in-simulation oracle) — on three built-in scenarios, next
-// to a bare event loop measured in the same run: a std::priority_queue of
-// events the size of the kernel's (32 bytes, ordered by time then sequence),
-// popping one and pushing one. The ratio pipeline / bare loop is printed at
-// the end, with the oracle off and on.
+// to the same-work reference (bench/same_work_reference.h: control-no-faults
+// simulated and checked by code written for it alone) measured in the same
+// run; the ratio pipeline / reference is printed at the end for the
+// control, with the oracle off and on, beside each scenario's ratio to a
+// bare event loop (a std::priority_queue of 32-byte events, one pop and one
+// push per event).
 //
 // "Memory per run flat": each pipeline benchmark reports the process's peak
 // resident set (max_rss_MiB) after it ran; it must not grow with the number
@@ -30,6 +32,7 @@
 
 #include "bench/bare_event_loop.h"
 #include "bench/rate_reporter.h"
+#include "bench/same_work_reference.h"
 #include "model/options.h"
 #include "runner/seed_run.h"
 #include "scenario/plan.h"
@@ -40,6 +43,11 @@ namespace {
 using locksim::runner::OracleChoice;
 
 constexpr std::array<const char*, 3> kScenarios = {"control-no-faults", "h01-gc-pause-past-lease", "random-gc-pauses"};
+constexpr const char* kReferenceScenario = "control-no-faults";
+
+locksim::scenario::Scenario builtin(const std::string& name) {
+  return locksim::scenario::load_scenario_file(std::string{LOCKSIM_SCENARIO_DIR} + "/" + name + ".json");
+}
 
 double max_rss_mebibytes() {
   rusage usage{};
@@ -48,10 +56,10 @@ double max_rss_mebibytes() {
 }
 
 void pipeline(benchmark::State& state, const std::string& name, OracleChoice oracle) {
-  const locksim::scenario::Scenario scenario =
-      locksim::scenario::load_scenario_file(std::string{LOCKSIM_SCENARIO_DIR} + "/" + name + ".json");
+  const locksim::scenario::Scenario scenario = builtin(name);
   std::uint64_t seed = 1;
   std::uint64_t events = 0;
+  std::uint64_t scheduler_events = 0;
   std::uint64_t runs = 0;
   for (auto _ : state) {
     const locksim::scenario::Plan plan = locksim::scenario::make_plan(scenario, seed++);
@@ -61,14 +69,42 @@ void pipeline(benchmark::State& state, const std::string& name, OracleChoice ora
         state.SkipWithError("the checker and the oracle disagree");
         return;
       }
-      events += run.events;
+      events += run.history_events;
+      scheduler_events += run.events;
       ++runs;
     }
   }
   state.SetItemsProcessed(static_cast<std::int64_t>(events));
   state.counters["events_per_run"] = static_cast<double>(events) / static_cast<double>(runs);
+  state.counters["scheduler_events_per_run"] = static_cast<double>(scheduler_events) / static_cast<double>(runs);
   state.counters["runs_per_s"] = benchmark::Counter(static_cast<double>(runs), benchmark::Counter::kIsRate);
   state.counters["max_rss_MiB"] = max_rss_mebibytes();
+}
+
+// The same seeds and modes through the same-work reference.
+void reference(benchmark::State& state) {
+  locksim::bench::SameWorkReference simulator{builtin(kReferenceScenario)};
+  std::uint64_t seed = 1;
+  std::uint64_t events = 0;
+  std::uint64_t heap_events = 0;
+  std::uint64_t runs = 0;
+  for (auto _ : state) {
+    for (const bool fencing : {false, true}) {
+      const locksim::bench::ReferenceRun run = simulator.run(seed, fencing);
+      if (run.violations != 0) {
+        state.SkipWithError("the reference found a violation in the control");
+        return;
+      }
+      benchmark::DoNotOptimize(run.history_hash);
+      events += run.history_events;
+      heap_events += run.heap_events;
+      ++runs;
+    }
+    ++seed;
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(events));
+  state.counters["events_per_run"] = static_cast<double>(events) / static_cast<double>(runs);
+  state.counters["scheduler_events_per_run"] = static_cast<double>(heap_events) / static_cast<double>(runs);
 }
 
 // The fixed cost of a run: one worker, one job, no faults — a few dozen
@@ -94,7 +130,7 @@ void one_job_run(benchmark::State& state) {
     const locksim::scenario::Plan plan = locksim::scenario::make_plan(scenario, seed++);
     const locksim::runner::SeedRun run =
         locksim::runner::run_plan(scenario, plan, locksim::model::Fencing::kOff, {}, OracleChoice::kOn);
-    events += run.events;
+    events += run.history_events;
     ++runs;
   }
   state.SetItemsProcessed(static_cast<std::int64_t>(events));
@@ -108,6 +144,7 @@ std::string benchmark_name(const std::string& scenario, OracleChoice oracle) {
 void register_benchmarks() {
   benchmark::RegisterBenchmark("bare_event_loop", locksim::bench::bare_event_loop)->Unit(benchmark::kMillisecond)->UseRealTime();
   benchmark::RegisterBenchmark("one_job_run", one_job_run)->Unit(benchmark::kMicrosecond)->UseRealTime();
+  benchmark::RegisterBenchmark("reference/control-no-faults", reference)->Unit(benchmark::kMicrosecond)->UseRealTime();
   for (const char* scenario : kScenarios) {
     for (const OracleChoice oracle : {OracleChoice::kOff, OracleChoice::kOn}) {
       benchmark::RegisterBenchmark(benchmark_name(scenario, oracle).c_str(),
@@ -119,6 +156,16 @@ void register_benchmarks() {
 }
 
 void print_ratios(const locksim::bench::RateReporter& reporter) {
+  if (const std::optional<double> same_work = reporter.rate("reference/control-no-faults/real_time")) {
+    fmt::print("same-work reference ({}) {:.2f} M history events/s\n", kReferenceScenario, *same_work / 1e6);
+    for (const OracleChoice oracle : {OracleChoice::kOff, OracleChoice::kOn}) {
+      const std::string name = benchmark_name(kReferenceScenario, oracle);
+      if (const std::optional<double> rate = reporter.rate(name + "/real_time")) {
+        fmt::print("{:<45} {:6.2f} M history events/s, {:.2f}x the same-work reference\n", name, *rate / 1e6,
+                   *rate / *same_work);
+      }
+    }
+  }
   const std::optional<double> bare = reporter.rate("bare_event_loop/real_time");
   if (!bare) return;
   fmt::print("bare event loop {:.2f} M events/s\n", *bare / 1e6);
@@ -126,7 +173,7 @@ void print_ratios(const locksim::bench::RateReporter& reporter) {
     for (const OracleChoice oracle : {OracleChoice::kOff, OracleChoice::kOn}) {
       const std::string name = benchmark_name(scenario, oracle);
       if (const std::optional<double> rate = reporter.rate(name + "/real_time")) {
-        fmt::print("{:<45} {:6.2f} M events/s, ratio to the bare loop {:5.1f} %\n", name, *rate / 1e6,
+        fmt::print("{:<45} {:6.2f} M history events/s, ratio to the bare loop {:5.1f} %\n", name, *rate / 1e6,
                    100.0 * *rate / *bare);
       }
     }
