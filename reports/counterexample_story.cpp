@@ -69,8 +69,9 @@ std::string fault_begins(const HistoryLine& event) {
       return fmt::format("messages of {} take {} longer for {}", target, nanos_field(event, field::kExtraNs),
                          nanos_field(event, field::kForNs));
     case FaultKind::kMemoryPressure: {
-      const std::string evict = fmt::format("{} must free room for {} keys by its maxmemory policy", target,
-                                            text_at(event, field::kEvict));
+      const std::string keys = text_at(event, field::kEvict);
+      const std::string evict = fmt::format("{} must free room for {} {} by its maxmemory policy", target, keys,
+                                            keys == "1" ? "key" : "keys");
       if (event.integer(field::kForNs).value_or(0) == 0) return evict;
       return fmt::format("{}; what it cannot free keeps it full for {}", evict, nanos_field(event, field::kForNs));
     }

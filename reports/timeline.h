@@ -55,7 +55,8 @@ struct BeliefBar {
 };
 
 // A fault that lasts: a pause, a partition, a failover, a delay spike, a
-// crash until its restart... (fault.begin to fault.end, or the end of the run).
+// crash until its restart, memory pressure with a `for`... (fault.begin to
+// fault.end, or the end of the run).
 struct FaultSpan {
   std::size_t lane = 0;  // one span per target lane
   std::string kind;      // the fault's `kind`: "pause", "partition", ...
@@ -64,8 +65,8 @@ struct FaultSpan {
   std::string label;  // "pause 16.12s"
 };
 
-// A fault that happens at an instant: a clock jump, memory pressure, or the
-// start of a fault whose span is drawn elsewhere.
+// A fault that happens at an instant: a clock jump, memory pressure over at
+// once, or the start of a fault whose span is drawn elsewhere.
 struct FaultMarker {
   std::size_t lane = 0;
   std::string kind;  // "clock-jump", "memory-pressure", "clock-drift"

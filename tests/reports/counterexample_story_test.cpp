@@ -28,6 +28,23 @@ TEST(CounterexampleStory, ARedlockAcquisitionSaysTheLeaseAskedForAndTheValidityL
       << told(history, violation);
 }
 
+TEST(CounterexampleStory, MemoryPressureSaysWhatMustBeFreedAndHowLongWhatIsNotKeepsItFull) {
+  const std::vector<std::string> history{
+      R"({"i":0,"t":0,"proc":"nemesis","ev":"fault.begin","kind":"memory-pressure","target":"redis-0","evict":200,"for_ns":0})",
+      R"({"i":1,"t":1000000000,"proc":"nemesis","ev":"fault.begin","kind":"memory-pressure","target":"redis-0","evict":1,"for_ns":30000000000})",
+      R"({"i":2,"t":2000000000,"proc":"worker-1","ev":"acquire.ok","lock":"lock","token":1,"lease_ns":10000000000})",
+  };
+  checker::Violation violation;
+  violation.detected_at = 2;
+  const std::string text = told(history, violation);
+  EXPECT_NE(text.find("    0.000s  redis-0 must free room for 200 keys by its maxmemory policy\n"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("redis-0 must free room for 1 key by its maxmemory policy; what it cannot free keeps it full "
+                      "for 30s"),
+            std::string::npos)
+      << text;
+}
+
 TEST(CounterexampleStory, TellsThePauseTheLateWriteAndWhatItOverwroteThenTheCheckersLine) {
   const std::vector<std::string> history{
       R"({"i":0,"t":0,"proc":"worker-1","ev":"acquire.ok","lock":"lock","token":1,"lease_ns":10000000000})",

@@ -298,6 +298,25 @@ std::string late_and_stale_history(std::string_view scenario) {
 )";
 }
 
+TEST(TimelineModel, MemoryPressureThatLastsIsASpanOnTheInstanceAndOneOverAtOnceAMarker) {
+  const Replayed lasting = replay("redis-eviction-noeviction", 1, model::Fencing::kOff);
+  const Timeline full = build_timeline(lasting.entries, lasting.run.verdict);
+  const auto pressure = std::find_if(full.spans.begin(), full.spans.end(),
+                                     [](const FaultSpan& span) { return span.kind == "memory-pressure"; });
+  ASSERT_NE(pressure, full.spans.end());
+  EXPECT_EQ(pressure->end_ns - pressure->begin_ns, 30'000'000'000) << "its `for`, to its fault.end";
+  EXPECT_EQ(pressure->label, "memory pressure (evict 1) 30s");
+  EXPECT_TRUE(std::none_of(full.markers.begin(), full.markers.end(),
+                           [](const FaultMarker& marker) { return marker.kind == "memory-pressure"; }));
+
+  const Replayed instant = replay("redis-eviction-volatile-ttl", 1, model::Fencing::kOff);
+  const Timeline evicted = build_timeline(instant.entries, instant.run.verdict);
+  EXPECT_TRUE(std::none_of(evicted.spans.begin(), evicted.spans.end(),
+                           [](const FaultSpan& span) { return span.kind == "memory-pressure"; }));
+  EXPECT_TRUE(std::any_of(evicted.markers.begin(), evicted.markers.end(),
+                          [](const FaultMarker& marker) { return marker.kind == "memory-pressure"; }));
+}
+
 TEST(TimelineModel, LateAndStaleWritesAreTheCheckersOnes) {
   const Timeline timeline = timeline_of(late_and_stale_history("demo"));
   ASSERT_EQ(timeline.writes.size(), 2U);
