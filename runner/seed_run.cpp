@@ -9,7 +9,6 @@
 #include "locksim/version.h"
 #include "model/nemesis.h"
 #include "model/system.h"
-#include "runner/cpu_time.h"
 #include "runner/event_adapter.h"
 #include "runner/probes.h"
 #include "scenario/fencing_modes.h"
@@ -160,8 +159,6 @@ SeedRun run_seed(const scenario::Scenario& scenario, std::uint64_t seed, model::
 
 SeedRun run_plan(const scenario::Scenario& scenario, const scenario::Plan& plan, model::Fencing fencing,
                  const LineWatcher& watch, OracleChoice oracle_choice) {
-  // CPU time is read only here, outside the simulation, for the stats.
-  const double cpu_start = thread_cpu_seconds();
   SeedRun result;
   result.seed = plan.seed;
   result.fencing = fencing;
@@ -271,7 +268,6 @@ SeedRun run_plan(const scenario::Scenario& scenario, const scenario::Plan& plan,
   result.history_hash = simulation.history().hash();
   if (watch) result.text_hash = simulation.history().text_hash();
   result.history_events = simulation.history().events_recorded();
-  result.cpu_seconds = thread_cpu_seconds() - cpu_start;
   return result;
 }
 

@@ -34,7 +34,10 @@ struct SeedRun {
   std::vector<std::string> blocked;  // what was still waiting: "worker-2/jobs: a reply from redis-0"
   std::uint64_t events = 0;          // scheduler events processed
   std::int64_t virtual_ns = 0;
-  double cpu_seconds = 0;  // the thread's CPU time for the run (a statistic only)
+  // CPU time for the run, a statistic only: set by whoever runs it for the
+  // stats (run_scenario shares its thread's out by run time; live mode), not
+  // by run_plan, whose own clock reads would cost a short run a fifth of its time.
+  double cpu_seconds = 0;
   // Equal for equal histories: the recorder's hash of the typed records
   // (sim/history_recorder.h says why that is as strict as the text's).
   std::uint64_t history_hash = 0;
