@@ -76,13 +76,24 @@ bool checks_read(EventKind kind) {
 
 }  // namespace
 
-void HistoryChecker::observe(const Event& event) {
+Event HistoryChecker::with_name_ids(const Event& event) {
+  Event named = event;
+  named.process_id = names_.intern(event.process);
+  named.lock_id = names_.intern(event.lock);
+  named.owner_id = names_.intern(event.owner);
+  named.writer_id = names_.intern(event.writer);
+  named.reader_id = names_.intern(event.reader);
+  return named;
+}
+
+void HistoryChecker::observe(const Event& unnamed) {
   changes_.clear();
-  leases_.advance_to(event.time_ns, changes_);
+  leases_.advance_to(unnamed.time_ns, changes_);
   apply_changes();
-  if (!checks_read(event.kind)) {
+  if (!checks_read(unnamed.kind)) {
     return;
   }
+  const Event event = with_name_ids(unnamed);
 
   switch (event.kind) {
     case EventKind::kRunBegin: observe_run_begin(event); break;
