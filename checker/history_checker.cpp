@@ -115,7 +115,7 @@ void HistoryChecker::observe(const Event& unnamed) {
   leases_.observe(event, changes_);
   apply_changes();
   foreign_release_.observe(event, leases_.last_matched(), violations_);
-  double_holder_.observe(event);
+  double_holder_.observe(event, names_);
   stale_write_.observe(event);
   stuck_lock_.observe(event, leases_, violations_);
   lost_update_.observe(event);
@@ -228,7 +228,7 @@ HistoryVerdict HistoryChecker::finish(std::string file, const ReadSummary& summa
 
   run(ViolationKind::kDoubleGrant, unless(saw_lease_grant_, "no lock-service events (lease.grant) in the history"));
   {
-    std::vector<Violation> holders = double_holder_.finish();
+    std::vector<Violation> holders = double_holder_.finish(names_);
     violations_.insert(violations_.end(), holders.begin(), holders.end());
   }
   run(ViolationKind::kDoubleHolder, unless(saw_hold_begin_, "no hold.begin events in the history"));
