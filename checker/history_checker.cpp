@@ -112,12 +112,12 @@ void HistoryChecker::observe(const Event& unnamed) {
   saw_write_ = saw_write_ || event.kind == EventKind::kWriteInvoke || event.kind == EventKind::kWriteOk ||
                event.kind == EventKind::kWriteAccept || event.kind == EventKind::kWriteReject;
   saw_text_token_ = saw_text_token_ || !event.token_text.empty();
-  leases_.observe(event, changes_);
+  leases_.observe(event, names_, changes_);
   apply_changes();
   foreign_release_.observe(event, leases_.last_matched(), violations_);
   double_holder_.observe(event, names_);
-  stale_write_.observe(event);
-  stuck_lock_.observe(event, leases_, violations_);
+  stale_write_.observe(event, names_);
+  stuck_lock_.observe(event, leases_, names_, violations_);
   lost_update_.observe(event);
   duplicate_effect_.observe(event);
   token_order_.observe(event, violations_);
@@ -126,7 +126,7 @@ void HistoryChecker::observe(const Event& unnamed) {
 
 void HistoryChecker::apply_changes() {
   for (const QuorumChange& change : changes_) {
-    double_grant_.observe(change, leases_.quorum(), violations_);
+    double_grant_.observe(change, leases_.quorum(), names_, violations_);
     stale_write_.observe_change(change);
   }
   changes_.clear();
