@@ -120,7 +120,7 @@ void HistoryChecker::observe(const Event& unnamed) {
   stuck_lock_.observe(event, leases_, names_, violations_);
   lost_update_.observe(event);
   duplicate_effect_.observe(event);
-  token_order_.observe(event, violations_);
+  token_order_.observe(event, names_, violations_);
   count(event);
 }
 
