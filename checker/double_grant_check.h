@@ -20,31 +20,34 @@
 #include <vector>
 
 #include "checker/lease_tracker.h"
-#include "checker/name_map.h"
+#include "checker/by_id.h"
+#include "checker/name_ids.h"
 #include "checker/violation.h"
 
 namespace locksim::checker {
 
 class DoubleGrantCheck {
  public:
-  // Requires changes in true-time order, as LeaseTracker makes them.
-  void observe(const QuorumChange& change, int quorum, std::vector<Violation>& violations);
+  // Requires changes in true-time order, as LeaseTracker makes them; their
+  // names are ids in `names`.
+  void observe(const QuorumChange& change, int quorum, const NameIds& names, std::vector<Violation>& violations);
 
  private:
   struct Holding {
     std::int64_t event_index = -1;
     std::int64_t time_ns = 0;
-    std::string instance;
+    NameId instance = kNoName;
     Token token;
   };
   // A lock's busy period: the owners it is promised to, and the incident of
   // the period once two were promised at once. No holders: nobody is
   // promised it (the entry stays, so a lock's every lease does not remake it).
   struct BusyLock {
-    std::map<std::string, Holding, std::less<>> holders;  // owner -> its holding
+    // owner -> its holding, walked in owner-name order (the names are NameIds' text, which outlives this)
+    std::map<std::string_view, Holding> holders;
     std::optional<std::int64_t> incident;
   };
-  NameMap<BusyLock> busy_locks_;
+  ById<BusyLock> busy_locks_;  // lock ->
 };
 
 }  // namespace locksim::checker

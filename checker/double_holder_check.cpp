@@ -20,50 +20,53 @@ std::int64_t root_of(std::map<std::int64_t, std::int64_t>& parent, std::int64_t 
 
 }  // namespace
 
-void DoubleHolderCheck::observe(const Event& event) {
+void DoubleHolderCheck::observe(const Event& event, const NameIds& names) {
   last_time_ns_ = event.time_ns;
   switch (event.kind) {
-    case EventKind::kAcquireInvoke: calls_[event.process].acquiring[event.lock] = event.time_ns; break;
+    case EventKind::kAcquireInvoke: {
+      Calls& calls = calls_[event.process_id];
+      // An invoke without a lock matches no acquire.ok (they all name one).
+      if (event.lock_id != kNoName) calls.acquiring[event.lock_id] = event.time_ns;
+      break;
+    }
     case EventKind::kAcquireOk: {
-      Calls& calls = calls_[event.process];
-      const std::int64_t* invoked = calls.acquiring.find(event.lock);
+      Calls& calls = calls_[event.process_id];
+      const std::int64_t* invoked = calls.acquiring.find(event.lock_id);
       // For the hold it begins next: an acquisition shows nothing about a hold still open.
-      if (invoked != nullptr && event.lease_ns.value_or(0) > 0) calls.lease_end[event.lock] = *invoked + *event.lease_ns;
+      if (invoked != nullptr && event.lease_ns.value_or(0) > 0) calls.lease_end[event.lock_id] = *invoked + *event.lease_ns;
       break;
     }
     case EventKind::kRenewInvoke: {
-      Calls& calls = calls_[event.process];
-      calls.renewing_lock = event.lock;
+      Calls& calls = calls_[event.process_id];
+      calls.renewing_lock = event.lock_id;
       calls.renew_invoked_ns = event.time_ns;
       break;
     }
     case EventKind::kRenewOk: {
-      const Calls* calls = calls_.find(event.process);
-      if (calls != nullptr && !calls->renewing_lock.empty() && event.lease_ns.value_or(0) > 0) {
-        const std::string lock = calls->renewing_lock;
-        renewed(event, lock, calls->renew_invoked_ns + *event.lease_ns);
+      const Calls* calls = calls_.find(event.process_id);
+      if (calls != nullptr && calls->renewing_lock != kNoName && event.lease_ns.value_or(0) > 0) {
+        const NameId lock = calls->renewing_lock;
+        renewed(event, lock, names.name(lock), calls->renew_invoked_ns + *event.lease_ns);
       }
       break;
     }
     case EventKind::kHoldBegin: begin_hold(event); break;
-    case EventKind::kHoldEnd: {
-      const auto holds = open_holds_.find(event.lock);
-      if (holds != open_holds_.end()) end_hold(holds->second, event.process, event, true);
+    case EventKind::kHoldEnd:
+      if (Holds* holds = open_holds_.find(event.lock_id)) end_hold(*holds, event.process, event, true);
       break;
-    }
     case EventKind::kCrash:
       // A crash ends every hold of the crashed worker (there are few locks).
-      for (auto& [lock, holds] : open_holds_) end_hold(holds, event.process, event, false);
-      if (Calls* calls = calls_.find(event.process)) *calls = Calls{};  // restarted, it calls afresh
+      for (const NameId lock : open_holds_.ids_in_name_order(names)) {
+        end_hold(*open_holds_.find(lock), event.process, event, false);
+      }
+      if (Calls* calls = calls_.find(event.process_id)) *calls = Calls{};  // restarted, it calls afresh
       break;
     default: break;
   }
 }
 
 void DoubleHolderCheck::begin_hold(const Event& event) {
-  auto found = open_holds_.find(event.lock);
-  if (found == open_holds_.end()) found = open_holds_.emplace(std::string{event.lock}, Holds{}).first;
-  Holds& holds = found->second;
+  Holds& holds = open_holds_[event.lock_id];
   end_hold(holds, event.process, event, false);  // a second hold.begin replaces the first
   const Suspect begun{event.index, event.time_ns, std::string{event.process}, Token::of(event)};
   for (auto& [other_worker, other] : holds) {
@@ -75,22 +78,23 @@ void DoubleHolderCheck::begin_hold(const Event& event) {
   }
   Hold& hold = holds[std::string{event.process}];
   hold = Hold{event.index, event.time_ns, Token::of(event), std::nullopt, {}};
-  if (Calls* calls = calls_.find(event.process)) {
-    if (const std::int64_t* lease_end = calls->lease_end.find(event.lock)) hold.lease_end_ns = *lease_end;
+  if (Calls* calls = calls_.find(event.process_id)) {
+    if (const std::int64_t* lease_end = calls->lease_end.find(event.lock_id)) hold.lease_end_ns = *lease_end;
   }
 }
 
-void DoubleHolderCheck::renewed(const Event& event, std::string_view lock, std::int64_t lease_end_ns) {
-  calls_[event.process].lease_end[lock] = lease_end_ns;
-  const auto holds = open_holds_.find(lock);
-  if (holds == open_holds_.end()) return;
-  const auto hold = holds->second.find(event.process);
-  if (hold == holds->second.end()) return;
+void DoubleHolderCheck::renewed(const Event& event, NameId lock, std::string_view lock_name,
+                                std::int64_t lease_end_ns) {
+  calls_[event.process_id].lease_end[lock] = lease_end_ns;
+  Holds* holds = open_holds_.find(lock);
+  if (holds == nullptr) return;
+  const auto hold = holds->find(event.process);
+  if (hold == holds->end()) return;
   hold->second.lease_end_ns = lease_end_ns;
   // The worker renewed on: every hold.begin before its new end overlapped it.
   std::erase_if(hold->second.suspects, [&](const Suspect& suspect) {
     if (suspect.time_ns >= lease_end_ns) return false;
-    report(hold->second, event.process, suspect, lock, event.index);
+    report(hold->second, event.process, suspect, lock_name, event.index);
     return true;
   });
 }
@@ -119,13 +123,13 @@ void DoubleHolderCheck::report(const Hold& held, std::string_view held_by, const
   joined_.emplace_back(held.event_index, later.event_index);
 }
 
-std::vector<Violation> DoubleHolderCheck::finish() {
-  for (const auto& [lock, holds] : open_holds_) {
-    for (const auto& [worker, hold] : holds) {
+std::vector<Violation> DoubleHolderCheck::finish(const NameIds& names) {
+  for (const NameId lock : open_holds_.ids_in_name_order(names)) {
+    for (const auto& [worker, hold] : *open_holds_.find(lock)) {
       if (hold.lease_end_ns && *hold.lease_end_ns < last_time_ns_) ++hold_ends_from_lease_;
     }
   }
-  open_holds_.clear();
+  open_holds_ = {};
   // Incidents: holds linked by overlaps (or by a replacement while on) form
   // one busy period; its incident is the detected_at of its first violation.
   std::map<std::int64_t, std::int64_t> parent;

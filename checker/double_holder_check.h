@@ -35,7 +35,8 @@
 #include <vector>
 
 #include "checker/event.h"
-#include "checker/name_map.h"
+#include "checker/by_id.h"
+#include "checker/name_ids.h"
 #include "checker/token.h"
 #include "checker/violation.h"
 
@@ -43,9 +44,10 @@ namespace locksim::checker {
 
 class DoubleHolderCheck {
  public:
-  void observe(const Event& event);
+  // `event` carries its name ids from `names` (HistoryChecker interns them).
+  void observe(const Event& event, const NameIds& names);
   // Ends the pass: the violations, each with its incident.
-  [[nodiscard]] std::vector<Violation> finish();
+  [[nodiscard]] std::vector<Violation> finish(const NameIds& names);
   // How many holds ended at their lease, not at a hold.end, crash or the end of the history.
   [[nodiscard]] std::int64_t hold_ends_from_lease() const { return hold_ends_from_lease_; }
 
@@ -67,24 +69,24 @@ class DoubleHolderCheck {
   };
   using Holds = std::map<std::string, Hold, std::less<>>;  // worker -> its open hold
   // A worker's calls to the service that tell its lease (looked up on
-  // every acquire and renew event: NameMaps, never iterated).
+  // every acquire and renew event: by id, never iterated).
   struct Calls {
-    NameMap<std::int64_t> acquiring;  // lock -> acquire.invoke time
-    std::string renewing_lock;        // of the last renew.invoke
+    ById<std::int64_t> acquiring;      // lock -> acquire.invoke time
+    NameId renewing_lock = kNoName;    // of the last renew.invoke
     std::int64_t renew_invoked_ns = 0;
-    NameMap<std::int64_t> lease_end;  // lock -> invoke + lease_ns
+    ById<std::int64_t> lease_end;      // lock -> invoke + lease_ns
   };
 
   void begin_hold(const Event& event);
   // The worker renewed its lease on `lock`: it now ends at `lease_end_ns`.
-  void renewed(const Event& event, std::string_view lock, std::int64_t lease_end_ns);
+  void renewed(const Event& event, NameId lock, std::string_view lock_name, std::int64_t lease_end_ns);
   // Ends `worker`'s hold on `lock` at `time_ns`; `held_on`: the worker showed it held it until then.
   void end_hold(Holds& holds, std::string_view worker, const Event& event, bool held_on);
   void report(const Hold& held, std::string_view held_by, const Suspect& later, std::string_view lock,
               std::int64_t detected_at);
 
-  std::map<std::string, Holds, std::less<>> open_holds_;  // lock ->; walked in lock order at a crash
-  NameMap<Calls> calls_;                                                                      // worker ->
+  ById<Holds> open_holds_;  // lock ->; walked in lock order at a crash
+  ById<Calls> calls_;       // worker ->
   std::vector<Violation> violations_;
   // Pairs of hold.begin indices in one busy period: each violation's, and a
   // hold replaced by the same worker's next one while it was still on.

@@ -13,6 +13,7 @@
 #include <string>
 #include <string_view>
 
+#include "checker/name_ids.h"
 #include "vocabulary/event_kind.h"
 
 namespace locksim::checker {
@@ -82,6 +83,15 @@ struct Event {
   // run.end: `final`, when present.
   bool has_final = false;
   std::span<const FinalValue> final_values;
+
+  // The interned ids of the name fields the checks key their state by
+  // (checker/name_ids.h); kNoName when empty. HistoryChecker fills them
+  // before any check sees the event: producers of events leave them be.
+  NameId process_id = kNoName;
+  NameId lock_id = kNoName;
+  NameId owner_id = kNoName;
+  NameId writer_id = kNoName;
+  NameId reader_id = kNoName;
 };
 
 // Why `event` lacks a field the checks rely on for its kind, in the reader's

@@ -76,13 +76,24 @@ bool checks_read(EventKind kind) {
 
 }  // namespace
 
-void HistoryChecker::observe(const Event& event) {
+Event HistoryChecker::with_name_ids(const Event& event) {
+  Event named = event;
+  named.process_id = names_.intern(event.process);
+  named.lock_id = names_.intern(event.lock);
+  named.owner_id = names_.intern(event.owner);
+  named.writer_id = names_.intern(event.writer);
+  named.reader_id = names_.intern(event.reader);
+  return named;
+}
+
+void HistoryChecker::observe(const Event& unnamed) {
   changes_.clear();
-  leases_.advance_to(event.time_ns, changes_);
+  leases_.advance_to(unnamed.time_ns, changes_);
   apply_changes();
-  if (!checks_read(event.kind)) {
+  if (!checks_read(unnamed.kind)) {
     return;
   }
+  const Event event = with_name_ids(unnamed);
 
   switch (event.kind) {
     case EventKind::kRunBegin: observe_run_begin(event); break;
@@ -101,21 +112,21 @@ void HistoryChecker::observe(const Event& event) {
   saw_write_ = saw_write_ || event.kind == EventKind::kWriteInvoke || event.kind == EventKind::kWriteOk ||
                event.kind == EventKind::kWriteAccept || event.kind == EventKind::kWriteReject;
   saw_text_token_ = saw_text_token_ || !event.token_text.empty();
-  leases_.observe(event, changes_);
+  leases_.observe(event, names_, changes_);
   apply_changes();
   foreign_release_.observe(event, leases_.last_matched(), violations_);
-  double_holder_.observe(event);
-  stale_write_.observe(event);
-  stuck_lock_.observe(event, leases_, violations_);
+  double_holder_.observe(event, names_);
+  stale_write_.observe(event, names_);
+  stuck_lock_.observe(event, leases_, names_, violations_);
   lost_update_.observe(event);
   duplicate_effect_.observe(event);
-  token_order_.observe(event, violations_);
+  token_order_.observe(event, names_, violations_);
   count(event);
 }
 
 void HistoryChecker::apply_changes() {
   for (const QuorumChange& change : changes_) {
-    double_grant_.observe(change, leases_.quorum(), violations_);
+    double_grant_.observe(change, leases_.quorum(), names_, violations_);
     stale_write_.observe_change(change);
   }
   changes_.clear();
@@ -217,7 +228,7 @@ HistoryVerdict HistoryChecker::finish(std::string file, const ReadSummary& summa
 
   run(ViolationKind::kDoubleGrant, unless(saw_lease_grant_, "no lock-service events (lease.grant) in the history"));
   {
-    std::vector<Violation> holders = double_holder_.finish();
+    std::vector<Violation> holders = double_holder_.finish(names_);
     violations_.insert(violations_.end(), holders.begin(), holders.end());
   }
   run(ViolationKind::kDoubleHolder, unless(saw_hold_begin_, "no hold.begin events in the history"));

@@ -29,6 +29,7 @@
 #include "checker/history_reader.h"
 #include "checker/lease_tracker.h"
 #include "checker/lost_update_check.h"
+#include "checker/name_ids.h"
 #include "checker/stale_write_check.h"
 #include "checker/stuck_lock_check.h"
 #include "checker/token_order_check.h"
@@ -91,6 +92,8 @@ class HistoryChecker {
   [[nodiscard]] HistoryVerdict finish(std::string file, const ReadSummary& summary);
 
  private:
+  // `event` with the ids of its names, interned once for every check.
+  [[nodiscard]] Event with_name_ids(const Event& event);
   void apply_changes();
   void observe_run_begin(const Event& event);
   void count(const Event& event);
@@ -98,6 +101,7 @@ class HistoryChecker {
   std::optional<std::string> choose_stale_write(HistoryVerdict& verdict);
 
   CheckOptions options_;
+  NameIds names_;
   LeaseTracker leases_;
   std::vector<QuorumChange> changes_;
   DoubleGrantCheck double_grant_;

@@ -60,7 +60,8 @@
 #include <vector>
 
 #include "checker/event.h"
-#include "checker/name_map.h"
+#include "checker/by_id.h"
+#include "checker/name_ids.h"
 #include "checker/token.h"
 
 namespace locksim::checker {
@@ -70,13 +71,14 @@ namespace locksim::checker {
 struct QuorumChange {
   enum class Direction : std::uint8_t { kGained, kLost, kRegained };
   Direction direction = Direction::kGained;
-  std::string lock;
-  std::string owner;
+  // Names by their ids in the HistoryChecker's NameIds.
+  NameId lock = kNoName;
+  NameId owner = kNoName;
   std::int64_t time_ns = 0;
   // The event that caused it; -1 when a lost lease's promise ran out between events.
   std::int64_t event_index = -1;
-  std::string instance;  // the instance whose event tipped it
-  Token token;           // that event's token
+  NameId instance = kNoName;  // the instance whose event tipped it
+  Token token;                // that event's token
 };
 
 // What the tracker knows about one owner's standing on one lock.
@@ -107,19 +109,19 @@ class LeaseTracker {
   void advance_to(std::int64_t time_ns, std::vector<QuorumChange>& changes);
 
   // Applies a lease.* event (others are ignored), appending quorum changes.
-  void observe(const Event& event, std::vector<QuorumChange>& changes);
+  // `event` carries its name ids from `names` (HistoryChecker interns them).
+  void observe(const Event& event, const NameIds& names, std::vector<QuorumChange>& changes);
 
   // The promise the last lease.release/expire/lost event ended, if it matched one.
   [[nodiscard]] const std::optional<MatchedPromise>& last_matched() const { return last_matched_; }
 
   // Calls `visit(owner, standing)` for every owner with a running promise on
   // `lock`, in owner-name order.
-  void for_each_owner(std::string_view lock,
-                      const std::function<void(const std::string& owner, const OwnerStanding&)>& visit) const;
+  void for_each_owner(NameId lock, const std::function<void(NameId owner, const OwnerStanding&)>& visit) const;
 
  private:
   struct Promise {
-    std::string owner;
+    NameId owner = kNoName;
     Token token;
     std::int64_t grant_index = 0;
     std::int64_t grant_time_ns = 0;
@@ -130,9 +132,9 @@ class LeaseTracker {
   struct PendingEnd {
     std::int64_t end_ns = 0;
     std::uint64_t sequence = 0;  // FIFO among equal end times: deterministic
-    std::string instance;
-    std::string lock;
-    std::string owner;
+    NameId instance = kNoName;
+    NameId lock = kNoName;
+    NameId owner = kNoName;
     Token token;
     std::optional<std::int64_t> lease_ns;  // the lost promise's lease, kept for a lease.adopt
     std::int64_t grant_index = 0;
@@ -143,7 +145,7 @@ class LeaseTracker {
     }
   };
   struct InstancePromises {
-    std::string instance;
+    NameId instance = kNoName;
     int count = 0;  // running promises, > 0
   };
   // An owner's standing on a lock. Kept once made (with no instances when
@@ -154,23 +156,29 @@ class LeaseTracker {
     bool has_quorum = false;
     Token gained_token;  // the token of its latest gain or re-gain, while it holds
   };
-  using OwnersOfLock = std::map<std::string, OwnerPromises, std::less<>>;
+  struct OwnersOfLock {
+    ById<OwnerPromises> by_owner;
+    std::vector<NameId> in_name_order;  // by_owner's ids: how for_each_owner() walks them
+  };
 
   // `may_regain`: false for an adopt that matched nothing (it names an existing lease).
-  void begin_promise(const Event& event, std::vector<QuorumChange>& changes, bool may_regain = true);
+  void begin_promise(const Event& event, const NameIds& names, std::vector<QuorumChange>& changes,
+                     bool may_regain = true);
+  // Makes `owner`'s standing on `lock` if it has none, in name order among the lock's owners.
+  void note_owner(NameId lock, NameId owner, const NameIds& names);
   // Reports a re-gain if `event` (a promise just begun) makes one.
-  void regain_if_new_token(const Event& event, std::vector<QuorumChange>& changes);
+  void regain_if_new_token(const Event& event, const NameIds& names, std::vector<QuorumChange>& changes);
   // Distinct instances promising `owner` `token` on `lock`, running or lost and pending.
-  [[nodiscard]] int instances_promising(std::string_view lock, std::string_view owner, const Token& token) const;
-  void renew_promise(const Event& event, std::vector<QuorumChange>& changes);
+  [[nodiscard]] int instances_promising(NameId lock, NameId owner, const Token& token, const NameIds& names) const;
+  void renew_promise(const Event& event, const NameIds& names, std::vector<QuorumChange>& changes);
   void end_promise(const Event& event, std::vector<QuorumChange>& changes);
   void lose_promise(const Event& event, std::vector<QuorumChange>& changes);
   // A crash of `event.process`: its running promises wait for their deadlines.
-  void crash_instance(const Event& event, std::vector<QuorumChange>& changes);
+  void crash_instance(const Event& event, const NameIds& names, std::vector<QuorumChange>& changes);
   // Moves the running promise at `position` of (instance, lock) to the pending
   // ends (still counted until its deadline); `while_down`: its instance crashed.
-  void pend_promise(std::string_view instance, std::string_view lock, std::size_t position, const Event& cause,
-                    bool while_down, std::vector<QuorumChange>& changes);
+  void pend_promise(NameId instance, NameId lock, std::size_t position, const Event& cause, bool while_down,
+                    std::vector<QuorumChange>& changes);
   // Ends now the pending promise of a crashed instance that `event` (a
   // lease.expire or lease.release at it, restarted) names; false if none.
   bool end_pending_of_crashed(const Event& event, std::vector<QuorumChange>& changes);
@@ -179,35 +187,36 @@ class LeaseTracker {
   bool revive_pending_of_crashed(const Event& event);
   // The pending promise of a crashed instance that `event` names, in pending_by_sequence_.
   std::map<std::uint64_t, PendingEnd>::iterator find_pending_of_crashed(const Event& event);
-  void adopt_promise(const Event& event, std::vector<QuorumChange>& changes);
+  void adopt_promise(const Event& event, const NameIds& names, std::vector<QuorumChange>& changes);
   struct AdoptedPromise {
-    std::string instance;  // where it was promised until the adopt
+    NameId instance = kNoName;  // where it was promised until the adopt
     Promise promise;
   };
   // Takes the promise a lease.adopt names away from another instance (running
   // there, or lost and pending), still counted there; nullopt if none.
-  std::optional<AdoptedPromise> take_adopted(const Event& event);
+  std::optional<AdoptedPromise> take_adopted(const Event& event, const NameIds& names);
   // Adds (+1) or removes (-1) one promise of `owner` by `instance` on `lock`.
-  void count(std::string_view instance, std::string_view lock, std::string_view owner, int delta,
-             const QuorumChange& cause, std::vector<QuorumChange>& changes);
-  std::vector<Promise>* promises_at(std::string_view instance, std::string_view lock);
-  std::vector<Promise>& promises_at_or_new(std::string_view instance, std::string_view lock);
+  // An owner gains its first promise on a lock only after note_owner().
+  void count(NameId instance, NameId lock, NameId owner, int delta, const QuorumChange& cause,
+             std::vector<QuorumChange>& changes);
+  std::vector<Promise>* promises_at(NameId instance, NameId lock);
+  std::vector<Promise>& promises_at_or_new(NameId instance, NameId lock);
   // The running promise an event names, or nullptr.
   Promise* find_promise(std::vector<Promise>& promises, const Event& event);
   // The promise an ending event (expire, release, lost) refers to, remembered
   // as last_matched(); nullptr (and nothing remembered) if none.
   Promise* match_ending_promise(const Event& event);
   // Removes the promise at `position`, dropping containers that become empty.
-  void erase_promise(std::string_view instance, std::string_view lock, std::size_t position);
+  void erase_promise(NameId instance, NameId lock, std::size_t position);
 
   int quorum_ = 1;
   // Running promises: instance -> lock -> promises (usually one; more when an
   // instance grants a lock it still promises — its own double grant, H9).
   // Lost leases leave this map for pending_ends_. A list that empties stays
   // for the next lease (one per (instance, lock) pair seen).
-  // (By instance in name order: a lease.adopt takes the first it finds.)
-  std::map<std::string, NameMap<std::vector<Promise>>, std::less<>> promises_;
-  NameMap<OwnersOfLock> owners_by_lock_;
+  // (A lease.adopt walks the instances in name order: it takes the first it finds.)
+  ById<ById<std::vector<Promise>>> promises_;
+  ById<OwnersOfLock> owners_by_lock_;
   std::priority_queue<PendingEnd, std::vector<PendingEnd>, std::greater<>> pending_ends_;
   std::uint64_t next_sequence_ = 0;
   // The lost promises still pending, by sequence: what a lease.adopt

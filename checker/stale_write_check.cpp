@@ -22,22 +22,22 @@ constexpr const char* kWrite = "a write";
 
 }  // namespace
 
-void StaleWriteCheck::TopTwo::offer(std::string_view owner, std::int64_t token) {
+void StaleWriteCheck::TopTwo::offer(NameId owner, std::int64_t token) {
   if (first && first->first == owner) {
     first->second = std::max(first->second, token);
     return;
   }
   if (!first || token > first->second) {
     second = std::move(first);
-    first = std::pair{std::string{owner}, token};
+    first = std::pair{owner, token};
     return;
   }
   if (!second || token > second->second) {
-    second = std::pair{std::string{owner}, token};
+    second = std::pair{owner, token};
   }
 }
 
-std::optional<std::int64_t> StaleWriteCheck::TopTwo::best_other_than(std::string_view owner) const {
+std::optional<std::int64_t> StaleWriteCheck::TopTwo::best_other_than(NameId owner) const {
   const auto& best = first && first->first != owner ? first : second;
   return best ? std::optional{best->second} : std::nullopt;
 }
@@ -67,30 +67,30 @@ void StaleWriteCheck::observe_change(const QuorumChange& change) {
   gained_by_worker_[change.owner].add(Standing{change.lock, lock.gains, change.token, change.event_index});
 }
 
-void StaleWriteCheck::observe(const Event& event) {
+void StaleWriteCheck::observe(const Event& event, const NameIds& names) {
   switch (event.kind) {
     case EventKind::kAcquireOk: {
       if (event.token) {
-        black_box_locks_[event.lock].top.offer(event.process, *event.token);
+        black_box_locks_[event.lock_id].top.offer(event.process_id, *event.token);
       }
-      acquired_by_worker_[event.process] = Standing{std::string{event.lock}, 0, Token::of(event), event.index};
+      acquired_by_worker_[event.process_id] = Standing{event.lock_id, 0, Token::of(event), event.index};
       break;
     }
-    case EventKind::kReadAccept: serve_white_box(event.reader, event, kRead, ReadServes::kReadAccept); break;
+    case EventKind::kReadAccept: serve_white_box(event.reader_id, event, kRead, ReadServes::kReadAccept); break;
     case EventKind::kReadOk:
-      serve_white_box(event.process, event, kRead, ReadServes::kReadOk);
-      serve_black_box(event.process, event, kRead);
+      serve_white_box(event.process_id, event, kRead, ReadServes::kReadOk);
+      serve_black_box(event.process_id, event, kRead);
       break;
     case EventKind::kWriteInvoke: invoke_black_box(event); break;
     case EventKind::kWriteAccept:
-      judge_white_box(event);
-      serve_white_box(event.writer, event, kWrite, ReadServes::kReadAccept);
-      serve_white_box(event.writer, event, kWrite, ReadServes::kReadOk);
-      judge_black_box(event.writer, event, Judged::kWriteAccept);
+      judge_white_box(event, names);
+      serve_white_box(event.writer_id, event, kWrite, ReadServes::kReadAccept);
+      serve_white_box(event.writer_id, event, kWrite, ReadServes::kReadOk);
+      judge_black_box(event.writer_id, event, Judged::kWriteAccept, names);
       break;
     case EventKind::kWriteOk:
-      judge_black_box(event.process, event, Judged::kWriteOk);
-      serve_black_box(event.process, event, kWrite);
+      judge_black_box(event.process_id, event, Judged::kWriteOk, names);
+      serve_black_box(event.process_id, event, kWrite);
       break;
     default: break;
   }
@@ -106,8 +106,7 @@ void StaleWriteCheck::Findings::add_late(std::int64_t write_index) {
   late_write_events.push_back(write_index);
 }
 
-void StaleWriteCheck::serve_white_box(std::string_view server, const Event& event, const char* what,
-                                      ReadServes track) {
+void StaleWriteCheck::serve_white_box(NameId server, const Event& event, const char* what, ReadServes track) {
   const RecentGains* gains = gained_by_worker_.find(server);
   if (gains == nullptr) {
     return;
@@ -115,13 +114,12 @@ void StaleWriteCheck::serve_white_box(std::string_view server, const Event& even
   const Standing* gained = &gains->for_token(match_tokens_ ? Token::of(event) : Token{});
   Serve& served = white_box_locks_[gained->lock].served[static_cast<std::size_t>(track)];
   if (gained->epoch > served.epoch) {
-    served = Serve{gained->epoch, std::string{server}, what, event.index, event.time_ns, gained->event_index,
-                   gained->token};
+    served = Serve{gained->epoch, server, what, event.index, event.time_ns, gained->event_index, gained->token};
   }
 }
 
-void StaleWriteCheck::judge_white_box(const Event& write) {
-  const RecentGains* gains = gained_by_worker_.find(write.writer);
+void StaleWriteCheck::judge_white_box(const Event& write, const NameIds& names) {
+  const RecentGains* gains = gained_by_worker_.find(write.writer_id);
   if (gains == nullptr) {
     return;
   }
@@ -140,8 +138,9 @@ void StaleWriteCheck::judge_white_box(const Event& write) {
                          write.index,
                          fmt::format("storage accepted {} from {}{} after it had served {} by {} at {}, who was "
                                      "granted lock {} later{}",
-                                     written(write), write.writer, token_suffix(token), later.what, later.server,
-                                     format_seconds(later.time_ns), gained->lock, token_suffix(later.token))),
+                                     written(write), write.writer, token_suffix(token), later.what,
+                                     names.name(later.server), format_seconds(later.time_ns),
+                                     names.name(gained->lock), token_suffix(later.token))),
           gained->event_index);
     } else if (lock.gains > gained->epoch) {
       findings.add_late(write.index);
@@ -149,24 +148,24 @@ void StaleWriteCheck::judge_white_box(const Event& write) {
   }
 }
 
-void StaleWriteCheck::serve_black_box(std::string_view server, const Event& event, const char* what) {
+void StaleWriteCheck::serve_black_box(NameId server, const Event& event, const char* what) {
   const Standing* acquired = acquired_by_worker_.find(server);
   if (acquired == nullptr || !acquired->token.number) {
     return;
   }
   Serve& served = black_box_locks_[acquired->lock].served;
   if (*acquired->token.number > served.epoch || served.event_index < 0) {
-    served = Serve{*acquired->token.number, std::string{server}, what, event.index, event.time_ns,
-                   acquired->event_index, acquired->token};
+    served = Serve{*acquired->token.number, server, what, event.index, event.time_ns, acquired->event_index,
+                   acquired->token};
   }
 }
 
 void StaleWriteCheck::invoke_black_box(const Event& invoke) {
-  const Standing* acquired = acquired_by_worker_.find(invoke.process);
+  const Standing* acquired = acquired_by_worker_.find(invoke.process_id);
   if (acquired == nullptr) {
     return;
   }
-  InvokedWrite& invoked = invoked_by_worker_[invoke.process];
+  InvokedWrite& invoked = invoked_by_worker_[invoke.process_id];
   invoked.lock = acquired->lock;
   invoked.token = invoke.token ? invoke.token : acquired->token.number;
   invoked.key = invoke.key;
@@ -175,7 +174,7 @@ void StaleWriteCheck::invoke_black_box(const Event& invoke) {
   invoked.served_before = lock == nullptr ? Serve{} : lock->served;
 }
 
-void StaleWriteCheck::judge_black_box(std::string_view writer, const Event& write, Judged judged) {
+void StaleWriteCheck::judge_black_box(NameId writer, const Event& write, Judged judged, const NameIds& names) {
   const Standing* acquired = acquired_by_worker_.find(writer);
   if (acquired == nullptr) {
     return;
@@ -203,9 +202,8 @@ void StaleWriteCheck::judge_black_box(std::string_view writer, const Event& writ
                     judged == Judged::kWriteAccept ? "storage accepted" : "storage acknowledged",
                     judged == Judged::kWriteAccept || invoked == nullptr ? written(write)
                                                                          : written(invoked->key, invoked->value_json),
-                    writer,
-                    token_suffix(Token{token, {}}), later.what, later.server, format_seconds(later.time_ns),
-                    acquired->lock, token_suffix(later.token))),
+                    names.name(writer), token_suffix(Token{token, {}}), later.what, names.name(later.server),
+                    format_seconds(later.time_ns), names.name(acquired->lock), token_suffix(later.token))),
         acquired->event_index);
     return;
   }

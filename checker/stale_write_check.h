@@ -53,7 +53,8 @@
 
 #include "checker/event.h"
 #include "checker/lease_tracker.h"
-#include "checker/name_map.h"
+#include "checker/by_id.h"
+#include "checker/name_ids.h"
 #include "checker/token.h"
 #include "checker/violation.h"
 
@@ -93,7 +94,8 @@ class StaleWriteCheck {
   void set_counter_per_instance(bool per_instance) { match_tokens_ = !per_instance; }
 
   void observe_change(const QuorumChange& change);
-  void observe(const Event& event);
+  // `event` carries its name ids from `names` (HistoryChecker interns them).
+  void observe(const Event& event, const NameIds& names);
 
   [[nodiscard]] Findings& white_box(ReadServes serves) { return white_box_[static_cast<std::size_t>(serves)]; }
   [[nodiscard]] Findings& black_box(Judged judged) { return black_box_[static_cast<std::size_t>(judged)]; }
@@ -101,7 +103,7 @@ class StaleWriteCheck {
  private:
   // A worker's most recent gain (white-box) or acquire.ok (black-box).
   struct Standing {
-    std::string lock;
+    NameId lock = kNoName;
     std::int64_t epoch = 0;  // white-box: the gain's epoch; black-box: unused
     Token token;
     std::int64_t event_index = -1;
@@ -109,7 +111,7 @@ class StaleWriteCheck {
   // The serve that set a lock's high-water mark.
   struct Serve {
     std::int64_t epoch = 0;  // white-box epoch, black-box token; 0 = none yet
-    std::string server;
+    NameId server = kNoName;
     const char* what = "";  // "a read" / "a write"
     std::int64_t event_index = -1;
     std::int64_t time_ns = 0;
@@ -133,10 +135,10 @@ class StaleWriteCheck {
   // The two highest acquire.ok tokens of distinct owners on a lock, so that
   // "the highest token of anyone but W" is O(1).
   struct TopTwo {
-    std::optional<std::pair<std::string, std::int64_t>> first;
-    std::optional<std::pair<std::string, std::int64_t>> second;
-    void offer(std::string_view owner, std::int64_t token);
-    [[nodiscard]] std::optional<std::int64_t> best_other_than(std::string_view owner) const;
+    std::optional<std::pair<NameId, std::int64_t>> first;
+    std::optional<std::pair<NameId, std::int64_t>> second;
+    void offer(NameId owner, std::int64_t token);
+    [[nodiscard]] std::optional<std::int64_t> best_other_than(NameId owner) const;
   };
   struct BlackBoxLock {
     TopTwo top;
@@ -144,7 +146,7 @@ class StaleWriteCheck {
   };
   // Black-box: what a worker's last write.invoke saw.
   struct InvokedWrite {
-    std::string lock;
+    NameId lock = kNoName;
     std::optional<std::int64_t> token;
     // The write's key and value, for a write.ok, which names neither. Assigned,
     // not formatted: this runs for every write and reuses the strings' memory.
@@ -153,18 +155,18 @@ class StaleWriteCheck {
     Serve served_before;
   };
 
-  void serve_white_box(std::string_view server, const Event& event, const char* what, ReadServes track);
-  void judge_white_box(const Event& write);
-  void serve_black_box(std::string_view server, const Event& event, const char* what);
+  void serve_white_box(NameId server, const Event& event, const char* what, ReadServes track);
+  void judge_white_box(const Event& write, const NameIds& names);
+  void serve_black_box(NameId server, const Event& event, const char* what);
   void invoke_black_box(const Event& invoke);
-  void judge_black_box(std::string_view writer, const Event& write, Judged judged);
+  void judge_black_box(NameId writer, const Event& write, Judged judged, const NameIds& names);
 
-  NameMap<WhiteBoxLock> white_box_locks_;
-  NameMap<RecentGains> gained_by_worker_;
+  ById<WhiteBoxLock> white_box_locks_;   // lock ->
+  ById<RecentGains> gained_by_worker_;   // worker ->
   bool match_tokens_ = true;
-  NameMap<BlackBoxLock> black_box_locks_;
-  NameMap<Standing> acquired_by_worker_;
-  NameMap<InvokedWrite> invoked_by_worker_;
+  ById<BlackBoxLock> black_box_locks_;   // lock ->
+  ById<Standing> acquired_by_worker_;    // worker ->
+  ById<InvokedWrite> invoked_by_worker_; // worker ->
   std::array<Findings, 2> white_box_;
   std::array<Findings, 2> black_box_;
 };

@@ -6,42 +6,41 @@
 
 namespace locksim::checker {
 
-void StuckLockCheck::observe(const Event& event, const LeaseTracker& leases, std::vector<Violation>& violations) {
+void StuckLockCheck::observe(const Event& event, const LeaseTracker& leases, const NameIds& names,
+                             std::vector<Violation>& violations) {
   switch (event.kind) {
     case EventKind::kCrash:
-      crash_by_worker_[event.process] = Moment{event.index, event.time_ns};
+      crash_by_worker_[event.process_id] = Moment{event.index, event.time_ns};
       break;
     case EventKind::kHoldBegin:
-    case EventKind::kAcquireOk: active_again(event.process, event); break;
-    case EventKind::kLeaseGrant: active_again(event.owner, event); break;
+    case EventKind::kAcquireOk: active_again(event.process_id, event); break;
+    case EventKind::kLeaseGrant: active_again(event.owner_id, event); break;
     case EventKind::kHoldEnd:
-      hold_of(event.process, event.lock).ended = Moment{event.index, event.time_ns};
+      hold_of(event.process_id, event.lock_id).ended = Moment{event.index, event.time_ns};
       break;
     case EventKind::kAcquireFail:
-      judge_failed_acquire(event, leases, violations);
+      judge_failed_acquire(event, leases, names, violations);
       break;
     default:
       break;
   }
 }
 
-StuckLockCheck::HoldRecord& StuckLockCheck::hold_of(std::string_view worker, std::string_view lock) {
-  return holds_[worker][lock];
-}
+StuckLockCheck::HoldRecord& StuckLockCheck::hold_of(NameId worker, NameId lock) { return holds_[worker][lock]; }
 
-StuckLockCheck::HoldRecord* StuckLockCheck::find_hold(std::string_view worker, std::string_view lock) {
-  NameMap<HoldRecord>* by_lock = holds_.find(worker);
+StuckLockCheck::HoldRecord* StuckLockCheck::find_hold(NameId worker, NameId lock) {
+  ById<HoldRecord>* by_lock = holds_.find(worker);
   return by_lock == nullptr ? nullptr : by_lock->find(lock);
 }
 
-void StuckLockCheck::active_again(std::string_view owner, const Event& event) {
-  HoldRecord& hold = hold_of(owner, event.lock);
+void StuckLockCheck::active_again(NameId owner, const Event& event) {
+  HoldRecord& hold = hold_of(owner, event.lock_id);
   hold.began = Moment{event.index, event.time_ns};
   hold.ended.reset();
 }
 
 std::optional<std::pair<StuckLockCheck::Moment, std::string_view>> StuckLockCheck::useless_since(
-    const std::string& owner, const HoldRecord* hold) const {
+    NameId owner, const HoldRecord* hold) const {
   std::optional<std::pair<Moment, std::string_view>> since;
   if (hold != nullptr && hold->ended) {
     since = {*hold->ended, "ended its hold"};
@@ -69,13 +68,13 @@ std::int64_t StuckLockCheck::threshold_ns(const OwnerStanding& standing) const {
   return threshold;
 }
 
-void StuckLockCheck::judge_failed_acquire(const Event& event, const LeaseTracker& leases,
+void StuckLockCheck::judge_failed_acquire(const Event& event, const LeaseTracker& leases, const NameIds& names,
                                           std::vector<Violation>& violations) {
-  leases.for_each_owner(event.lock, [&](const std::string& owner, const OwnerStanding& standing) {
-    if (owner == event.process) {
+  leases.for_each_owner(event.lock_id, [&](NameId owner, const OwnerStanding& standing) {
+    if (owner == event.process_id) {
       return;
     }
-    HoldRecord* record = find_hold(owner, event.lock);
+    HoldRecord* record = find_hold(owner, event.lock_id);
     const auto since = useless_since(owner, record);
     if (!since) {
       return;
@@ -86,7 +85,7 @@ void StuckLockCheck::judge_failed_acquire(const Event& event, const LeaseTracker
       return;
     }
     if (record == nullptr) {
-      record = &hold_of(owner, event.lock);
+      record = &hold_of(owner, event.lock_id);
     }
     if (record->reported_useless_index == moment.event_index) {
       return;
@@ -96,7 +95,7 @@ void StuckLockCheck::judge_failed_acquire(const Event& event, const LeaseTracker
         ViolationKind::kStuckLock, {standing.first_grant_index, moment.event_index, event.index}, event.time_ns,
         event.index,
         fmt::format("lock {} is still promised to {}, which {} at {}, and {}'s acquire failed (stuck after {:.3f}s)",
-                    event.lock, owner, how, format_seconds(moment.time_ns), event.process,
+                    event.lock, names.name(owner), how, format_seconds(moment.time_ns), event.process,
                     static_cast<double>(threshold) / 1e9)));
   });
 }

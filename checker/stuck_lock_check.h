@@ -29,7 +29,8 @@
 
 #include "checker/event.h"
 #include "checker/lease_tracker.h"
-#include "checker/name_map.h"
+#include "checker/by_id.h"
+#include "checker/name_ids.h"
 #include "checker/violation.h"
 
 namespace locksim::checker {
@@ -43,7 +44,9 @@ class StuckLockCheck {
  public:
   // `stuck_after_ns`: the fixed threshold if known, else per-lease defaults.
   void set_stuck_after(std::optional<std::int64_t> stuck_after_ns) { stuck_after_ns_ = stuck_after_ns; }
-  void observe(const Event& event, const LeaseTracker& leases, std::vector<Violation>& violations);
+  // `event` carries its name ids from `names` (HistoryChecker interns them).
+  void observe(const Event& event, const LeaseTracker& leases, const NameIds& names,
+               std::vector<Violation>& violations);
 
  private:
   struct Moment {
@@ -56,21 +59,21 @@ class StuckLockCheck {
     std::int64_t reported_useless_index = -1;  // the useless moment already reported
   };
   // When `owner` became useless on `lock`, and why; nullopt if it is not.
-  [[nodiscard]] std::optional<std::pair<Moment, std::string_view>> useless_since(const std::string& owner,
+  [[nodiscard]] std::optional<std::pair<Moment, std::string_view>> useless_since(NameId owner,
                                                                                const HoldRecord* hold) const;
   // `owner` began holding, or was granted or acquired `event`'s lock: useful again.
-  void active_again(std::string_view owner, const Event& event);
+  void active_again(NameId owner, const Event& event);
   [[nodiscard]] std::int64_t threshold_ns(const OwnerStanding& standing) const;
-  void judge_failed_acquire(const Event& event, const LeaseTracker& leases, std::vector<Violation>& violations);
+  void judge_failed_acquire(const Event& event, const LeaseTracker& leases, const NameIds& names,
+                            std::vector<Violation>& violations);
 
   std::optional<std::int64_t> stuck_after_ns_;
-  NameMap<Moment> crash_by_worker_;
+  ById<Moment> crash_by_worker_;  // worker ->
   // The hold record of (worker, lock), made if new; the record if any, else nullptr.
-  HoldRecord& hold_of(std::string_view worker, std::string_view lock);
-  HoldRecord* find_hold(std::string_view worker, std::string_view lock);
+  HoldRecord& hold_of(NameId worker, NameId lock);
+  HoldRecord* find_hold(NameId worker, NameId lock);
 
-  // worker -> lock -> its holds (nested, so looking one up makes no strings)
-  NameMap<NameMap<HoldRecord>> holds_;
+  ById<ById<HoldRecord>> holds_;  // worker -> lock -> its holds
 };
 
 }  // namespace locksim::checker

@@ -33,7 +33,8 @@
 #include <vector>
 
 #include "checker/event.h"
-#include "checker/name_map.h"
+#include "checker/by_id.h"
+#include "checker/name_ids.h"
 #include "checker/token.h"
 #include "checker/violation.h"
 
@@ -44,15 +45,16 @@ class TokenOrderCheck {
   // Redlock: one counter per instance. Set before the first lease.grant.
   void set_counter_per_instance(bool per_instance) { counter_per_instance_ = per_instance; }
 
-  void observe(const Event& event, std::vector<Violation>& violations);
+  // `event` carries its name ids from `names` (HistoryChecker interns them).
+  void observe(const Event& event, const NameIds& names, std::vector<Violation>& violations);
 
  private:
   // What a token was first granted as: to whom, by which event.
   struct Grant {
-    std::string owner;
+    NameId owner = kNoName;
     std::int64_t event_index = -1;
     std::int64_t time_ns = 0;
-    std::string by;  // white-box: the granting instance
+    NameId by = kNoName;  // white-box: the granting instance
   };
   // A token counter's highest grant so far, and its incident while it runs below it.
   struct Counter {
@@ -78,16 +80,19 @@ class TokenOrderCheck {
     std::optional<Completed> highest_before;
   };
 
-  void observe_grant(const Event& event, std::vector<Violation>& violations);
+  void observe_grant(const Event& event, const NameIds& names, std::vector<Violation>& violations);
   void observe_invoke(const Event& event);
-  void observe_acquired(const Event& event, std::vector<Violation>& violations);
-  [[nodiscard]] static std::optional<Completed> highest_not_of(const LockAcquisitions& lock, std::string_view owner);
+  void observe_acquired(const Event& event, const NameIds& names, std::vector<Violation>& violations);
+  [[nodiscard]] static std::optional<Completed> highest_not_of(const LockAcquisitions& lock, NameId owner);
+  // The counter that granted `grant`'s token on its lock.
+  Counter& counter_of(const Event& grant);
 
   bool counter_per_instance_ = false;
   // Looked up on every grant, acquire.invoke and acquire.ok; never iterated.
-  NameMap<NameMap<Counter>> counters_;        // counter ("" for one per service) -> lock ->
-  NameMap<LockAcquisitions> acquisitions_;    // lock ->
-  NameMap<NameMap<Invocation>> open_;         // worker -> lock ->
+  ById<Counter> service_counters_;            // lock -> (one counter per service)
+  ById<ById<Counter>> instance_counters_;     // instance -> lock -> (one per instance)
+  ById<LockAcquisitions> acquisitions_;       // lock ->
+  ById<ById<Invocation>> open_;               // worker -> lock ->
   std::set<std::tuple<std::string, std::string, std::string>> found_white_box_;   // (lock, owner, token)
 };
 
