@@ -10,7 +10,6 @@
 #include <fmt/format.h>
 #include <simdjson.h>
 
-#include "checker/streamed_line_decoder.h"
 #include "text/terminal_escape.h"
 
 namespace locksim::checker {
@@ -121,11 +120,14 @@ Problem at_least_zero(std::string_view field, const std::optional<std::int64_t>&
   return std::nullopt;
 }
 
-// Decodes one line into an Event, reusing the parser and its buffers: the
-// one-line path, for every line the document stream leaves (and every
-// message). It uses simdjson's DOM API because the DOM parse validates the
-// whole line, and its element types give the messages their words ("got a
-// number with a fraction").
+// Decodes one line into an Event, reusing the parser and its buffers.
+//
+// Why simdjson's DOM API and not On-Demand: On-Demand skips the values it is
+// not asked for without validating them, so `"extra":[1,,2]` would pass as
+// valid input; the DOM parse validates the whole line. It is also faster here:
+// Debian's simdjson builds On-Demand's header code for the generic kernel in
+// our translation units, while the DOM parse runs the library's runtime-chosen
+// SIMD kernel (docs/checker.md has the measurements).
 }  // namespace
 
 // (Outside the unnamed namespace: LineReader, in the header, holds one.)
@@ -422,11 +424,10 @@ class HistoryStream {
   // Handles one line (without its newline). Returns false when reading must
   // stop (an error, or a cut-off last line).
   bool line(const char* data, std::size_t length, std::size_t capacity, bool ends_with_newline);
-  // Handles the next line when a document stream has found it whole on its
-  // line and the fast decoder took it. Returns false when reading must stop.
-  bool streamed_line(const Event& event);
-  [[nodiscard]] simdjson::ondemand::parser& stream_parser() { return stream_parser_; }
-  [[nodiscard]] StreamedLineDecoder& streamed_decoder() { return streamed_decoder_; }
+  // Handles the next line when a document stream has already parsed it (as
+  // `root`) and found it whole on its line. Returns false when reading must stop.
+  bool parsed_line(dom::element root);
+  [[nodiscard]] dom::parser& stream_parser() { return stream_parser_; }
   void fail(std::int64_t line, std::string what) { outcome_.error = HistoryError{name_, line, std::move(what)}; }
   // Fails on the line that has not been handed over yet (it is being buffered).
   void fail_unfinished_line(std::string what) { fail(line_number_ + 1, std::move(what)); }
@@ -440,13 +441,9 @@ class HistoryStream {
   const EventVisitor& visit_;
   // Whether the line just decoded may be handed over, and what to do if not.
   bool accept(Problem problem, bool ends_with_newline);
-  // Applies the rules that span lines to a decoded event and hands it over.
-  bool hand_over(const Event& event);
 
   LineDecoder decoder_;
-  // The document stream's: it holds a whole chunk's structure.
-  simdjson::ondemand::parser stream_parser_;
-  StreamedLineDecoder streamed_decoder_;
+  dom::parser stream_parser_;  // the document stream's: it holds a whole chunk's structure
   ReadOutcome outcome_;
   std::int64_t line_number_ = 0;
   std::int64_t previous_time_ns_ = 0;
@@ -468,9 +465,9 @@ bool HistoryStream::line(const char* data, std::size_t length, std::size_t capac
   return accept(decoder_.decode(data, length, capacity), ends_with_newline);
 }
 
-bool HistoryStream::streamed_line(const Event& event) {
+bool HistoryStream::parsed_line(dom::element root) {
   ++line_number_;
-  return hand_over(event);
+  return accept(decoder_.decode(root), true);
 }
 
 bool HistoryStream::accept(Problem problem, bool ends_with_newline) {
@@ -482,10 +479,7 @@ bool HistoryStream::accept(Problem problem, bool ends_with_newline) {
     fail(line_number_, std::move(problem->what));
     return false;
   }
-  return hand_over(decoder_.event());
-}
-
-bool HistoryStream::hand_over(const Event& event) {
+  const Event& event = decoder_.event();
   const std::int64_t expected_index = outcome_.summary.events;
   if (event.index != expected_index) {
     fail(line_number_, fmt::format("expected `i` = {} (one more than the previous event's; the first is 0), got {}",
@@ -548,33 +542,8 @@ ReadOutcome HistoryStream::finish(bool file_was_empty) {
   return std::move(outcome_);
 }
 
-// A blank within a line: what may stand before or after its event.
-bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
-
-bool only_whitespace(const char* data, std::size_t length) { return std::all_of(data, data + length, is_blank); }
-
-bool is_json_whitespace(char c) { return is_blank(c) || c == '\n'; }
-
-// Where the line of a document that starts at `document_start` and was just
-// read to its end ends (its newline), when the document is an object alone
-// on that line; nullopt when it spans lines or shares its line.
-std::optional<std::size_t> end_of_line(const char* data, std::size_t length, std::size_t document_start,
-                                       simdjson::ondemand::document_reference line) {
-  // The stream now stands at the next document, or at the end of the bytes;
-  // only whitespace lies between it and this document's closing brace (any
-  // other byte would begin a token of its own).
-  const char* next = data + length;
-  if (const char* location = nullptr; !line.current_location().get(location)) next = location;
-  const char* const start = data + document_start;
-  const char* closing_brace = next - 1;
-  while (closing_brace > start && is_json_whitespace(*closing_brace)) --closing_brace;
-  if (*closing_brace != '}' || std::memchr(start, '\n', static_cast<std::size_t>(closing_brace - start)) != nullptr) {
-    return std::nullopt;
-  }
-  auto end = static_cast<std::size_t>(closing_brace - data) + 1;
-  while (end < length && is_blank(data[end])) ++end;
-  if (end >= length || data[end] != '\n') return std::nullopt;
-  return end;
+bool only_whitespace(const char* data, std::size_t length) {
+  return std::all_of(data, data + length, [](char c) { return c == ' ' || c == '\t' || c == '\r'; });
 }
 
 struct StreamedLines {
@@ -584,43 +553,39 @@ struct StreamedLines {
 
 // Reads the whole lines of [data, data + length) — which ends just after a
 // newline, with SIMDJSON_PADDING readable bytes after it — through one
-// simdjson On-Demand document stream: stage 1 (structure and UTF-8
-// validation) runs once over all of them, and each line's fields are read
-// once, straight into an Event, by the fast decoder.
+// simdjson document stream: stage 1 (structure and UTF-8 validation) runs
+// once over all of them, stage 2 once per line, instead of both per line.
 //
-// A document is taken as a line only if it starts alone on its line (nothing
-// but blanks before and after it there) and the fast decoder takes it.
-// Anything else — a JSON error, a blank line, two documents on one line, one
-// across lines, a line the fast decoder declines — ends the stream at that
-// line and leaves it to the caller's one-line DOM parser, whose messages say
-// exactly what is wrong and where. So the stream only ever speeds up lines
-// that the one-line parser would take too, as the same Event; every message
-// comes from one place.
+// A document is taken as a line only if it is an object alone on its line
+// (nothing but blanks before and after it on that line). Anything else — a
+// JSON error, a blank line, two documents on one line, one across lines, a
+// line that is not an object — ends the stream at that line and leaves it to
+// the caller's one-line parser, whose messages say exactly what is wrong and
+// where. So the stream only ever speeds up lines that the one-line parser
+// would take too, giving the same DOM; every message comes from one place.
 StreamedLines stream_lines(HistoryStream& stream, const char* data, std::size_t length) {
   StreamedLines result;
-  simdjson::ondemand::document_stream documents;
-  if (stream.stream_parser()
-          .iterate_many(data, length, std::max(length, simdjson::dom::MINIMAL_BATCH_SIZE))
-          .get(documents)) {
+  dom::parser& parser = stream.stream_parser();
+  parser.threaded = false;  // one batch: nothing for a second thread to do
+  dom::document_stream documents;
+  if (parser.parse_many(data, length, std::max(length, dom::MINIMAL_BATCH_SIZE)).get(documents)) {
     return result;
   }
-  StreamedLineDecoder& decoder = stream.streamed_decoder();
   std::size_t line_start = 0;
   for (auto document = documents.begin(); document != documents.end(); ++document) {
+    dom::element root;
+    if ((*document).get(root) || root.type() != dom::element_type::OBJECT) break;
+    const auto* newline = static_cast<const char*>(std::memchr(data + line_start, '\n', length - line_start));
+    const auto line_end = static_cast<std::size_t>(newline - data);  // found: the bytes end with a newline
     const std::size_t document_start = document.current_index();
-    if (document.error() || document_start < line_start ||
-        !only_whitespace(data + line_start, document_start - line_start)) {
-      break;
-    }
-    simdjson::ondemand::document_reference line;
-    if ((*document).get(line) || !decoder.decode(line)) break;
-    const std::optional<std::size_t> line_end = end_of_line(data, length, document_start, line);
-    if (!line_end) break;
-    if (!stream.streamed_line(decoder.event())) {
+    if (document_start < line_start || document_start >= line_end) break;
+    const std::size_t document_end = document_start + document.source().size();
+    if (document_end > line_end || !only_whitespace(data + document_end, line_end - document_end)) break;
+    if (!stream.parsed_line(root)) {
       result.stop = true;
       return result;
     }
-    line_start = *line_end + 1;
+    line_start = line_end + 1;
   }
   result.consumed = line_start;
   return result;

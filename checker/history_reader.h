@@ -1,14 +1,13 @@
 #pragma once
-// The history reader: streams a history (docs/history-format.md, JSON Lines)
-// and hands each line to a visitor as a checker::Event. The whole lines of
-// each chunk go through one simdjson On-Demand document stream (stage 1 once
-// per chunk) and a fast decoder that reads each known field as its type
-// (checker/streamed_line_decoder.h). A line the stream cannot take as a lone
-// object on its line, or that the fast decoder declines, is parsed on its
-// own by simdjson's DOM parser, which validates the whole line; every message
-// comes from that one-line path. It never holds more than one buffered chunk
-// of the file (the chunk grows only for a single line longer than it), so
-// memory does not grow with the history.
+// The history reader: streams a history (docs/history-format.md, JSON Lines) through
+// simdjson's DOM parser (which validates each whole line) and hands each line
+// to a visitor as a checker::Event. The whole lines of each chunk go through
+// one simdjson document stream (stage 1 once per chunk, not once per line); a
+// line the stream cannot take as a lone object on its line is parsed on its
+// own, and every message comes from that one-line path. It never holds more
+// than one buffered chunk of the file (the chunk grows only for a single line
+// longer than it), so memory does not grow with the history. (Why DOM and not
+// On-Demand, measured: docs/checker.md.)
 //
 // What it promises:
 // - Every line it hands over is a JSON object with integer `i` (0, 1, 2, … in
@@ -75,11 +74,11 @@ struct ReadOutcome {
 
 using EventVisitor = std::function<void(const Event&)>;
 
-// How lines are parsed. kStreamed is the reader: On-Demand document stream
-// and fast decoder, with the one-line DOM parse for what they decline.
-// kOneLineAtATime parses every line on its own with the DOM decoder: the
-// same outcome, byte for byte, more slowly — the reference the streamed path
-// is tested against (tests/checker/streamed_line_decoder_test.cpp).
+// How lines are parsed. kStreamed is the reader: a document stream per
+// chunk, with the one-line parse for what it cannot take. kOneLineAtATime
+// parses every line on its own: the same outcome, byte for byte, more
+// slowly — the reference the streamed path is tested against
+// (tests/checker/read_path_test.cpp, fuzz/history_checker_fuzzer.cpp).
 enum class ReadPath : std::uint8_t { kStreamed, kOneLineAtATime };
 
 // Reads the history file at `path`, calling `visit` for each event in order.

@@ -1,23 +1,17 @@
-// The reader's fast path (an On-Demand document stream and the streamed line
-// decoder) against its reference, the one-line DOM path: for any text, the
-// same events, the same summary and the same message, byte for byte. And the
-// fast path is really taken: every line locksim itself writes is accepted by
-// the streamed decoder, as the Event the DOM decoder makes.
+// The reader's streamed path (a document stream per chunk) against its
+// reference, every line parsed on its own: for any text — well-formed lines,
+// lines with every kind of odd field, lines laid out oddly — the same events,
+// the same summary and the same message, byte for byte.
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
 
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include <fmt/format.h>
-#include <simdjson.h>
 
 #include "checker/history_reader.h"
-#include "checker/streamed_line_decoder.h"
 
 namespace locksim::checker {
 namespace {
@@ -150,61 +144,12 @@ rc::Gen<std::string> line(int index) {
       }));
 }
 
-RC_GTEST_PROP(StreamedReader, ReadsEveryTextAsTheOneLinePathDoes, ()) {
+RC_GTEST_PROP(ReadPath, ReadsEveryTextAsTheOneLinePathDoes, ()) {
   const int lines = *rc::gen::inRange(1, 40);
   std::string text;
   for (int index = 0; index < lines; ++index) text += *line(index) + "\n";
   if (*rc::gen::arbitrary<bool>()) text.pop_back();  // a last line without its newline
   RC_ASSERT(read_by(text, ReadPath::kStreamed) == read_by(text, ReadPath::kOneLineAtATime));
-}
-
-// The streamed decoder's verdict on `line`: the event it made, or nullopt
-// when it declined.
-std::optional<std::string> streamed_decode(const std::string& line) {
-  const simdjson::padded_string padded{line + "\n"};
-  simdjson::ondemand::parser parser;
-  simdjson::ondemand::document_stream documents;
-  if (parser.iterate_many(padded).get(documents)) return std::nullopt;
-  StreamedLineDecoder decoder;
-  for (auto document : documents) {
-    simdjson::ondemand::document_reference reference;
-    if (std::move(document).get(reference) || !decoder.decode(reference)) return std::nullopt;
-    return describe(decoder.event());
-  }
-  return std::nullopt;
-}
-
-// Every history in tests/data/histories (recorded by locksim, and a real
-// client's with opaque tokens) goes through the fast path, line by line.
-TEST(StreamedLineDecoder, AcceptsEveryLineLocksimWritesAsTheDomDecoderReadsIt) {
-  int lines_seen = 0;
-  for (const auto& entry : std::filesystem::directory_iterator{LOCKSIM_TEST_DATA_DIR "/histories"}) {
-    std::ifstream file{entry.path()};
-    std::string text;
-    int line_number = 0;
-    while (std::getline(file, text)) {
-      ++line_number;
-      LineReader reader;
-      if (reader.read(text)) continue;  // a line the contract rejects (a cut-off history's last)
-      const std::optional<std::string> streamed = streamed_decode(text);
-      ASSERT_TRUE(streamed.has_value()) << entry.path() << ":" << line_number << " declined: " << text;
-      EXPECT_EQ(*streamed, describe(reader.event())) << entry.path() << ":" << line_number;
-      ++lines_seen;
-    }
-  }
-  EXPECT_GT(lines_seen, 50);
-}
-
-TEST(StreamedLineDecoder, DeclinesWhatItCannotVouchFor) {
-  for (const std::string line : {
-           R"({"i":0,"t":0,"proc":"w","ev":"hold.begin","lock":null})",          // null: the DOM path decides
-           R"({"i":0,"t":0,"proc":"w","ev":"hold.begin","lock":"L","x":[1,,2]})",  // not JSON, in an unknown field
-           R"({"i":0,"t":0,"proc":"w","ev":"hold.begin"})",                       // no lock
-           R"({"i":0,"t":-1,"proc":"w","ev":"hold.begin","lock":"L","lease_ns":-5})",
-           R"({"i":0,"t":0,"proc":"w","ev":"write.accept","key":"k","writer":"w","value":[1]})",
-       }) {
-    EXPECT_FALSE(streamed_decode(line).has_value()) << line;
-  }
 }
 
 }  // namespace
