@@ -1,8 +1,8 @@
 // libFuzzer target: `locksim check` on one history — the reader, every check,
 // and both outputs (the terminal text and the JSON document). Bad input must
 // come back as a HistoryError; anything else (a crash, a sanitizer report, an
-// exception, a hang) is a bug. The reader's fast path must also read the
-// input exactly as its one-line reference does (the same events and the same
+// exception, a hang) is a bug. The reader's streamed path must also read
+// the input exactly as its one-line reference does (the same events and the same
 // outcome), or the fuzzer stops. Seeds: tests/data/histories and
 // tests/data/bad-histories (scripts/fuzz.sh).
 
@@ -40,7 +40,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string_view text{reinterpret_cast<const char*>(data), size};
   if (read_by(text, locksim::checker::ReadPath::kStreamed) !=
       read_by(text, locksim::checker::ReadPath::kOneLineAtATime)) {
-    std::abort();  // the fast path read it differently from its reference
+    std::abort();  // the streamed path read it differently from its reference
   }
   const locksim::checker::CheckOutcome outcome =
       locksim::checker::check_history_text(text, "fuzz.jsonl", locksim::checker::CheckOptions{});
