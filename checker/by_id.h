@@ -31,7 +31,10 @@ class ById {
     }
     std::optional<Value>& slot = slots_[id];
     if (!slot) {
-      slot.emplace();
+      // Value{} rather than emplace(): clang decides once, inside the
+      // enclosing class, that a nested struct with member initializers is
+      // not default-constructible, and keeps that answer.
+      slot.emplace(Value{});
     }
     return *slot;
   }
