@@ -1,6 +1,6 @@
-// `locksim explore SCENARIO [--tests N] [--seed S] [--target KIND] [--fencing off|on]
-//   [--out MINIMAL.json] [--json FILE]`: search the scenario's own plan space
-// for one run that shows a violation (explore/explore_goal.h says which),
+// `locksim explore SCENARIO [--from-seeds N] [--tests N] [--seed S] [--target KIND]
+//   [--fencing off|on] [--out MINIMAL.json] [--json FILE]`: run the scenario's
+// own seeds, then search its plan space, for one run that shows a violation (explore/explore_goal.h says which),
 // shrink it to a minimal plan, tell it in words with its critical event, and
 // write it as a scenario file that `run` and `replay` accept.
 //
@@ -34,6 +34,7 @@ using checker::ViolationKind;
 struct ExploreArguments {
   std::string path;
   int tests = 100;
+  std::optional<int> from_seeds;
   std::optional<std::uint64_t> seed;
   std::string target;
   std::string fencing;
@@ -67,6 +68,7 @@ ExitCode explore_scenario(const ExploreArguments& arguments) {
   explore::SearchOptions options;
   options.seed = arguments.seed ? *arguments.seed : std::random_device{}();
   options.tests = arguments.tests;
+  options.from_seeds = arguments.from_seeds;
   // An explicit --out is replaced as asked; the default name never replaces a file already there.
   const std::string out =
       arguments.out.empty() ? unused_file_name(file_name_part(scenario.name) + "-minimal.json") : arguments.out;
@@ -89,8 +91,14 @@ void add_explore_command(CLI::App& app, ExitCode& exit_code) {
       "explore", "Search the scenario's plans for a run that shows a violation, and shrink it to a minimal plan");
   command->add_option("scenario", arguments->path, "The scenario file, or a built-in scenario's name (locksim list)")
       ->required();
-  command->add_option("--tests", arguments->tests, "How many plans to try, 1 to 100000 (default 100)")
-      ->check(CLI::Range(1, 100'000));
+  command->add_option("--from-seeds", arguments->from_seeds,
+                      fmt::format("How many of the scenario's own seeds to run first, as `run` runs them, 0 to 100000 "
+                                  "(default: the file's `seeds`, at least {}: enough to find a failure `run` shows "
+                                  "in 1 seed of 100 with 99 % probability)",
+                                  explore::kSeedsToFindOneInAHundred))
+      ->check(CLI::Range(0, 100'000));
+  command->add_option("--tests", arguments->tests, "How many plans to draw after the seeds, 0 to 100000 (default 100)")
+      ->check(CLI::Range(0, 100'000));
   command->add_option("--seed", arguments->seed, "The search's seed (default: a fresh one, printed)");
   command->add_option("--target", arguments->target, "The violation kind to look for (default: from the file's expect)");
   command->add_option("--fencing", arguments->fencing, "on or off: the mode to explore in (default: from the expect)")

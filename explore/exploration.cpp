@@ -36,7 +36,7 @@ Finding describe(const scenario::Scenario& scenario, const ExploreGoal& goal, Ca
   finding.violation = *first;
   finding.critical = critical_events(finding.minimal, case_runner, counterexample.kind, finding.history);
   finding.minimal_file_text = minimal_scenario_json(
-      {scenario::read_scenario_text(scenario.file), fmt::format("locksim explore --seed {} (test {})", seed, counterexample.test),
+      {scenario::read_scenario_text(scenario.file), fmt::format("locksim explore ({})", found_where(counterexample, seed)),
        finding.violation.detail, run.stopped_short},
       finding.minimal, goal, counterexample.kind);
   require_replays(finding.minimal_file_text, minimal_path, goal, counterexample.kind);
@@ -45,11 +45,16 @@ Finding describe(const scenario::Scenario& scenario, const ExploreGoal& goal, Ca
 
 }  // namespace
 
+std::string found_where(const Counterexample& counterexample, std::uint64_t search_seed) {
+  if (counterexample.run_seed) return fmt::format("the scenario's seed {}", *counterexample.run_seed);
+  return fmt::format("search seed {}, test {}", search_seed, counterexample.test);
+}
+
 Exploration explore(const scenario::Scenario& scenario, const ExploreGoal& goal, const SearchOptions& options,
                     const std::string& minimal_path) {
   CaseRunner case_runner{goal.mode, goal.kinds};
   const SearchResult result = search(scenario, case_runner, options);
-  Exploration exploration{goal, options.seed, result.tests_run, std::nullopt, 0};
+  Exploration exploration{goal, options.seed, result.seeds_run, result.tests_run, std::nullopt, 0};
   if (result.counterexample) {
     exploration.finding =
         describe(scenario, goal, case_runner, *result.counterexample, options.seed, minimal_path);

@@ -35,7 +35,8 @@ struct Finding {
 struct Exploration {
   ExploreGoal goal;
   std::uint64_t seed = 1;
-  int tests_run = 0;
+  int seeds_run = 0;  // the scenario's own seeds, run first
+  int tests_run = 0;  // cases drawn from the plan space after them
   std::optional<Finding> finding;
   std::int64_t simulations = 0;  // every run the search, the shrinking and the critical events took
 
@@ -43,6 +44,10 @@ struct Exploration {
   // nothing that breaks it.
   [[nodiscard]] bool as_expected() const { return finding.has_value() == (goal.meaning == GoalMeaning::kShowHazard); }
 };
+
+// Where the search found `counterexample`, for people: "the scenario's
+// seed 17" or "search seed 1, test 3".
+[[nodiscard]] std::string found_where(const Counterexample& counterexample, std::uint64_t search_seed);
 
 // `minimal_path`: where the minimal file will be written (named in messages
 // about it). Throws std::runtime_error when the minimal file does not replay

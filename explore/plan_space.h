@@ -24,6 +24,19 @@
 
 namespace locksim::explore {
 
+// An event of the fault's target that explore may fire the fault at
+// instead of the file's own trigger: `delay_ns` after the target's `nth`
+// event of kind `when` (scenario::OnEvent). This is how explore reaches the
+// instants no time and no rate lands on except by luck: between a worker's
+// lease check and its write (before-write), right after a grant.
+struct Anchor {
+  scenario::TriggerEvent when = scenario::TriggerEvent::kAfterAcquire;
+  int nth = 1;
+  std::int64_t delay_ns = 0;
+
+  friend bool operator==(const Anchor&, const Anchor&) = default;
+};
+
 // One fault occurrence a case may have: a scenario fault, or one occurrence
 // of a fault that fires at a rate.
 struct FaultSlot {
@@ -32,6 +45,9 @@ struct FaultSlot {
   std::size_t target = 0;      // which of the fault's possible targets (modulo their number)
   std::int64_t at_ns = 0;      // when it fires, true time (a fault with `when` keeps its trigger)
   std::int64_t length_ns = 0;  // its `for`
+  // Set: the fault fires at this anchor instead (when it is one of the
+  // resolved target's, anchors_of_node; else the file's trigger stands).
+  std::optional<Anchor> anchor;
 
   friend bool operator==(const FaultSlot&, const FaultSlot&) = default;
 };
@@ -59,7 +75,19 @@ struct RunnableCase {
 // when the scenario has two; shrinking finds the small case).
 [[nodiscard]] rc::Shrinkable<ExploreCase> draw_case(const scenario::Scenario& scenario, const rc::Random& random);
 
+// The case that runs exactly as `run` runs `plan` (a plan of the whole
+// scenario, scenario::make_plan), with the same shrinks as a drawn case:
+// where explore starts from a seed that `run` shows failing.
+[[nodiscard]] rc::Shrinkable<ExploreCase> case_of_plan(const scenario::Scenario& scenario, const scenario::Plan& plan);
+
 [[nodiscard]] RunnableCase runnable(const scenario::Scenario& scenario, const ExploreCase& point);
+
+// The anchors `node` has: a worker's acquire.ok (after-acquire), write.invoke
+// (before-write), acquire.invoke (before-reply) and, when billing charges
+// an external API, effect.invoke (before-charge); a lock service instance's
+// lease.grant (after-grant). Storage, payments and Sentinel have none.
+[[nodiscard]] std::vector<scenario::TriggerEvent> anchors_of_node(const scenario::Scenario& scenario,
+                                                                  const std::string& node);
 
 // Equal for two runnable cases that run alike (a left-out fault's fields,
 // or a target index that wraps to the same node, do not count).

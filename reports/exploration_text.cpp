@@ -41,8 +41,9 @@ std::string counterexample_text(const scenario::Scenario& scenario, const explor
   const explore::Finding& found = *exploration.finding;
   const explore::Counterexample& found_case = found.counterexample;
   const std::size_t faults_found = explore::runnable(scenario, found_case.found).plan.faults.size();
-  std::string text = fmt::format("found {} at test {}; shrunk in {} steps ({} runs{}):\n",
-                                 checker::violation_kind_name(found_case.kind), found_case.test, found_case.shrink_steps,
+  std::string text = fmt::format("found {} in {}; shrunk in {} steps ({} runs{}):\n",
+                                 checker::violation_kind_name(found_case.kind),
+                                 explore::found_where(found_case, exploration.seed), found_case.shrink_steps,
                                  found_case.shrink_runs, found_case.shrink_cut_short ? ", cut short" : "");
   text += fmt::format("  from {}\n  to   {}, seed {}\n", case_sizes_text(found_case.found, faults_found),
                       case_sizes_text(found_case.minimal, found.minimal.plan.faults.size()), found_case.minimal.seed);
@@ -63,6 +64,7 @@ ordered_json counterexample_json(const explore::Exploration& exploration, const 
   for (const explore::CriticalEvent& event : found.critical) critical.push_back(critical_json(event));
   return {{"kind", std::string{checker::violation_kind_name(found_case.kind)}},
           {"test", found_case.test},
+          {"scenario_seed", found_case.run_seed ? ordered_json(*found_case.run_seed) : ordered_json()},
           {"shrink_steps", found_case.shrink_steps},
           {"shrink_runs", found_case.shrink_runs},
           {"run_seed", found_case.minimal.seed},
@@ -78,15 +80,18 @@ ordered_json counterexample_json(const explore::Exploration& exploration, const 
 
 std::string exploration_heading(const scenario::Scenario& scenario, const explore::ExploreGoal& goal,
                                 const explore::SearchOptions& options) {
-  return fmt::format("explore {}: seed {}, up to {} tests, {}\nlooking for {}: {}\n", scenario.name, options.seed,
-                     options.tests, scenario::fencing_mode_name(goal.mode), explore::kind_names(goal.kinds), goal.reason);
+  return fmt::format("explore {}: the scenario's first {} seeds, then up to {} tests from search seed {}; {}\n"
+                     "looking for {}: {}\n",
+                     scenario.name, options.from_seeds.value_or(explore::seeds_to_run_first(scenario)), options.tests,
+                     options.seed, scenario::fencing_mode_name(goal.mode), explore::kind_names(goal.kinds), goal.reason);
 }
 
 std::string exploration_text(const scenario::Scenario& scenario, const explore::Exploration& exploration,
                              const std::string& minimal_path) {
   if (exploration.finding) return counterexample_text(scenario, exploration, minimal_path);
-  std::string text = fmt::format("{} tests passed: no run showed {} ({} simulations)\n", exploration.tests_run,
-                                 explore::kind_names(exploration.goal.kinds), exploration.simulations);
+  std::string text = fmt::format("{} seeds and {} tests passed: no run showed {} ({} simulations)\n",
+                                 exploration.seeds_run, exploration.tests_run, explore::kind_names(exploration.goal.kinds),
+                                 exploration.simulations);
   if (exploration.goal.meaning == explore::GoalMeaning::kShowHazard) text += "the hazard the file claims was not shown\n";
   return text;
 }
@@ -99,6 +104,7 @@ std::string exploration_json(const scenario::Scenario& scenario, const explore::
                     {"mode", scenario::fencing_mode_name(exploration.goal.mode)},
                     {"looking_for", explore::kind_names(exploration.goal.kinds)},
                     {"reason", exploration.goal.reason},
+                    {"seeds_run", exploration.seeds_run},
                     {"tests_run", exploration.tests_run},
                     {"found", exploration.finding.has_value()}};
   if (exploration.finding) json["counterexample"] = counterexample_json(exploration, minimal_path);

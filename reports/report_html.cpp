@@ -168,12 +168,13 @@ std::string parameters_table(const std::vector<ParameterRow>& rows) {
 // What explore did, when it found nothing to picture.
 std::string exploration_outcome(const explore::Exploration& exploration) {
   if (exploration.goal.meaning == explore::GoalMeaning::kShowHazard) {
-    return fmt::format("<code>locksim explore</code> did not show {} in {} tests ({})",
-                       escaped(explore::kind_names(exploration.goal.kinds)), exploration.tests_run,
+    return fmt::format("<code>locksim explore</code> did not show {} in {} of the scenario's seeds and {} drawn plans ({})",
+                       escaped(explore::kind_names(exploration.goal.kinds)), exploration.seeds_run, exploration.tests_run,
                        escaped(exploration.goal.reason));
   }
-  return fmt::format("<code>locksim explore</code> tried {} plans to break what the file claims and found none ({})",
-                     exploration.tests_run, escaped(exploration.goal.reason));
+  return fmt::format("<code>locksim explore</code> ran {} of the scenario's seeds and tried {} drawn plans to break what "
+                     "the file claims, and found none ({})",
+                     exploration.seeds_run, exploration.tests_run, escaped(exploration.goal.reason));
 }
 
 std::string pictured_intro(const ScenarioReport& report) {
@@ -184,9 +185,9 @@ std::string pictured_intro(const ScenarioReport& report) {
       const bool broken = exploration.goal.meaning == explore::GoalMeaning::kBreakSafety;
       return fmt::format(
           "<p>The pictured run is the smallest one <code>locksim explore</code> found that shows <code>{}</code> with "
-          "{} (search seed {}, test {}, shrunk in {} steps){}. It looked for it because {}.</p>\n",
-          checker::violation_kind_name(finding.counterexample.kind), mode_title(exploration.goal.mode), exploration.seed,
-          finding.counterexample.test, finding.counterexample.shrink_steps,
+          "{} (found in {}, shrunk in {} steps){}. It looked for it because {}.</p>\n",
+          checker::violation_kind_name(finding.counterexample.kind), mode_title(exploration.goal.mode),
+          escaped(explore::found_where(finding.counterexample, exploration.seed)), finding.counterexample.shrink_steps,
           broken ? ": <strong>a counterexample to what the file claims</strong>" : "", escaped(exploration.goal.reason));
     }
     case PicturedFrom::kFailingSeed:

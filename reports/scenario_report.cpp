@@ -156,7 +156,7 @@ ScenarioReport gather_scenario_report(const scenario::Scenario& scenario, const 
   report.summary = runner::run_scenario(scenario, request);
 
   const explore::ExploreGoal goal = explore::choose_goal(scenario, std::nullopt, std::nullopt);
-  report.exploration = explore::explore(scenario, goal, {settings.explore_seed, settings.explore_tests},
+  report.exploration = explore::explore(scenario, goal, {.seed = settings.explore_seed, .tests = settings.explore_tests},
                                         settings.minimal_plan_path);
 
   const PictureSource source = picture_source(scenario, report.summary, report.exploration, settings.minimal_plan_path);

@@ -85,7 +85,7 @@ TEST(ExploreCommand, TheDefaultOutputNeverReplacesAFileAndBadPathsFailBeforeTheS
 TEST(ExploreCommand, ASafeScenarioPassesItsTests) {
   const Result explored = run_locksim("explore h22-fenced-reads --tests 20 --seed 3 --out " + scratch("unused.json"));
   EXPECT_EQ(explored.exit_code, 0) << explored.output;
-  EXPECT_NE(explored.output.find("20 tests passed: no run showed stale_write, lost_update"), std::string::npos)
+  EXPECT_NE(explored.output.find("459 seeds and 20 tests passed: no run showed stale_write, lost_update"), std::string::npos)
       << explored.output;
   EXPECT_FALSE(std::filesystem::exists(scratch("unused.json")));
 }
@@ -122,7 +122,8 @@ TEST(ExploreCommand, BadFlagsAreExitTwoWithWhatWasExpected) {
   EXPECT_NE(target.output.find("--target stale-write: not a violation kind; expected one of double_grant"),
             std::string::npos)
       << target.output;
-  EXPECT_EQ(run_locksim("explore h01-gc-pause-past-lease --tests 0").exit_code, 2);
+  EXPECT_EQ(run_locksim("explore h01-gc-pause-past-lease --tests -1").exit_code, 2);
+  EXPECT_EQ(run_locksim("explore h01-gc-pause-past-lease --from-seeds 100001").exit_code, 2);
   EXPECT_EQ(run_locksim("explore h01-gc-pause-past-lease --fencing compare").exit_code, 2);
   const Result unknown = run_locksim("explore h01-gc-pause-past-leas");
   EXPECT_EQ(unknown.exit_code, 2) << unknown.output;

@@ -3,7 +3,9 @@
 // threshold; the minimal file replays; safe scenarios pass; a seed repeats.
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
+#include <optional>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -28,11 +30,12 @@ struct Explored {
   SearchResult result;
 };
 
-Explored explore_builtin(const std::string& name, std::uint64_t seed, int tests = 100) {
+// `from_seeds` 0: only the drawn plans (most tests here are about them).
+Explored explore_builtin(const std::string& name, std::uint64_t seed, int tests = 100, std::optional<int> from_seeds = 0) {
   Explored explored{builtin(name), {}, {}};
   explored.goal = choose_goal(explored.scenario, std::nullopt, std::nullopt);
   CaseRunner runner{explored.goal.mode, explored.goal.kinds};
-  explored.result = search(explored.scenario, runner, {.seed = seed, .tests = tests});
+  explored.result = search(explored.scenario, runner, {.seed = seed, .tests = tests, .from_seeds = from_seeds});
   return explored;
 }
 
@@ -166,6 +169,76 @@ TEST(Explore, SafeScenariosPassEveryTest) {
                                                  << explored.result.counterexample->test;
     EXPECT_EQ(explored.result.tests_run, 60) << name;
   }
+}
+
+// A user's nightly job: three workers, a 45 s lease, a GC pause of up to
+// a minute about once an hour. `run` shows a stale write in about 1 seed of
+// 200; a search of drawn plans alone can pass 100 tests without one.
+const char* const kNightlyJob = R"({
+  "name": "nightly-job", "duration": "10m", "seeds": 200,
+  "lock": {"lease": "45s"},
+  "workers": {"count": 3, "work": {"dist": "uniform", "min": "1s", "max": "5s"}},
+  "workload": {"kind": "counter", "key": "billed", "jobs": 50},
+  "storage": {"fencing": "off"},
+  "faults": [{"kind": "pause", "target": "workers", "rate": "1/h", "for": {"dist": "uniform", "min": "1s", "max": "60s"}}],
+  "expect": {"fencing-off": {"stale_write": "==0", "lost_update": "==0"}}
+})";
+
+TEST(Explore, StartsFromTheFirstOfTheScenariosSeedsThatRunShowsFailing) {
+  const scenario::Scenario scenario = scenario::parse_scenario(kNightlyJob, "nightly-job.json");
+  std::optional<std::uint64_t> first_failing;
+  int failing = 0;
+  for (std::uint64_t seed = 1; seed <= 200; ++seed) {
+    const runner::SeedRun run = runner::run_seed(scenario, seed, model::Fencing::kOff);
+    if (run.verdict.violation_count(ViolationKind::kStaleWrite).value_or(0) == 0) continue;
+    ++failing;
+    if (!first_failing) first_failing = seed;
+  }
+  ASSERT_TRUE(first_failing) << "the scenario no longer fails in 200 seeds: the test needs another";
+  EXPECT_LE(failing, 10) << "the failure is meant to be rare";
+
+  const ExploreGoal goal = choose_goal(scenario, std::nullopt, std::nullopt);
+  CaseRunner runner{goal.mode, goal.kinds};
+  const SearchResult result = search(scenario, runner, {.seed = 1});
+  ASSERT_TRUE(result.counterexample);
+  EXPECT_EQ(result.counterexample->run_seed, first_failing);
+  EXPECT_EQ(result.counterexample->test, 0);
+  EXPECT_EQ(result.seeds_run, static_cast<int>(*first_failing));
+  EXPECT_EQ(result.tests_run, 0);
+  // The shrunk case still shows it, and runs no more than the seed did.
+  EXPECT_TRUE(runner.shows(runnable(scenario, result.counterexample->minimal), result.counterexample->kind));
+}
+
+TEST(Explore, DefaultsRunEnoughSeedsToFindAOneInAHundredFailure) {
+  // 0.99^n <= 0.01 first holds at n = 459.
+  EXPECT_LE(std::pow(0.99, kSeedsToFindOneInAHundred), 0.01);
+  EXPECT_GT(std::pow(0.99, kSeedsToFindOneInAHundred - 1), 0.01);
+  const scenario::Scenario scenario = builtin("h22-fenced-reads");
+  EXPECT_EQ(seeds_to_run_first(scenario), std::max(scenario.seeds, kSeedsToFindOneInAHundred));
+  const Explored explored = explore_builtin("h22-fenced-reads", 1, 10, std::nullopt);
+  EXPECT_FALSE(explored.result.counterexample);
+  EXPECT_EQ(explored.result.seeds_run, seeds_to_run_first(scenario));
+  EXPECT_EQ(explored.result.tests_run, 10);
+}
+
+// check_before_write looks at the lease, then writes; a pause between the
+// two is invisible to the check. The file's own pause (after the acquire)
+// never lands there, so `run` passes; explore moves the pause to the
+// worker's before-write anchor and breaks the claim.
+TEST(Explore, FindsThePauseBetweenTheLeaseCheckAndTheWrite) {
+  const scenario::Scenario scenario = builtin("h03-monotonic-lease-check");
+  ASSERT_TRUE(scenario.system.workers.check_before_write);
+  runner::RunRequest request;
+  EXPECT_TRUE(runner::run_scenario(scenario, request).ok) << "run shows the claim holding for the file's own pause";
+
+  const Explored explored = explore_builtin("h03-monotonic-lease-check", 1, 100, std::nullopt);
+  ASSERT_TRUE(explored.result.counterexample);
+  EXPECT_EQ(explored.result.counterexample->kind, ViolationKind::kStaleWrite);
+  const RunnableCase minimal = runnable(explored.scenario, explored.result.counterexample->minimal);
+  ASSERT_EQ(minimal.plan.faults.size(), 1u);
+  const auto* on_event = std::get_if<scenario::OnEvent>(&minimal.plan.faults.front().trigger);
+  ASSERT_NE(on_event, nullptr);
+  EXPECT_EQ(on_event->when, scenario::TriggerEvent::kBeforeWrite);
 }
 
 TEST(Explore, TheSameSeedRepeatsTheSearch) {

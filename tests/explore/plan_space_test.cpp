@@ -9,6 +9,7 @@
 #include <rapidcheck/gtest.h>
 
 #include "explore/plan_space.h"
+#include "runner/seed_run.h"
 #include "explore_support.h"
 
 namespace locksim::explore {
@@ -32,6 +33,12 @@ void require_no_bigger(const ExploreCase& smaller, const ExploreCase& bigger) {
     RC_ASSERT(small.at_ns <= big.at_ns);
     RC_ASSERT(small.length_ns <= big.length_ns);
     RC_ASSERT(small.target <= big.target);
+    RC_ASSERT(small.anchor.has_value() == big.anchor.has_value());
+    if (small.anchor && big.anchor) {
+      RC_ASSERT(small.anchor->when == big.anchor->when);
+      RC_ASSERT(small.anchor->nth <= big.anchor->nth);
+      RC_ASSERT(small.anchor->delay_ns <= big.anchor->delay_ns);
+    }
   }
   if (smaller.network_delay_us && bigger.network_delay_us) RC_ASSERT(*smaller.network_delay_us <= *bigger.network_delay_us);
   if (smaller.work_us && bigger.work_us) RC_ASSERT(*smaller.work_us <= *bigger.work_us);
@@ -69,6 +76,64 @@ RC_GTEST_PROP(PlanSpace, EveryDrawnCaseRunsWithinTheScenariosSpace, (std::uint64
     RC_ASSERT(fault.length <= sim::Duration::seconds(20));
     RC_ASSERT(std::holds_alternative<scenario::OnEvent>(fault.trigger));
   }
+}
+
+// Explore starts from a seed `run` shows failing: the case it makes of the
+// seed's plan must run exactly as `run` ran it — the same history, byte for
+// byte — and its shrinks must be no bigger. Swarm, rate, timed and
+// event-triggered faults, a failover service and billing.
+RC_GTEST_PROP(PlanSpace, TheCaseOfASeedsPlanRunsExactlyAsTheSeed, (std::uint64_t seed_draw)) {
+  static const std::vector<scenario::Scenario> scenarios{
+      testing::builtin("random-gc-pauses"), testing::builtin("h01-gc-pause-past-lease"),
+      testing::builtin("failover-replicated"), testing::builtin("h25-duplicate-charge")};
+  const scenario::Scenario& scenario = scenarios[seed_draw % scenarios.size()];
+  const std::uint64_t seed = 1 + (seed_draw / scenarios.size()) % 10'000;
+  const scenario::Plan plan = scenario::make_plan(scenario, seed);
+  const rc::Shrinkable<ExploreCase> point = case_of_plan(scenario, plan);
+  const RunnableCase again = runnable(scenario, point.value());
+
+  const auto history_of = [](const scenario::Scenario& which, const scenario::Plan& its_plan) {
+    std::string history;
+    (void)runner::run_plan(which, its_plan, model::Fencing::kOff, [&history](std::string_view line, const sim::Simulation&) {
+      history += line;
+      history += '\n';
+    });
+    return history;
+  };
+  RC_ASSERT(history_of(scenario, plan) == history_of(again.scenario, again.plan));
+
+  rc::Seq<rc::Shrinkable<ExploreCase>> shrinks = point.shrinks();
+  int checked = 0;
+  while (rc::Maybe<rc::Shrinkable<ExploreCase>> shrink = shrinks.next()) {
+    require_no_bigger(shrink->value(), point.value());
+    if (++checked == 50) break;
+  }
+}
+
+TEST(PlanSpace, AnAnchorAppliesOnlyToTheNodesThatHaveItsEvent) {
+  using scenario::TriggerEvent;
+  const scenario::Scenario counter = testing::builtin("h01-gc-pause-past-lease");
+  EXPECT_EQ(anchors_of_node(counter, "worker-1"),
+            (std::vector{TriggerEvent::kAfterAcquire, TriggerEvent::kBeforeWrite, TriggerEvent::kBeforeReply}));
+  EXPECT_EQ(anchors_of_node(counter, "redis-0"), std::vector{TriggerEvent::kAfterGrant});
+  EXPECT_TRUE(anchors_of_node(counter, "storage").empty());
+  const scenario::Scenario billing = testing::builtin("h25-duplicate-charge");
+  EXPECT_EQ(anchors_of_node(billing, "worker-1").back(), TriggerEvent::kBeforeCharge);
+  EXPECT_TRUE(anchors_of_node(billing, "payments").empty());
+
+  // An anchor the resolved target lacks leaves the file's trigger in place.
+  ExploreCase point = draw_case(counter, rc::Random{7}).value();
+  point.faults.front().present = true;
+  point.faults.front().anchor = Anchor{TriggerEvent::kAfterGrant, 1, 0};
+  const auto* kept = std::get_if<scenario::OnEvent>(&runnable(counter, point).plan.faults.front().trigger);
+  ASSERT_NE(kept, nullptr);
+  EXPECT_EQ(kept->when, TriggerEvent::kAfterAcquire);  // h01's own: worker-1's first acquire
+  point.faults.front().anchor = Anchor{TriggerEvent::kBeforeWrite, 2, 5'000'000};
+  const auto* moved = std::get_if<scenario::OnEvent>(&runnable(counter, point).plan.faults.front().trigger);
+  ASSERT_NE(moved, nullptr);
+  EXPECT_EQ(moved->when, TriggerEvent::kBeforeWrite);
+  EXPECT_EQ(moved->nth, 2);
+  EXPECT_EQ(moved->delay, sim::Duration::milliseconds(5));
 }
 
 TEST(PlanSpace, FewestWorkersIsTheHighestWorkerAFaultNames) {
