@@ -192,6 +192,11 @@ sim::Task<Worker::JobResult> Worker::do_job_holding(Context context) {
   if (skips_write(options_.workers, lease_lost_, lease_ran_out(context))) {
     co_return JobResult{};  // the hold ends (expired or lost) without writing
   }
+  if (options_.workers.check_before_write) {
+    // The client's steps from its look to its write leaving: a pause that
+    // lands here is one the check could not see.
+    co_await context.sleep(options_.workers.check_to_write.sample(context.rng()));
+  }
   if (external) {
     // Step one, the charge, goes to payments with the key; step two, mark
     // done, is the cursor write, which carries no job (it is no charge) and

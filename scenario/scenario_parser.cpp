@@ -356,7 +356,7 @@ std::vector<std::string> read_worker_command(const Reader& reader, const json& v
 void read_workers(const Reader& reader, const json& value, Scenario& scenario) {
   const std::string path = "/workers";
   reader.require_object(value, path,
-                        {"count", "acquire", "release", "renew", "renew_every", "check_before_write", "retry", "work",
+                        {"count", "acquire", "release", "renew", "renew_every", "check_before_write", "check_to_write", "retry", "work",
                          "between", "start", "wait_replicas", "clock", "acquire_timeout", "max_tries",
                          "renew_command", "renew_on_error", "renew_retries", "renew_retry_delay", "sentinel_discovery",
                          "command"});
@@ -404,6 +404,8 @@ void read_workers(const Reader& reader, const json& value, Scenario& scenario) {
               [&](const json& v) { workers.renew_retry_delay = reader.distribution(v, path + "/renew_retry_delay"); });
   with_member(value, "check_before_write",
               [&](const json& v) { workers.check_before_write = reader.boolean(v, path + "/check_before_write"); });
+  with_member(value, "check_to_write",
+              [&](const json& v) { workers.check_to_write = reader.distribution(v, path + "/check_to_write"); });
   with_member(value, "clock", [&](const json& v) {
     workers.clock = reader.choice<sim::ClockKind>(v, path + "/clock", {{"monotonic", sim::ClockKind::kMonotonic},
                                                                        {"wall", sim::ClockKind::kWall}});

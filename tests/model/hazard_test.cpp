@@ -136,6 +136,31 @@ TEST(H3HolderClockJumpsBack, CheckBeforeWriteIsFooledIntoAStaleWrite) {
   EXPECT_EQ(history.final_values()["qty"], 1);  // worker-2 read 0 too: an update lost
 }
 
+// check_before_write looks at the lease, then the write leaves
+// check_to_write later. A pause in that gap is not seen: worker-1 wakes past
+// its lease and writes after worker-2. With no gap the same pause comes
+// after the write was sent, and nothing goes wrong.
+History pause_600ms_after_the_read(sim::Duration check_to_write) {
+  SystemOptions options = checking_before_write(sim::ClockKind::kMonotonic);
+  options.workers.check_to_write = sim::Distribution::constant(check_to_write);  // work is 100 ms
+  return run_system(options, [](Nemesis& nemesis, System& system) {
+    nemesis.after_event("worker-1", EventKind::kReadOk, 1, 600_ms,
+                        [&nemesis, &system] { nemesis.pause(system.worker_node(1), 11_s); });
+  });
+}
+
+TEST(CheckBeforeWrite, APauseBetweenTheCheckAndTheWriteIsNotSeen) {
+  const History in_the_gap = pause_600ms_after_the_read(1_s);
+  ASSERT_FALSE(in_the_gap.stale_accepts().empty());
+  EXPECT_EQ(in_the_gap.stale_accepts().front()["writer"], "worker-1");
+  // Its one write was sent after it woke, though its check came before the pause.
+  ASSERT_EQ(in_the_gap.all("write.invoke", "worker-1").size(), 1u);
+  EXPECT_GT(in_the_gap.first("write.invoke", "worker-1").value()["t"].get<std::int64_t>(), 11'000'000'000);
+
+  const History after_the_write = pause_600ms_after_the_read(sim::Duration::zero());
+  EXPECT_TRUE(after_the_write.stale_accepts().empty());
+}
+
 TEST(H3HolderClockJumpsBack, AClientTimingItsLeaseOnTheMonotonicClockIsNotFooled) {
   const History history = run_system(checking_before_write(sim::ClockKind::kMonotonic), [](Nemesis& nemesis, System& system) {
     freeze_worker_1_for_eleven_seconds(nemesis, system);
