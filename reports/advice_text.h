@@ -1,0 +1,24 @@
+#pragma once
+// What `locksim advise` prints: the table of mitigations × violation kinds
+// (share of runs with a 95 % Wilson interval, and what each costs), best
+// first, one sentence per row on why it works or cannot, what was not tried,
+// and how many seeds it took; and the same as JSON for --json.
+
+#include <string>
+
+#include "advise/advice.h"
+
+namespace locksim::reports {
+
+// "7% [4–12]": the share of runs, whole percent (one decimal below 1 % and
+// above 99 %), and its 95 % Wilson interval.
+[[nodiscard]] std::string share_with_interval_text(std::int64_t runs_with, std::int64_t runs);
+
+// The table and the sentences. `written`: where --write put each row's file
+// (same order as advice.rows; empty when not written).
+[[nodiscard]] std::string advice_text(const advise::Advice& advice, const std::vector<std::string>& written);
+
+// The --json document (docs/cli.md, advise), indented, with a final newline.
+[[nodiscard]] std::string advice_json(const advise::Advice& advice, const std::vector<std::string>& written);
+
+}  // namespace locksim::reports
