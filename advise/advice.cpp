@@ -57,7 +57,8 @@ std::optional<Variant> variant_of(const scenario::Scenario& original, const json
   const std::string text = document.dump(2) + "\n";
   try {
     scenario::Scenario parsed = scenario::parse_scenario(text, document["name"].get<std::string>() + ".json");
-    return Variant{{mitigation.name, mitigation.change, mitigation.why, pair, text, 0, {}, 0, 0, 0}, std::move(parsed)};
+    return Variant{{mitigation.name, mitigation.change, mitigation.why, mitigation.cannot, pair, text, 0, {}, 0, 0, 0},
+                   std::move(parsed)};
   } catch (const scenario::ScenarioError& error) {
     // A fault aimed at redis-0 has no target under consensus, for one.
     not_tried.push_back({mitigation.name, error.what()});
@@ -197,7 +198,7 @@ Advice advise(const scenario::Scenario& scenario, const AdviseOptions& options) 
   const json base = as_run(document, advice.mode, scenario.name, scenario.description);
 
   std::vector<Variant> variants;
-  variants.push_back({{"", "", "", false, base.dump(2) + "\n", 0, {}, 0, 0, 0},
+  variants.push_back({{"", "", "", {}, false, base.dump(2) + "\n", 0, {}, 0, 0, 0},
                       scenario::parse_scenario(base.dump(2), scenario.file)});
   const std::vector<Mitigation> singles = applicable_mitigations(variants.front().scenario, base);
   for (const Mitigation& mitigation : singles) {

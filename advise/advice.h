@@ -30,6 +30,7 @@ struct AdviceRow {
   std::string mitigation;  // "" for the file as written
   std::string change;      // what the file changes
   std::string why;         // one sentence
+  std::map<checker::ViolationKind, std::string> cannot;  // why not, per kind it was not made for
   bool pair = false;       // two mitigations at once
   std::string file_text;   // the variant as a scenario file: `run` runs what advise ran
   std::int64_t runs = 0;

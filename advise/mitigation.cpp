@@ -110,6 +110,11 @@ std::vector<Mitigation> applicable_mitigations(const scenario::Scenario& scenari
                      "holder even before the next holder has written; it costs a call to the service per request",
                      json{{"storage", {{"fencing", "on"}, {"fence_reads", true}, {"validate", "service"}}}}, "fencing"});
   }
+  for (Mitigation& fenced_variant : found) {
+    fenced_variant.cannot[checker::ViolationKind::kDuplicateEffect] =
+        "a double charge is an effect outside the fenced store (the payments API takes no token): only an "
+        "idempotency key the API checks stops it";
+  }
   if (std::optional<Mitigation> lease = longer_lease(scenario)) found.push_back(std::move(*lease));
   if (scenario.system.lock.lease && scenario.system.workers.renew == model::RenewMethod::kNone) {
     found.push_back({"a watchdog", "workers.renew: watchdog",
@@ -126,6 +131,10 @@ std::vector<Mitigation> applicable_mitigations(const scenario::Scenario& scenari
                      "job done twice, not a late write of a different value (a replayed stale qty = 6 still "
                      "overwrites qty = 4 when its key is new)",
                      std::move(patch)});
+    found.back().cannot[checker::ViolationKind::kStaleWrite] =
+        "a stale write carries a new value under a new key, so nothing repeats for storage to drop";
+    found.back().cannot[checker::ViolationKind::kLostUpdate] =
+        "a lost update is a write of a new value acted on a stale read: no key repeats";
   }
   if (scenario.system.workers.release == model::ReleaseMethod::kPlainDelete) {
     found.push_back({"compare-and-delete release", "workers.release: compare-and-delete",

@@ -8,11 +8,13 @@
 // compare-and-extend renewal, the monotonic clock, WAIT and min-replicas,
 // persistence `always`, a consensus service.
 
+#include <map>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "checker/violation.h"
 #include "scenario/scenario.h"
 
 namespace locksim::advise {
@@ -25,6 +27,9 @@ struct Mitigation {
   // is several patches merged in order (a `null` first removes an object whole).
   nlohmann::json patch;
   std::string family{};  // mitigations of one family are steps of one idea, never paired ("fencing")
+  // Why it cannot remove a kind of harm it was not made for, said when the
+  // runs show no clear effect on that kind.
+  std::map<checker::ViolationKind, std::string> cannot{};
 };
 
 // The catalogue's mitigations that change something in `scenario` (whose

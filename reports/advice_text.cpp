@@ -116,7 +116,14 @@ std::string advice_text(const advise::Advice& advice, const std::vector<std::str
   for (std::size_t index = 1; index < advice.rows.size(); ++index) {
     const advise::AdviceRow& row = advice.rows[index];
     const std::string verdict = verdict_text(advice, row);
-    text += fmt::format("  {} ({}): {}. {}\n", row.mitigation, row.change, verdict, row.why);
+    text += fmt::format("  {} ({}): {}. {}", row.mitigation, row.change, verdict, row.why);
+    for (const checker::ViolationKind kind : advice.harm) {
+      const auto cannot = row.cannot.find(kind);
+      if (cannot != row.cannot.end() && advice.effect_on(row, kind) == advise::Effect::kNoClearEffect) {
+        text += fmt::format("; {}: {}", checker::violation_kind_name(kind), cannot->second);
+      }
+    }
+    text += "\n";
   }
   for (const advise::NotTried& skipped : advice.not_tried) {
     text += fmt::format("  not tried: {}: {}\n", skipped.mitigation, skipped.why);

@@ -71,6 +71,34 @@ TEST(Advise, PausePastLeaseIsFixedByALongerLeaseOrFencingAndEachRowRunsAsPrinted
   for (const AdviceRow& row : advice.rows) expect_runs_as_printed(advice, row);
 }
 
+// H22: the file fences writes and still shows stale writes (a read acted
+// on after the next holder's grant); fenced reads remove them.
+TEST(Advise, TheFencingWindowIsClosedByFencedReads) {
+  const Advice advice = advise(builtin("h22-fencing-window"), {.seeds = 40, .most_seeds = 400, .threads = 1});
+  EXPECT_EQ(advice.mode, model::Fencing::kOn);
+  EXPECT_EQ(std::ranges::count(advice.rows, std::string{"fence writes"}, &AdviceRow::mitigation), 0)
+      << "the file already fences its writes";
+  const AdviceRow& reads = row_named(advice, "fence reads and writes");
+  EXPECT_EQ(advice.effect_on(reads, ViolationKind::kStaleWrite), Effect::kRemoves);
+  expect_runs_as_printed(advice, reads);
+}
+
+// H25: the double charge goes to a payments API that takes no token.
+// Fencing cannot stop it and the table says why; a job-derived idempotency
+// key can.
+TEST(Advise, TheDoubleChargeIsStoppedByAnIdempotencyKeyNotByFencing) {
+  const Advice advice = advise(builtin("h25-duplicate-charge"), {.seeds = 40, .most_seeds = 400, .threads = 1});
+  EXPECT_EQ(advice.harm, std::vector{ViolationKind::kDuplicateEffect});
+  const AdviceRow& keys = row_named(advice, "idempotency keys");
+  EXPECT_EQ(advice.effect_on(keys, ViolationKind::kDuplicateEffect), Effect::kRemoves);
+  EXPECT_EQ(&keys, &advice.rows[1]);
+  const AdviceRow& fence = row_named(advice, "fence reads and writes");
+  EXPECT_EQ(advice.effect_on(fence, ViolationKind::kDuplicateEffect), Effect::kNoClearEffect);
+  EXPECT_NE(reports::advice_text(advice, {}).find("duplicate_effect: a double charge is an effect outside the fenced store"),
+            std::string::npos);
+  expect_runs_as_printed(advice, keys);
+}
+
 TEST(Advise, SeedsAreAddedUntilEveryEffectIsToldApart) {
   // On 5 seeds, 0 of 5 cannot be told from h01's 3 or so of 5.
   const Advice advice = advise(builtin("h01-gc-pause-past-lease"), {.seeds = 5, .most_seeds = 400, .threads = 2});
