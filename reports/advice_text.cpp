@@ -82,6 +82,19 @@ std::string_view effect_name(advise::Effect effect) {
 
 }  // namespace
 
+std::string advice_row_sentence(const advise::Advice& advice, const advise::AdviceRow& row) {
+  std::string text = fmt::format("{}. {}", verdict_text(advice, row), row.why);
+  for (const checker::ViolationKind kind : advice.harm) {
+    const auto cannot = row.cannot.find(kind);
+    if (cannot != row.cannot.end() && advice.effect_on(row, kind) == advise::Effect::kNoClearEffect) {
+      text += fmt::format("; {}: {}", checker::violation_kind_name(kind), cannot->second);
+    }
+  }
+  return text;
+}
+
+std::string advice_seeds_text(const advise::Advice& advice) { return seeds_text(advice); }
+
 std::string share_with_interval_text(std::int64_t runs_with, std::int64_t runs) {
   const runner::ShareWithInterval share = runner::wilson_interval(runs_with, runs);
   return fmt::format("{}% [{}–{}]", percent_text(share.rate), percent_text(share.low), percent_text(share.high));
@@ -115,15 +128,7 @@ std::string advice_text(const advise::Advice& advice, const std::vector<std::str
   text += "\nwhy:\n";
   for (std::size_t index = 1; index < advice.rows.size(); ++index) {
     const advise::AdviceRow& row = advice.rows[index];
-    const std::string verdict = verdict_text(advice, row);
-    text += fmt::format("  {} ({}): {}. {}", row.mitigation, row.change, verdict, row.why);
-    for (const checker::ViolationKind kind : advice.harm) {
-      const auto cannot = row.cannot.find(kind);
-      if (cannot != row.cannot.end() && advice.effect_on(row, kind) == advise::Effect::kNoClearEffect) {
-        text += fmt::format("; {}: {}", checker::violation_kind_name(kind), cannot->second);
-      }
-    }
-    text += "\n";
+    text += fmt::format("  {} ({}): {}\n", row.mitigation, row.change, advice_row_sentence(advice, row));
   }
   for (const advise::NotTried& skipped : advice.not_tried) {
     text += fmt::format("  not tried: {}: {}\n", skipped.mitigation, skipped.why);

@@ -14,6 +14,13 @@ namespace locksim::reports {
 // above 99 %), and its 95 % Wilson interval.
 [[nodiscard]] std::string share_with_interval_text(std::int64_t runs_with, std::int64_t runs);
 
+// What `row` did to each harm kind, with the reasons it cannot where it had
+// no clear effect, and why it works: the sentence after the row's name.
+[[nodiscard]] std::string advice_row_sentence(const advise::Advice& advice, const advise::AdviceRow& row);
+
+// "7 seeds per row, from seed 1, …": how the seeds were chosen.
+[[nodiscard]] std::string advice_seeds_text(const advise::Advice& advice);
+
 // The table and the sentences. `written`: where --write put each row's file
 // (same order as advice.rows; empty when not written).
 [[nodiscard]] std::string advice_text(const advise::Advice& advice, const std::vector<std::string>& written);

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "locksim/version.h"
+#include "reports/advice_text.h"
 #include "reports/counterexample_story.h"
 #include "reports/fencing_lesson.h"
 #include "reports/rate_plot.h"
@@ -273,6 +274,36 @@ std::string page_file_name(std::string_view scenario_name, std::vector<std::stri
   return name;
 }
 
+// "What would fix it": advise's table, as `locksim advise` prints it.
+std::string advice_html(const advise::Advice& advice) {
+  if (advice.harm.empty()) return "";
+  std::string html = fmt::format(
+      "<h2>What would fix it</h2>\n<p><code>locksim advise</code> ran the file as written ({}) and with each "
+      "mitigation that applies, on the same seeds ({}); each cell is the share of runs with that violation and its "
+      "95 % interval. Best first: by the runs with harm to data, then the other kinds, then the jobs left "
+      "unfinished.</p>\n<table class=\"advice\">\n<tr><th>mitigation</th>",
+      mode_title(advice.mode), escaped(advice_seeds_text(advice)));
+  for (const checker::ViolationKind kind : advice.shown) {
+    html += fmt::format("<th><code>{}</code></th>", checker::violation_kind_name(kind));
+  }
+  html += "<th>unfinished jobs per run</th><th>what it did, and why</th></tr>\n";
+  for (const advise::AdviceRow& row : advice.rows) {
+    const std::string name = row.mitigation.empty() ? "(as written)" : row.mitigation;
+    html += fmt::format("<tr><td>{}<br/><small><code>{}</code></small></td>", escaped(name), escaped(row.change));
+    for (const checker::ViolationKind kind : advice.shown) {
+      html += fmt::format("<td>{}</td>", escaped(share_with_interval_text(row.runs_with.at(kind), row.runs)));
+    }
+    const double unfinished = row.runs == 0 ? 0.0 : static_cast<double>(row.unfinished_jobs) / static_cast<double>(row.runs);
+    html += fmt::format("<td>{:.2f}</td><td>{}</td></tr>\n", unfinished,
+                        row.mitigation.empty() ? "" : escaped(advice_row_sentence(advice, row)));
+  }
+  html += "</table>\n";
+  for (const advise::NotTried& skipped : advice.not_tried) {
+    html += fmt::format("<p>Not tried: {}: {}</p>\n", escaped(skipped.mitigation), escaped(skipped.why));
+  }
+  return html;
+}
+
 std::string scenario_page_html(const ScenarioReport& report, const PageLinks& links) {
   std::string html = page_head(report.name + " — locksim");
   html += fmt::format("<nav><a href=\"{}\">All scenarios</a></nav>\n", escaped(links.index));
@@ -322,6 +353,7 @@ std::string scenario_page_html(const ScenarioReport& report, const PageLinks& li
     }
   }
   html += sweep_html(report);
+  html += advice_html(report.advice);
   return html + page_foot();
 }
 

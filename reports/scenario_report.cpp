@@ -170,6 +170,8 @@ ScenarioReport gather_scenario_report(const scenario::Scenario& scenario, const 
     report.pictured.push_back(std::move(run));
   }
   report.sweep = pause_sweep(scenario, text, settings);
+  const std::uint64_t seeds = settings.seeds.value_or(static_cast<std::uint64_t>(scenario.seeds));
+  report.advice = advise::advise(scenario, {seeds, seeds * settings.advise_growth_most, settings.threads});
   return report;
 }
 

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "advise/advice.h"
 #include "explore/exploration.h"
 #include "model/options.h"
 #include "reports/scenario_parameters.h"
@@ -32,6 +33,8 @@ struct ReportSettings {
   int explore_tests = 100;
   std::uint64_t sweep_seeds_most = 100;  // per sweep point and mode, at most (the curve, not the counts)
   int sweep_steps = 16;
+  // advise's seeds grow from the page's up to this many times them.
+  std::uint64_t advise_growth_most = 4;
   // Where the pictured run's minimal plan will be written: its replay
   // commands name it.
   std::string minimal_plan_path;
@@ -71,6 +74,7 @@ struct ScenarioReport {
   std::vector<std::string> plan;         // the pictured plan's faults in words
   std::vector<PicturedRun> pictured;     // one per mode, off first
   std::optional<PauseSweep> sweep;
+  advise::Advice advice{};  // "What would fix it": `locksim advise` on the page's seeds
 };
 
 // Runs everything the page shows. Throws as the runner and explore do.
