@@ -125,11 +125,13 @@ TEST(PlanSpace, AnAnchorAppliesOnlyToTheNodesThatHaveItsEvent) {
   ExploreCase point = draw_case(counter, rc::Random{7}).value();
   point.faults.front().present = true;
   point.faults.front().anchor = Anchor{TriggerEvent::kAfterGrant, 1, 0};
-  const auto* kept = std::get_if<scenario::OnEvent>(&runnable(counter, point).plan.faults.front().trigger);
+  const RunnableCase unmoved = runnable(counter, point);
+  const auto* kept = std::get_if<scenario::OnEvent>(&unmoved.plan.faults.front().trigger);
   ASSERT_NE(kept, nullptr);
   EXPECT_EQ(kept->when, TriggerEvent::kAfterAcquire);  // h01's own: worker-1's first acquire
   point.faults.front().anchor = Anchor{TriggerEvent::kBeforeWrite, 2, 5'000'000};
-  const auto* moved = std::get_if<scenario::OnEvent>(&runnable(counter, point).plan.faults.front().trigger);
+  const RunnableCase anchored = runnable(counter, point);
+  const auto* moved = std::get_if<scenario::OnEvent>(&anchored.plan.faults.front().trigger);
   ASSERT_NE(moved, nullptr);
   EXPECT_EQ(moved->when, TriggerEvent::kBeforeWrite);
   EXPECT_EQ(moved->nth, 2);
