@@ -171,41 +171,6 @@ TEST(Explore, SafeScenariosPassEveryTest) {
   }
 }
 
-// A user's nightly job: three workers, a 45 s lease, a GC pause of up to
-// a minute about once an hour. `run` shows a stale write in about 1 seed of
-// 200; a search of drawn plans alone can pass 100 tests without one.
-const char* const kNightlyJob = R"({
-  "name": "nightly-job", "duration": "10m", "seeds": 200,
-  "lock": {"lease": "45s"},
-  "workers": {"count": 3, "work": {"dist": "uniform", "min": "1s", "max": "5s"}},
-  "workload": {"kind": "counter", "key": "billed", "jobs": 50},
-  "storage": {"fencing": "off"},
-  "faults": [{"kind": "pause", "target": "workers", "rate": "1/h", "for": {"dist": "uniform", "min": "1s", "max": "60s"}}],
-  "expect": {"fencing-off": {"stale_write": "==0", "lost_update": "==0"}}
-})";
-
-TEST(Explore, StartsFromTheFirstOfTheScenariosSeedsThatRunShowsFailing) {
-  const scenario::Scenario scenario = scenario::parse_scenario(kNightlyJob, "nightly-job.json");
-  std::optional<std::uint64_t> first_failing;
-  for (std::uint64_t seed = 1; seed <= 200 && !first_failing; ++seed) {
-    const runner::SeedRun run = runner::run_seed(scenario, seed, model::Fencing::kOff);
-    if (run.verdict.violation_count(ViolationKind::kStaleWrite).value_or(0) > 0) first_failing = seed;
-  }
-  ASSERT_TRUE(first_failing) << "the scenario no longer fails in 200 seeds: the test needs another";
-  EXPECT_GT(*first_failing, 10u) << "the failure is meant to be rare";
-
-  const ExploreGoal goal = choose_goal(scenario, std::nullopt, std::nullopt);
-  CaseRunner runner{goal.mode, goal.kinds};
-  const SearchResult result = search(scenario, runner, {.seed = 1});
-  ASSERT_TRUE(result.counterexample);
-  EXPECT_EQ(result.counterexample->run_seed, first_failing);
-  EXPECT_EQ(result.counterexample->test, 0);
-  EXPECT_EQ(result.seeds_run, static_cast<int>(*first_failing));
-  EXPECT_EQ(result.tests_run, 0);
-  // The shrunk case still shows it, and runs no more than the seed did.
-  EXPECT_TRUE(runner.shows(runnable(scenario, result.counterexample->minimal), result.counterexample->kind));
-}
-
 TEST(Explore, DefaultsRunEnoughSeedsToFindAOneInAHundredFailure) {
   // 0.99^n <= 0.01 first holds at n = 459.
   EXPECT_LE(std::pow(0.99, kSeedsToFindOneInAHundred), 0.01);
