@@ -29,12 +29,10 @@ struct Variant {
 };
 
 // The file as advise runs it: one fencing mode, no expectations (a variant
-// is not meant to keep the file's claims), named after what changed.
-json as_run(json document, model::Fencing mode, const std::string& name, const std::string& description) {
+// is not meant to keep the file's claims).
+json as_run(json document, model::Fencing mode) {
   document.erase("expect");
   document.erase("probes_required");
-  document["name"] = name;
-  document["description"] = description;
   document["storage"]["fencing"] = mode == model::Fencing::kOn ? "on" : "off";
   return document;
 }
@@ -195,12 +193,12 @@ Advice advise(const scenario::Scenario& scenario, const AdviseOptions& options) 
   // file's unfenced half; fencing is one of the mitigations).
   advice.mode = scenario.fencing_modes.size() == 1 ? scenario.fencing_modes.front() : model::Fencing::kOff;
   advice.first_seed = scenario.first_seed.value_or(1);
-  const json base = as_run(document, advice.mode, scenario.name, scenario.description);
+  const json base = as_run(document, advice.mode);
 
   std::vector<Variant> variants;
   variants.push_back({{"", "", "", {}, false, base.dump(2) + "\n", 0, {}, 0, 0, 0},
                       scenario::parse_scenario(base.dump(2), scenario.file)});
-  const std::vector<Mitigation> singles = applicable_mitigations(variants.front().scenario, base);
+  const std::vector<Mitigation> singles = applicable_mitigations(variants.front().scenario);
   for (const Mitigation& mitigation : singles) {
     if (auto variant = variant_of(scenario, base, mitigation, false, advice.not_tried)) variants.push_back(std::move(*variant));
   }

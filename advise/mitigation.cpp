@@ -70,23 +70,14 @@ std::optional<Mitigation> longer_lease(const scenario::Scenario& scenario) {
       json{{"lock", {{"lease", seconds_text(lease)}}}}};
 }
 
-std::string string_at(const json& document, const json::json_pointer& pointer, std::string fallback) {
-  return document.contains(pointer) && document.at(pointer).is_string() ? document.at(pointer).get<std::string>()
-                                                                           : std::move(fallback);
-}
-
-bool true_at(const json& document, const json::json_pointer& pointer) {
-  return document.contains(pointer) && document.at(pointer).is_boolean() && document.at(pointer).get<bool>();
-}
-
 }  // namespace
 
-std::vector<Mitigation> applicable_mitigations(const scenario::Scenario& scenario, const json& document) {
+std::vector<Mitigation> applicable_mitigations(const scenario::Scenario& scenario) {
   std::vector<Mitigation> found;
-  const std::string fencing = string_at(document, "/storage/fencing"_json_pointer, "off");
-  const bool fenced = fencing == "on";
-  const bool reads_fenced = fenced && true_at(document, "/storage/fence_reads"_json_pointer);
-  const bool validated = reads_fenced && string_at(document, "/storage/validate"_json_pointer, "max-seen") == "service";
+  const model::StorageOptions& storage = scenario.system.storage;
+  const bool fenced = scenario.fencing_modes == std::vector{model::Fencing::kOn};
+  const bool reads_fenced = fenced && storage.fence_reads;
+  const bool validated = reads_fenced && storage.validate == model::Validation::kService;
   const model::ServiceKind service = scenario.system.service.kind;
   const bool redis = service != model::ServiceKind::kConsensus;
   const bool billing = std::holds_alternative<model::BillingWorkload>(scenario.system.workload);

@@ -32,11 +32,10 @@ struct Mitigation {
   std::map<checker::ViolationKind, std::string> cannot{};
 };
 
-// The catalogue's mitigations that change something in `scenario` (whose
-// document is `document`), in the catalogue's order. A mitigation that the
-// file already has (fencing on, a monotonic clock) is left out.
-[[nodiscard]] std::vector<Mitigation> applicable_mitigations(const scenario::Scenario& scenario,
-                                                             const nlohmann::json& document);
+// The catalogue's mitigations that change something in `scenario`, in the
+// catalogue's order. A mitigation that the file already has (fencing on, a
+// monotonic clock) is left out.
+[[nodiscard]] std::vector<Mitigation> applicable_mitigations(const scenario::Scenario& scenario);
 
 // Two mitigations at once: both patches, both names ("fence writes + a watchdog").
 [[nodiscard]] Mitigation combined(const Mitigation& first, const Mitigation& second);

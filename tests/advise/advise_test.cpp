@@ -146,7 +146,7 @@ TEST(Advise, APairIsTriedOnlyWhenNoSingleMitigationRemovesTheHarm) {
   // A file that already fences and fences reads is offered no fencing.
   const nlohmann::json fenced = nlohmann::json::parse(R"({"name": "fenced", "storage": {"fencing": "on", "fence_reads": true}})");
   const scenario::Scenario parsed = scenario::parse_scenario(fenced.dump(), "fenced.json");
-  const std::vector<Mitigation> offered = applicable_mitigations(parsed, fenced);
+  const std::vector<Mitigation> offered = applicable_mitigations(parsed);
   EXPECT_EQ(std::ranges::count(offered, std::string{"fence writes"}, &Mitigation::name), 0);
   EXPECT_EQ(std::ranges::count(offered, std::string{"fence reads and writes"}, &Mitigation::name), 0);
   EXPECT_EQ(std::ranges::count(offered, std::string{"validate with the service"}, &Mitigation::name), 1);
