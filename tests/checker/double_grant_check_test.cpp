@@ -9,10 +9,6 @@ namespace {
 
 using namespace testing;
 
-Fields lease(const char* owner, std::int64_t token, std::int64_t lease_ns = seconds(10)) {
-  return Fields{{"lock", "L"}, {"owner", owner}, {"token", token}, {"lease_ns", lease_ns}};
-}
-
 TEST(DoubleGrant, GrantToAnotherOwnerWhileThePromiseRunsIsADoubleGrant) {
   HistoryBuilder history;
   history.add(0, "redis-0", "lease.grant", lease("worker-1", 1), "first")
@@ -245,7 +241,6 @@ TEST(DoubleGrant, HistoryWithoutServiceEventsSkipsTheCheck) {
   EXPECT_EQ(verdict.checks_skipped[0].check, ViolationKind::kDoubleGrant);
   EXPECT_EQ(verdict.checks_skipped[0].why, "no lock-service events (lease.grant) in the history");
 }
-
 
 // --- A crashed instance's promises end at their deadlines ---------------------------
 

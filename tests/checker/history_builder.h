@@ -20,6 +20,11 @@ using Fields = nlohmann::ordered_json;
 constexpr std::int64_t ms(std::int64_t milliseconds) { return milliseconds * 1'000'000; }
 constexpr std::int64_t seconds(std::int64_t whole_seconds) { return whole_seconds * 1'000'000'000; }
 
+// The fields of a lease.grant of lock "L".
+inline Fields lease(const char* owner, std::int64_t token, std::int64_t lease_ns = seconds(10)) {
+  return Fields{{"lock", "L"}, {"owner", owner}, {"token", token}, {"lease_ns", lease_ns}};
+}
+
 struct EventSpec {
   std::int64_t time_ns = 0;
   std::string process;

@@ -16,9 +16,6 @@ using namespace testing;
 
 Fields hold(std::int64_t token) { return Fields{{"lock", "L"}, {"token", token}}; }
 Fields released() { return Fields{{"lock", "L"}, {"reason", "released"}}; }
-Fields lease(const char* owner, std::int64_t token, std::int64_t lease_ns = seconds(10)) {
-  return Fields{{"lock", "L"}, {"owner", owner}, {"token", token}, {"lease_ns", lease_ns}};
-}
 Fields write(const char* writer, std::int64_t token, std::int64_t value) {
   return Fields{{"key", "qty"}, {"value", value}, {"writer", writer}, {"token", token}};
 }

@@ -9,7 +9,7 @@ namespace {
 
 using namespace testing;
 
-Fields lease(const char* owner, std::int64_t token) {
+Fields orders_lease(const char* owner, std::int64_t token) {
   return Fields{{"lock", "orders"}, {"owner", owner}, {"token", token}, {"lease_ns", seconds(10)}};
 }
 Fields write(const char* writer, std::int64_t token, std::int64_t value) {
@@ -22,9 +22,9 @@ Fields read(const char* reader, std::int64_t token) {
 // worker-1 is granted token 3; its lease expires; worker-2 is granted token 4 at 45.002 s.
 HistoryBuilder superseded_history() {
   HistoryBuilder history;
-  history.add(ms(1000), "redis-0", "lease.grant", lease("worker-1", 3))
+  history.add(ms(1000), "redis-0", "lease.grant", orders_lease("worker-1", 3))
       .add(ms(11000), "redis-0", "lease.expire", Fields{{"lock", "orders"}, {"owner", "worker-1"}})
-      .add(ms(45002), "redis-0", "lease.grant", lease("worker-2", 4), "newer");
+      .add(ms(45002), "redis-0", "lease.grant", orders_lease("worker-2", 4), "newer");
   return history;
 }
 
@@ -105,10 +105,10 @@ TEST(StaleWrite, ServeRecordedAfterTheWriteAtTheSameNanosecondDoesNotMakeItStale
 
 TEST(StaleWrite, WriteAcceptedOneNanosecondBeforeTheNewerGrantIsNeitherStaleNorLate) {
   HistoryBuilder history;
-  history.add(ms(1000), "redis-0", "lease.grant", lease("worker-1", 3))
+  history.add(ms(1000), "redis-0", "lease.grant", orders_lease("worker-1", 3))
       .add(ms(11000), "redis-0", "lease.expire", Fields{{"lock", "orders"}, {"owner", "worker-1"}})
       .add(ms(45002) - 1, "storage", "write.accept", write("worker-1", 3, 6))
-      .add(ms(45002), "redis-0", "lease.grant", lease("worker-2", 4))
+      .add(ms(45002), "redis-0", "lease.grant", orders_lease("worker-2", 4))
       .add(ms(45003), "storage", "read.accept", read("worker-2", 4));
   const HistoryVerdict verdict = check(history);
   EXPECT_TRUE(ran(verdict, ViolationKind::kStaleWrite));
@@ -118,7 +118,7 @@ TEST(StaleWrite, WriteAcceptedOneNanosecondBeforeTheNewerGrantIsNeitherStaleNorL
 
 TEST(StaleWrite, HolderWhoseLeaseExpiredButNobodyElseAcquiredIsNeitherStaleNorLate) {
   HistoryBuilder history;
-  history.add(ms(1000), "redis-0", "lease.grant", lease("worker-1", 3))
+  history.add(ms(1000), "redis-0", "lease.grant", orders_lease("worker-1", 3))
       .add(ms(11000), "redis-0", "lease.expire", Fields{{"lock", "orders"}, {"owner", "worker-1"}})
       .add(ms(20000), "storage", "write.accept", write("worker-1", 3, 6));
   const HistoryVerdict verdict = check(history);
@@ -379,17 +379,17 @@ TEST(StaleWrite, RedlockTokensAreNotMatchedToEarlierGainsForTheyRepeatAcrossInst
   };
   HistoryBuilder history;
   history.add(0, "run", "run.begin", Fields{{"service", {{"kind", "redlock"}, {"instances", 3}, {"quorum", 2}}}})
-      .add(ms(1), "redis-1", "lease.grant", lease("worker-1", 1))
-      .add(ms(2), "redis-0", "lease.grant", lease("worker-1", 2))
+      .add(ms(1), "redis-1", "lease.grant", orders_lease("worker-1", 1))
+      .add(ms(2), "redis-0", "lease.grant", orders_lease("worker-1", 2))
       .add(ms(100), "redis-1", "lease.release", release("worker-1", 1))
       .add(ms(101), "redis-0", "lease.release", release("worker-1", 2))
-      .add(ms(200), "redis-1", "lease.grant", lease("worker-2", 2))
-      .add(ms(201), "redis-0", "lease.grant", lease("worker-2", 3))
+      .add(ms(200), "redis-1", "lease.grant", orders_lease("worker-2", 2))
+      .add(ms(201), "redis-0", "lease.grant", orders_lease("worker-2", 3))
       .add(ms(202), "storage", "read.accept", read("worker-2", 3))
       .add(ms(300), "redis-1", "lease.release", release("worker-2", 2))
       .add(ms(301), "redis-0", "lease.release", release("worker-2", 3))
-      .add(ms(400), "redis-2", "lease.grant", lease("worker-1", 1))
-      .add(ms(401), "redis-1", "lease.grant", lease("worker-1", 3))
+      .add(ms(400), "redis-2", "lease.grant", orders_lease("worker-1", 1))
+      .add(ms(401), "redis-1", "lease.grant", orders_lease("worker-1", 3))
       .add(ms(402), "storage", "write.accept", write("worker-1", 2, 7));
   EXPECT_TRUE(violations_of(check(history), ViolationKind::kStaleWrite).empty());
 }
@@ -399,15 +399,15 @@ TEST(StaleWrite, RedlockTokensAreNotMatchedToEarlierGainsForTheyRepeatAcrossInst
 // with token 3 while its forgotten token-1 promise still runs.
 HistoryBuilder regained_while_own_lost_lease_runs() {
   HistoryBuilder history;
-  history.add(ms(0), "redis-0", "lease.grant", lease("worker-1", 1))
+  history.add(ms(0), "redis-0", "lease.grant", orders_lease("worker-1", 1))
       .add(ms(1000), "redis-0", "lease.lost",
            Fields{{"lock", "orders"}, {"owner", "worker-1"}, {"token", 1}, {"reason", "evicted"}})
-      .add(ms(1100), "redis-0", "lease.grant", lease("worker-2", 2))
+      .add(ms(1100), "redis-0", "lease.grant", orders_lease("worker-2", 2))
       .add(ms(1200), "storage", "read.accept", read("worker-2", 2))
       .add(ms(1300), "storage", "write.accept", write("worker-2", 2, 5))
       .add(ms(1400), "redis-0", "lease.release",
            Fields{{"lock", "orders"}, {"owner", "worker-2"}, {"token", 2}, {"by", "worker-2"}})
-      .add(ms(1500), "redis-0", "lease.grant", lease("worker-1", 3), "regrant");
+      .add(ms(1500), "redis-0", "lease.grant", orders_lease("worker-1", 3), "regrant");
   return history;
 }
 
@@ -436,7 +436,7 @@ TEST(StaleWrite, AfterARegainTheOtherOwnersWriteIsStale) {
 TEST(StaleWrite, ARenewalOfTheSameTokenIsNoNewGain) {
   HistoryBuilder history = superseded_history();
   history.add(ms(46000), "storage", "write.accept", write("worker-2", 4, 5))
-      .add(ms(46500), "redis-0", "lease.renew", lease("worker-2", 4))
+      .add(ms(46500), "redis-0", "lease.renew", orders_lease("worker-2", 4))
       .add(ms(47000), "storage", "write.accept", write("worker-2", 4, 6));
   const HistoryVerdict verdict = check(history);
   EXPECT_TRUE(violations_of(verdict, ViolationKind::kStaleWrite).empty());
@@ -448,9 +448,9 @@ TEST(StaleWrite, ARenewalOfTheSameTokenIsNoNewGain) {
 // reads; then the old write lands.
 HistoryBuilder own_late_write_history() {
   HistoryBuilder history;
-  history.add(ms(1000), "redis-0", "lease.grant", lease("worker-1", 1))
+  history.add(ms(1000), "redis-0", "lease.grant", orders_lease("worker-1", 1))
       .add(ms(11000), "redis-0", "lease.expire", Fields{{"lock", "orders"}, {"owner", "worker-1"}})
-      .add(ms(21000), "redis-0", "lease.grant", lease("worker-1", 2), "newer")
+      .add(ms(21000), "redis-0", "lease.grant", orders_lease("worker-1", 2), "newer")
       .add(ms(21002), "storage", "read.accept", Fields{{"key", "qty"}, {"reader", "worker-1"}}, "served");
   return history;
 }
@@ -479,7 +479,7 @@ TEST(StaleWrite, ATokenOlderThanTheGainsMatchedBelongsToTheNewestHolding) {
   HistoryBuilder history;
   const auto gains = static_cast<std::int64_t>(kGainsMatchedByToken) + 1;
   for (std::int64_t token = 1; token <= gains; ++token) {
-    history.add(ms(1000 * token), "redis-0", "lease.grant", lease("worker-1", token))
+    history.add(ms(1000 * token), "redis-0", "lease.grant", orders_lease("worker-1", token))
         .add(ms(1000 * token + 1), "storage", "read.accept", read("worker-1", token))
         .add(ms(1000 * token + 2), "redis-0", "lease.release",
              Fields{{"lock", "orders"}, {"owner", "worker-1"}, {"token", token}, {"by", "worker-1"}});

@@ -25,13 +25,6 @@ namespace {
 
 using nlohmann::json;
 
-std::string read_file(const std::filesystem::path& path) {
-  std::ifstream input{path, std::ios::binary};
-  std::ostringstream text;
-  text << input.rdbuf();
-  return text.str();
-}
-
 // What XML 1.0 can hold of `text`: escaping leaves the rest out (reports/svg_document.h).
 std::string as_xml_holds_it(const std::string& text) {
   std::string kept;
@@ -83,7 +76,7 @@ TEST_F(HostileNames, RunWritesATableJsonAndJunitThatKeepEveryName) {
   std::string problem;
   EXPECT_TRUE(test::safe_for_a_terminal(run.output, &problem)) << "run printed: " << problem;
 
-  const json summary = json::parse(read_file(path("summary.json")));
+  const json summary = json::parse(read_text(path("summary.json")));
   std::vector<std::string> summarized;
   for (const json& scenario : summary.at("scenarios")) summarized.push_back(scenario.at("name").get<std::string>());
   EXPECT_EQ(summarized.size(), names_.size());
@@ -116,7 +109,7 @@ TEST_F(HostileNames, ReplayWritesAHistoryTheCheckerReadsATraceAndAnSvgForEveryNa
     std::string problem;
     EXPECT_TRUE(test::safe_for_a_terminal(replay.output, &problem)) << "name " << index << ": replay printed: " << problem;
 
-    std::istringstream lines{read_file(history)};
+    std::istringstream lines{read_text(history)};
     std::string line;
     ASSERT_TRUE(std::getline(lines, line));
     const json begin = json::parse(line);
@@ -143,7 +136,7 @@ TEST_F(HostileNames, ReplayWritesAHistoryTheCheckerReadsATraceAndAnSvgForEveryNa
   ASSERT_TRUE(check.exit_code == 0 || check.exit_code == 1) << check.output;
   std::string problem;
   EXPECT_TRUE(test::safe_for_a_terminal(check.output, &problem)) << "check printed: " << problem;
-  const json verdicts = json::parse(read_file(path("check.json")));
+  const json verdicts = json::parse(read_text(path("check.json")));
   EXPECT_EQ(verdicts.at("histories").size(), names_.size());
 }
 
@@ -197,7 +190,7 @@ TEST(HostileHistory, CheckShowsHostileProcsLocksAndKeysEscapedAndKeepsThemInItsJ
   EXPECT_NE(check.output.find("key\\n\\u{009b}"), std::string::npos) << check.output;
   EXPECT_NE(check.output.find("\\e[2Jworker\\u{202e}-1"), std::string::npos) << check.output;
   // The JSON keeps the names exact, unescaped for any terminal.
-  const json verdicts = json::parse(read_file(output_json));
+  const json verdicts = json::parse(read_text(output_json));
   const std::string detail = verdicts.at("histories").at(0).at("violations").at(0).at("detail");
   EXPECT_NE(detail.find("while \x1b[2Jworker\u202e-1 had held it"), std::string::npos) << detail;
 }

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "tests/scratch_directory.h"
+#include "tests/text_files.h"
 
 namespace locksim::cli_test {
 
@@ -41,11 +42,6 @@ inline std::string table_of(const std::string& output) { return output.substr(0,
 // A path in this test process's scratch directory (removed when the process ends).
 inline std::string scratch(const std::string& name) { return (test_support::scratch_directory() / name).string(); }
 
-inline std::string read_text(const std::string& path) {
-  std::ifstream input{path, std::ios::binary};
-  std::ostringstream contents;
-  contents << input.rdbuf();
-  return contents.str();
-}
+using test_support::read_text;
 
 }  // namespace locksim::cli_test

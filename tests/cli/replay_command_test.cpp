@@ -17,9 +17,11 @@
 #include <pugixml.hpp>
 
 #include "locksim_process.h"
+#include "tests/text_files.h"
 
 namespace {
 
+using locksim::test_support::lines_of;
 using locksim::cli_test::read_text;
 using locksim::cli_test::Result;
 using locksim::cli_test::run_locksim;
@@ -27,13 +29,6 @@ using locksim::cli_test::scratch;
 
 // A seed of H1 with double holders and a stale write (the README's example).
 const std::string kReplay = "replay " + std::string{LOCKSIM_SCENARIO_DIR} + "/h01-gc-pause-past-lease.json --seed 2 --fencing off";
-
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream input{text};
-  for (std::string line; std::getline(input, line);) lines.push_back(line);
-  return lines;
-}
 
 std::string trimmed(std::string text) {
   text.erase(0, text.find_first_not_of(' '));

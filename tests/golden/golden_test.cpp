@@ -17,9 +17,12 @@
 #include <gtest/gtest.h>
 
 #include "golden_histories.h"
+#include "tests/text_files.h"
 
 namespace locksim::golden {
 namespace {
+
+using test_support::lines_of;
 
 const std::filesystem::path kGoldenDirectory{LOCKSIM_GOLDEN_DIR};
 const std::filesystem::path kTable = kGoldenDirectory / "histories.tsv";
@@ -92,13 +95,6 @@ std::vector<GoldenTrace> golden_traces() {
     traces.push_back({line.substr(0, tab), line.substr(tab + 1)});
   }
   return traces;
-}
-
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream stream{text};
-  for (std::string line; std::getline(stream, line);) lines.push_back(line);
-  return lines;
 }
 
 std::string stdout_of(const std::string& command) {

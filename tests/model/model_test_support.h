@@ -147,6 +147,9 @@ struct RunSettings {
   }();
 };
 
+// When an event of a history happened, in nanoseconds of virtual time.
+inline std::int64_t at_ns(const Event& event) { return event["t"].get<std::int64_t>(); }
+
 // Builds the system, applies `plan`, runs to completion (or the time limit)
 // and returns the history, run.begin and run.end included.
 inline History run_system(const SystemOptions& options, const Plan& plan = {}, RunSettings settings = {}) {

@@ -14,6 +14,7 @@ namespace locksim::model {
 namespace {
 
 using namespace sim::literals;
+using testing::at_ns;
 using testing::Event;
 using testing::History;
 using testing::Plan;
@@ -43,8 +44,6 @@ Plan failover_after_first_grant(sim::Duration delay) {
     nemesis.after_event("redis-0", EventKind::kLeaseGrant, 1, delay, [&nemesis] { nemesis.failover(); });
   };
 }
-
-std::int64_t at_ns(const Event& event) { return event["t"].get<std::int64_t>(); }
 
 TEST(RedisFailoverReplicated, ThePromotedReplicaAdoptsTheLeaseWithWhatItsClockSaysIsLeft) {
   const History history = run_system(replicated_failover_setup(), failover_after_first_grant(500_ms));

@@ -12,12 +12,11 @@ namespace locksim::model {
 namespace {
 
 using namespace sim::literals;
+using testing::at_ns;
 using testing::Event;
 using testing::History;
 using testing::Plan;
 using testing::run_system;
-
-std::int64_t at_ns(const Event& event) { return event["t"].get<std::int64_t>(); }
 
 // Two workers, short jobs, a 10 s lease, Sentinel deciding after 10 s; the
 // failover fault fires at 5 s.

@@ -11,12 +11,12 @@ namespace locksim::model {
 namespace {
 
 using namespace sim::literals;
+using testing::at_ns;
 using testing::Event;
 using testing::History;
 using testing::Plan;
 using testing::run_system;
 
-std::int64_t at_ns(const Event& event) { return event["t"].get<std::int64_t>(); }
 constexpr std::int64_t kSecond = 1'000'000'000;
 
 // Two workers, 20 short jobs each, a 10 s lease, the grant on the replica

@@ -40,7 +40,7 @@ const ScenarioReport& h01_report() {
   return report;
 }
 
-pugi::xml_document parsed(const std::string& html) {
+pugi::xml_document parsed_html(const std::string& html) {
   pugi::xml_document document;
   const pugi::xml_parse_result result = document.load_string(html.c_str(), pugi::parse_default | pugi::parse_doctype);
   EXPECT_TRUE(result) << result.description() << " at offset " << result.offset << ": "
@@ -96,7 +96,7 @@ TEST(ScenarioReport, PausePastLeasePicturesExploresMinimalRunWithFencingOffThenO
 TEST(ScenarioPage, IsWellFormedWithTwoPicturesTheRedStaleWriteOnlyWithoutFencingAndTheReplayCommands) {
   const ScenarioReport& report = h01_report();
   const std::string html = scenario_page_html(report, {"index.html", "plans/minimal.json"});
-  const pugi::xml_document document = parsed(html);
+  const pugi::xml_document document = parsed_html(html);
   const pugi::xml_node body = document.child("html").child("body");
   ASSERT_TRUE(body);
   EXPECT_EQ(all(document, "//script").size(), 0u);
@@ -135,7 +135,7 @@ TEST(ScenarioReport, ASafeScenarioPicturesItsFirstSeedAndSaysNoRunHadAViolation)
   EXPECT_EQ(report.pictured_from, PicturedFrom::kFirstSeed);
   EXPECT_FALSE(report.sweep.has_value()) << "no worker pause to sweep";
   const std::string html = scenario_page_html(report, {});
-  const pugi::xml_document document = parsed(html);
+  const pugi::xml_document document = parsed_html(html);
   const std::string text = text_of(document.child("html").child("body"));
   EXPECT_NE(text.find("No run had a violation"), std::string::npos);
   EXPECT_NE(text.find("No violation in 20 runs, with fencing or without."), std::string::npos);
@@ -156,15 +156,15 @@ TEST(ScenarioPage, MarkupInTheScenarioIsShownAsText) {
   std::vector<std::string> taken;
   const std::string index = index_page_html({{&report, page_file_name(report.name, taken)}});
   for (const std::string& html : {page, index}) {
-    const pugi::xml_document document = parsed(html);
+    const pugi::xml_document document = parsed_html(html);
     EXPECT_EQ(all(document, "//script").size(), 0u);
     EXPECT_EQ(all(document, "//img").size(), 0u);
     EXPECT_EQ(all(document, "//b").size(), 0u);
     const std::string text = text_of(document.child("html"));
     EXPECT_NE(text.find("<script>alert(1)</script>"), std::string::npos);
   }
-  EXPECT_NE(text_of(parsed(page).child("html")).find("a & b <b>bold</b> \"quoted\""), std::string::npos);
-  EXPECT_NE(text_of(parsed(page).child("html")).find("<img src=x>"), std::string::npos) << "the key, in the setup table";
+  EXPECT_NE(text_of(parsed_html(page).child("html")).find("a & b <b>bold</b> \"quoted\""), std::string::npos);
+  EXPECT_NE(text_of(parsed_html(page).child("html")).find("<img src=x>"), std::string::npos) << "the key, in the setup table";
   EXPECT_EQ(taken.front(), "_script_alert_1___script_.html");
   std::filesystem::remove(file);
 }
@@ -183,7 +183,7 @@ TEST(PageFileName, KeepsSafeCharactersAvoidsIndexAndNeverRepeats) {
 TEST(IndexPage, LinksEveryPageAndSaysWhatTheCountsShow) {
   const ScenarioReport& report = h01_report();
   const std::string html = index_page_html({{&report, "h01-gc-pause-past-lease.html"}});
-  const pugi::xml_document document = parsed(html);
+  const pugi::xml_document document = parsed_html(html);
   EXPECT_EQ(all(document, "//a[@href='h01-gc-pause-past-lease.html']").size(), 2u) << "the table and the takeaways";
   const std::string text = text_of(document.child("html"));
   EXPECT_NE(text.find(report.description), std::string::npos);

@@ -71,7 +71,7 @@ Timeline timeline_of(const std::string& history) {
   return build_timeline(entries, outcome.verdict);
 }
 
-pugi::xml_document parsed(const std::string& svg) {
+pugi::xml_document parsed_svg(const std::string& svg) {
   pugi::xml_document document;
   const pugi::xml_parse_result result = document.load_string(svg.c_str());
   EXPECT_TRUE(result) << result.description() << "\n" << svg.substr(0, 2000);
@@ -143,7 +143,7 @@ TEST(TimelineSvg, PausePastLeaseWithoutFencingHasARedStaleWriteLabelledWithItsTo
   const Replayed replayed = replay_h01(model::Fencing::kOff);
   const Timeline timeline = build_timeline(replayed.entries, replayed.run.verdict);
   const std::string svg = timeline_svg(timeline);
-  const pugi::xml_document document = parsed(svg);
+  const pugi::xml_document document = parsed_svg(svg);
   const TimelineWindow window = timeline_window(timeline, {});
   EXPECT_EQ(window.begin_ns, 0);
   EXPECT_EQ(window.end_ns, timeline.end_ns);
@@ -194,7 +194,7 @@ TEST(TimelineSvg, TheSamePlanWithFencingShowsTheWokenHoldersReadCrossedOutAndNoR
   EXPECT_TRUE(std::none_of(timeline.writes.begin(), timeline.writes.end(),
                            [](const TimelineWrite& write) { return write.write_class == WriteClass::kStale; }));
 
-  const pugi::xml_document document = parsed(timeline_svg(timeline));
+  const pugi::xml_document document = parsed_svg(timeline_svg(timeline));
   const pugi::xpath_node_set marks = document.select_nodes("//circle[@class='read rejected']");
   ASSERT_EQ(marks.size(), 1U);
   EXPECT_NEAR(marks.first().node().attribute("cx").as_double(), timeline_x(timeline_window(timeline, {}), rejected.time_ns),
@@ -221,7 +221,7 @@ TEST(TimelineSvg, AWriteStorageTurnedAwayIsCrossedOutAndNotRed) {
   EXPECT_EQ(write->reject_reason, field_text(rejected, "reason"));
   EXPECT_EQ(timeline.lanes[write->writer_lane].name, field_text(rejected, "writer"));
 
-  const pugi::xml_document document = parsed(timeline_svg(timeline));
+  const pugi::xml_document document = parsed_svg(timeline_svg(timeline));
   EXPECT_EQ(count(document, "//circle[@class='write rejected']"), 1U);
   EXPECT_EQ(count(document, "//line[@class='cross-out']"), 2U);
   const pugi::xpath_node_set labels =
@@ -240,7 +240,7 @@ TEST(TimelineSvg, ARedlockHoldPastItsValidityShowsWhereTheValidityRanOut) {
     return belief.valid_until_ns && *belief.valid_until_ns < belief.end_ns;
   });
   ASSERT_NE(late, timeline.beliefs.end());
-  const pugi::xml_document document = parsed(timeline_svg(timeline, {}));
+  const pugi::xml_document document = parsed_svg(timeline_svg(timeline, {}));
   EXPECT_FALSE(document.select_nodes("//line[@class='validity-end']").empty());
 }
 
@@ -262,7 +262,7 @@ TEST(TimelineSvg, AWindowAroundTheFirstViolationShowsOnlyThatStretchAndTheNote) 
   const std::int64_t first = replayed.run.verdict.violations.front().time_ns;
   EXPECT_EQ(window.begin_ns, first - 10'000'000'000);
   EXPECT_EQ(window.end_ns, first + 10'000'000'000);
-  const pugi::xml_document document = parsed(timeline_svg(timeline, options));
+  const pugi::xml_document document = parsed_svg(timeline_svg(timeline, options));
   for (const pugi::xpath_node& node : document.select_nodes("//rect[@class='lease' or @class='belief']")) {
     EXPECT_GE(node.node().attribute("x").as_double(), timeline_x(window, window.begin_ns) - 0.01);
     EXPECT_LE(node.node().attribute("x").as_double() + node.node().attribute("width").as_double(),
@@ -334,7 +334,7 @@ TEST(TimelineModel, LateAndStaleWritesAreTheCheckersOnes) {
   ASSERT_EQ(timeline.leases.size(), 2U);
   EXPECT_EQ(timeline.leases[1].ended_by, "end of run");
 
-  const pugi::xml_document document = parsed(timeline_svg(timeline));
+  const pugi::xml_document document = parsed_svg(timeline_svg(timeline));
   const pugi::xpath_node_set late = document.select_nodes("//circle[@class='write late']");
   ASSERT_EQ(late.size(), 1U);
   EXPECT_STREQ(late.first().node().attribute("fill").value(), "#f0a202");
@@ -363,7 +363,7 @@ TEST(TimelineModel, AnExternalChargeMadeTwiceForOneJobIsADuplicateEffectOnThePay
   EXPECT_EQ(static_cast<std::int64_t>(timeline.effects.size()), accepted) << "every call the service took, once";
   EXPECT_EQ(marked, duplicates) << "each duplicate_effect names one accepted call";
 
-  const pugi::xml_document document = parsed(timeline_svg(timeline));
+  const pugi::xml_document document = parsed_svg(timeline_svg(timeline));
   EXPECT_EQ(count(document, "//circle[@class='effect duplicate']"), static_cast<std::size_t>(duplicates));
   EXPECT_EQ(std::string{document.select_node("//text[@class='effect-label']").node().child_value()}.substr(0, 4), "job ");
 }
@@ -375,7 +375,7 @@ TEST(TimelineSvg, AScenarioNameThatIsMarkupIsText) {
   const std::string svg = timeline_svg(timeline);
   EXPECT_EQ(svg.find("<script"), std::string::npos);
   EXPECT_NE(svg.find("&lt;script&gt;alert(1)&lt;/script&gt;"), std::string::npos);
-  const pugi::xml_document document = parsed(svg);
+  const pugi::xml_document document = parsed_svg(svg);
   EXPECT_EQ(count(document, "//script"), 0U);
   EXPECT_EQ(std::string{document.select_node("//text[@class='title']").node().child_value()},
             name + " — seed 7, fencing off");

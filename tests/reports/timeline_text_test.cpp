@@ -13,9 +13,12 @@
 #include "runner/seed_run.h"
 #include "scenario/plan.h"
 #include "scenario/scenario_parser.h"
+#include "tests/text_files.h"
 
 namespace locksim::reports {
 namespace {
+
+using test_support::lines_of;
 
 Timeline h01_seed_2_without_fencing() {
   const scenario::Scenario scenario =
@@ -26,13 +29,6 @@ Timeline h01_seed_2_without_fencing() {
                                                  entries.push_back(trace_entry(line));
                                                });
   return build_timeline(entries, run.verdict);
-}
-
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream input{text};
-  for (std::string line; std::getline(input, line);) lines.push_back(line);
-  return lines;
 }
 
 bool any_line_has(const std::vector<std::string>& lines, const std::string& part) {

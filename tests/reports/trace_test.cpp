@@ -5,9 +5,12 @@
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
+#include "tests/text_files.h"
 
 namespace locksim::reports {
 namespace {
+
+using test_support::lines_of;
 
 // A history line as the recorder writes it.
 TraceEntry entry(std::int64_t index, std::int64_t time_ns, std::string_view proc, std::string_view event,
@@ -16,13 +19,6 @@ TraceEntry entry(std::int64_t index, std::int64_t time_ns, std::string_view proc
       fmt::format(R"({{"i":{},"t":{},"proc":"{}","ev":"{}"{}}})", index, time_ns, proc, event, fields));
   if (proc.starts_with("worker") || proc == "storage") result.local_time_ns = time_ns + 1'000'000;
   return result;
-}
-
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream input{text};
-  for (std::string line; std::getline(input, line);) lines.push_back(line);
-  return lines;
 }
 
 bool has_line_containing(const std::string& text, std::string_view part) { return text.find(part) != std::string::npos; }

@@ -10,9 +10,12 @@
 #include "runner/scenario_run.h"
 #include "runner/seed_run.h"
 #include "scenario/scenario_parser.h"
+#include "run_request.h"
 
 namespace locksim::runner {
 namespace {
+
+using testing::seeds;
 
 using checker::ViolationKind;
 
@@ -20,13 +23,6 @@ scenario::Scenario with_expectation(const std::string& file, scenario::Expectati
   scenario::Scenario scenario = scenario::load_scenario_file(std::string{LOCKSIM_SCENARIO_DIR} + "/" + file);
   scenario.expect = {std::move(expectation)};
   return scenario;
-}
-
-RunRequest seeds(std::uint64_t count) {
-  RunRequest request;
-  request.seed_count = count;
-  request.threads = 2;
-  return request;
 }
 
 const ExpectationResult& failed_one(const ScenarioSummary& summary) {

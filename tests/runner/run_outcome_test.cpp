@@ -11,16 +11,12 @@
 #include "reports/terminal_table.h"
 #include "runner/scenario_run.h"
 #include "scenario/scenario_parser.h"
+#include "run_request.h"
 
 namespace locksim::runner {
 namespace {
 
-RunRequest seeds(std::uint64_t count) {
-  RunRequest request;
-  request.seed_count = count;
-  request.threads = 2;
-  return request;
-}
+using testing::seeds;
 
 const ExpectationResult& expectation_on(const ScenarioSummary& summary, scenario::Measure measure) {
   const auto found = std::find_if(summary.expectations.begin(), summary.expectations.end(),

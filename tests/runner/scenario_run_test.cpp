@@ -20,16 +20,15 @@
 #include "scenario/saved_plan.h"
 #include "scenario/scenario_parser.h"
 #include "tests/summary_without_times.h"
+#include "tests/text_files.h"
+#include "run_request.h"
 
 namespace locksim::runner {
 namespace {
 
-std::string read_text(const std::string& path) {
-  std::ifstream input{path, std::ios::binary};
-  std::ostringstream contents;
-  contents << input.rdbuf();
-  return contents.str();
-}
+using testing::seeds;
+
+using test_support::read_text;
 
 std::vector<std::string> builtin_scenario_files() {
   std::vector<std::string> files;
@@ -42,13 +41,6 @@ std::vector<std::string> builtin_scenario_files() {
 
 nlohmann::json comparable(const std::vector<ScenarioSummary>& summaries) {
   return locksim::test_support::summary_without_times(nlohmann::json::parse(reports::summary_to_json(summaries)));
-}
-
-RunRequest seeds(std::uint64_t count, unsigned threads = 2) {
-  RunRequest request;
-  request.seed_count = count;
-  request.threads = threads;
-  return request;
 }
 
 class BuiltinScenario : public ::testing::TestWithParam<std::string> {};

@@ -11,18 +11,15 @@
 
 #include "reports/sweep_csv.h"
 #include "reports/sweep_table.h"
+#include "tests/text_files.h"
 
 namespace locksim::runner {
 namespace {
 
-const std::string kConstantPause = std::string{LOCKSIM_TEST_DATA_DIR} + "/scenarios/sweep-constant-pause.json";
+using test_support::read_text;
+using test_support::lines_of;
 
-std::string read_text(const std::string& path) {
-  std::ifstream input{path, std::ios::binary};
-  std::ostringstream contents;
-  contents << input.rdbuf();
-  return contents.str();
-}
+const std::string kConstantPause = std::string{LOCKSIM_TEST_DATA_DIR} + "/scenarios/sweep-constant-pause.json";
 
 SweepPlan plan(const std::vector<std::string>& varies) {
   std::vector<SweepAxis> axes;
@@ -37,13 +34,6 @@ std::string refusal(const std::vector<std::string>& varies) {
     return error.what();
   }
   return "(accepted)";
-}
-
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream input{text};
-  for (std::string line; std::getline(input, line);) lines.push_back(line);
-  return lines;
 }
 
 std::vector<std::string> fields_of(const std::string& line) {

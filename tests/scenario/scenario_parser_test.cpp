@@ -8,18 +8,14 @@
 
 #include "model/redlock_service.h"
 #include "scenario/scenario_reference.h"
+#include "tests/text_files.h"
 
 namespace locksim::scenario {
 namespace {
 
-using namespace sim::literals;
+using test_support::read_text;
 
-std::string read_text(const std::filesystem::path& path) {
-  std::ifstream input{path, std::ios::binary};
-  std::ostringstream contents;
-  contents << input.rdbuf();
-  return contents.str();
-}
+using namespace sim::literals;
 
 TEST(ScenarioParser, ReadsTheSpecExampleWithEveryValue) {
   const Scenario scenario = load_scenario_file((std::filesystem::path{LOCKSIM_TEST_DATA_DIR} / "scenarios" / "spec-example.json").string());

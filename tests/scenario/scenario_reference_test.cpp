@@ -11,9 +11,12 @@
 
 #include "scenario/scenario_parser.h"
 #include "vocabulary/fault_kind.h"
+#include "tests/text_files.h"
 
 namespace locksim::scenario {
 namespace {
+
+using test_support::read_text;
 
 // The keys the parser accepts in the object where `document` holds the
 // unknown key "zzzz", read from its "expected one of …" error message: the
@@ -147,13 +150,6 @@ TEST(ScenarioReference, ExplainTextCarriesEveryField) {
             "  default:  lease / 3\n"
             "  limits:   > 0\n"
             "  meaning:  the watchdog's period; a warning when it is not shorter than the lease\n");
-}
-
-std::string read_text(const std::filesystem::path& path) {
-  std::ifstream input{path, std::ios::binary};
-  std::ostringstream contents;
-  contents << input.rdbuf();
-  return contents.str();
 }
 
 // docs/scenario-format.md holds the table verbatim between two markers, so
