@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "checker/violation.h"
+#include "reports/label_layout.h"
 #include "reports/plot_scale.h"
 #include "reports/svg_document.h"
 #include "vocabulary/event_kind.h"
@@ -32,8 +33,10 @@ constexpr double kLanesTop = 78;
 constexpr double kLaneHeight = 52;
 // Storage is taller: its writes' labels take up to three rows.
 constexpr double kStorageLaneHeight = 76;
-constexpr std::array<double, 3> kLabelRowOffsets = {-10, 21, 35};  // from the storage lane's marks
 constexpr double kLabelFont = 11;
+constexpr double kFaultFont = 10;
+constexpr double kCalloutFont = 10;
+constexpr double kNoteFont = 11;
 constexpr std::size_t kListedViolations = 4;
 
 constexpr std::string_view kOkColour = "#555555";
@@ -49,10 +52,6 @@ constexpr std::string_view kAxisColour = "#333333";
 // The holders' colours: none of them red or amber, which mean stale and late.
 constexpr std::array<std::string_view, 8> kHolderColours = {"#1f77b4", "#2ca02c", "#9467bd", "#17becf",
                                                             "#8c564b", "#e377c2", "#bcbd22", "#7f7f7f"};
-
-double text_width(std::string_view text, double font_size) {
-  return static_cast<double>(text.size()) * font_size * 0.58;
-}
 
 std::string seconds_label(std::int64_t time_ns) { return checker::format_seconds(time_ns); }
 
@@ -89,54 +88,59 @@ std::string_view lane_kind_text(LaneKind kind) {
   return "";
 }
 
-// Label rows beside the storage lane's markers, so that labels of writes
-// close in time do not print over each other.
-class LabelRows {
- public:
-  explicit LabelRows(std::size_t rows) : taken_(rows) {}
-
-  // The first row where [left, right] is free, taking it; nullopt when none is.
-  std::optional<std::size_t> take(double left, double right) {
-    for (std::size_t row = 0; row < taken_.size(); ++row) {
-      const bool free = std::none_of(taken_[row].begin(), taken_[row].end(), [&](const auto& span) {
-        return left < span.second + 4 && span.first < right + 4;
-      });
-      if (free) {
-        taken_[row].emplace_back(left, right);
-        return row;
-      }
-    }
-    return std::nullopt;
-  }
-
- private:
-  std::vector<std::vector<std::pair<double, double>>> taken_;
-};
+// The rows of a lane where a label's baseline can sit: above and below its
+// bars, or on storage one above its marks and two below.
+std::vector<double> label_rows(LaneKind kind, double top, double height) {
+  if (kind == LaneKind::kStorage) return {top + 20, top + 51, top + 65};
+  return {top + 14, top + height - 5};
+}
 
 class TimelinePainter {
  public:
   TimelinePainter(const Timeline& timeline, const TimelineOptions& options)
       : timeline_{timeline}, options_{options}, window_{timeline_window(timeline, options)} {}
 
+  // Painted twice when an important label found no room on the lanes: the
+  // second time with rows below the picture for it.
   std::string paint() {
+    std::string first = paint_once();
+    if (overflow_.empty()) return first;
+    overflow_rows_ = overflow_.size();
+    return paint_once();
+  }
+
+ private:
+  std::string paint_once() {
+    labels_ = LabelLayout{Box{kPlotLeft, kLanesTop, kWidth - 4, lanes_bottom()}};
+    overflow_.clear();
     SvgDocument svg{kWidth, height()};
     add_definitions(svg);
     add_title(svg);
     add_lanes(svg);
     add_axis(svg);
+    // Shapes first, each blocking its room; then labels, the most important first.
     add_spans(svg);
     add_leases(svg);
     add_beliefs(svg);
     add_markers(svg);
-    add_storage_traffic(svg);
-    add_effects(svg);
-    add_note(svg);
+    add_storage_marks(svg);
+    add_effect_marks(svg);
+    add_note_line(svg);
+    add_note_label(svg);
+    add_callouts(svg);
+    add_storage_labels(svg, /*ordinary=*/false);
+    add_effect_labels(svg, /*ordinary=*/false);
+    add_lease_end_labels(svg);
+    add_span_labels(svg);
+    add_marker_labels(svg);
+    add_storage_labels(svg, /*ordinary=*/true);
+    add_effect_labels(svg, /*ordinary=*/true);
     add_legend(svg);
     add_violation_list(svg);
+    add_overflow(svg);
     return svg.to_xml();
   }
 
- private:
   // Ids are prefixed so that several pictures can share one HTML page.
   [[nodiscard]] std::string id(std::string_view name) const { return options_.id_prefix + std::string{name}; }
   [[nodiscard]] std::string url(std::string_view name) const { return fmt::format("url(#{})", id(name)); }
@@ -149,8 +153,9 @@ class TimelinePainter {
   [[nodiscard]] std::size_t listed_violations() const {
     return std::min(timeline_.callouts.size(), kListedViolations + 1);
   }
+  [[nodiscard]] double overflow_y() const { return legend_y() + 28 + 16 * static_cast<double>(listed_violations()); }
   [[nodiscard]] double height() const {
-    return legend_y() + 26 + 16 * static_cast<double>(listed_violations()) + 8;
+    return overflow_y() - 2 + 16 * static_cast<double>(overflow_rows_) + 8;
   }
   // lane == lanes.size() is the bottom of the last lane.
   [[nodiscard]] double lane_top(std::size_t lane) const {
@@ -189,6 +194,41 @@ class TimelinePainter {
   [[nodiscard]] std::size_t service_lanes() const {
     return static_cast<std::size_t>(std::count_if(timeline_.lanes.begin(), timeline_.lanes.end(),
                                                   [](const Lane& lane) { return lane.kind == LaneKind::kService; }));
+  }
+
+  // A shape that labels must leave readable.
+  void block(double left, double top, double width, double height) {
+    labels_.block(Box{left, top, left + width, top + height});
+  }
+  void block_mark(double centre_x, double centre_y, double radius) {
+    labels_.block(Box{centre_x - radius, centre_y - radius, centre_x + radius, centre_y + radius});
+  }
+
+  // Where a label beside the point `at_x` of `lane` may go: in each of the
+  // lane's rows, right of the point, then left of it (`gap` away); `centred`
+  // puts it over the point first.
+  [[nodiscard]] std::vector<LabelPlace> beside(double at_x, std::size_t lane, double gap, bool centred = false) const {
+    std::vector<LabelPlace> places;
+    for (const double row : label_rows(timeline_.lanes[lane].kind, lane_top(lane), lane_height(lane))) {
+      if (centred) places.push_back({at_x, row, "middle"});
+      places.push_back({at_x + gap, row, "start"});
+      places.push_back({at_x - gap, row, "end"});
+    }
+    return places;
+  }
+
+  // Draws `text` at the first free place, or (important) lists it below the
+  // picture with where it belongs; returns the drawn label, if any.
+  SvgElement* draw_label(SvgDocument& svg, const std::vector<LabelPlace>& places, std::string_view text,
+                         double font_size, bool important, std::string_view where) {
+    const std::optional<LabelPlace> place = labels_.place(places, font_size, text);
+    if (place) return &svg.add(svg_text(place->x, place->baseline, text, place->anchor, font_size));
+    if (important) overflow_.push_back(fmt::format("{} ({})", text, where));
+    return nullptr;
+  }
+
+  [[nodiscard]] std::string where(std::size_t lane, std::int64_t time_ns) const {
+    return fmt::format("{}, {}", timeline_.lanes[lane].name, short_seconds(time_ns));
   }
 
   void add_definitions(SvgDocument& svg) const {
@@ -265,49 +305,49 @@ class TimelinePainter {
   }
 
   // Pauses hatched over the lane; other lasting faults as a band at its foot.
-  // A label that would print over another on its lane, or off the picture, is
-  // left to the shape's tooltip.
-  void add_spans(SvgDocument& svg) const {
+  void add_spans(SvgDocument& svg) {
     for (const FaultSpan& span : timeline_.spans) {
       const auto range = clipped(span.begin_ns, span.end_ns);
       if (!range) continue;
       const double top = lane_top(span.lane);
       const double width = std::max(range->second - range->first, 1.5);
-      const bool down =
-          span.kind == fault_kind_name(FaultKind::kCrash) || span.kind == fault_kind_name(FaultKind::kPowerLoss);
       if (span.kind == fault_kind_name(FaultKind::kPause)) {
         SvgElement& rect = svg.add(svg_rect(range->first, top + 3, width, lane_height(span.lane) - 6, url("pause-hatch")));
         rect.set("stroke", "#8d8d8d").set("class", "pause");
         rect.set("data-begin-ns", fmt::format("{}", span.begin_ns)).set("data-end-ns", fmt::format("{}", span.end_ns));
         rect.add("title").text(span.label);
       } else {
-        SvgElement& band =
-            svg.add(svg_rect(range->first, top + lane_height(span.lane) - 9, width, 6, down ? "#444444" : "#9aa5b1"));
+        const double band_top = top + lane_height(span.lane) - 9;
+        SvgElement& band = svg.add(svg_rect(range->first, band_top, width, 6, is_down(span) ? "#444444" : "#9aa5b1"));
         band.set("class", "fault").set("data-kind", span.kind);
         band.add("title").text(span.label);
+        block(range->first, band_top, width, 6);
       }
-    }
-    // Labels after every shape, so that no later shape covers one.
-    std::map<std::pair<std::size_t, bool>, double> label_end;  // (lane, pause?) -> right edge of its last label
-    for (const FaultSpan& span : timeline_.spans) {
-      const auto range = clipped(span.begin_ns, span.end_ns);
-      if (!range) continue;
-      const double top = lane_top(span.lane);
-      const bool pause = span.kind == fault_kind_name(FaultKind::kPause);
-      const bool down =
-          span.kind == fault_kind_name(FaultKind::kCrash) || span.kind == fault_kind_name(FaultKind::kPowerLoss);
-      const std::string text = down ? span.label + " (down)" : span.label;
-      const double font_size = pause ? 10 : 9;
-      const double left = range->first + 3;
-      double& previous_end = label_end.try_emplace({span.lane, pause}, 0.0).first->second;
-      if (left < previous_end + 6 || left + text_width(text, font_size) > kWidth - 4) continue;
-      previous_end = left + text_width(text, font_size);
-      svg.add(svg_text(left, pause ? top + 13 : top + lane_height(span.lane) - 11, text, "start", font_size))
-          .set("fill", "#444444");
     }
   }
 
-  void add_leases(SvgDocument& svg) const {
+  static bool is_down(const FaultSpan& span) {
+    return span.kind == fault_kind_name(FaultKind::kCrash) || span.kind == fault_kind_name(FaultKind::kPowerLoss);
+  }
+
+  // A fault's name at its start, in a free row of its lane; where there is
+  // none the shape's tooltip keeps it.
+  void add_span_labels(SvgDocument& svg) {
+    for (const FaultSpan& span : timeline_.spans) {
+      const auto range = clipped(span.begin_ns, span.end_ns);
+      if (!range) continue;
+      const std::string text = is_down(span) ? span.label + " (down)" : span.label;
+      std::vector<LabelPlace> places;
+      for (const double row : label_rows(timeline_.lanes[span.lane].kind, lane_top(span.lane), lane_height(span.lane))) {
+        places.push_back({range->first + 3, row, "start"});
+      }
+      if (SvgElement* label = draw_label(svg, places, text, kFaultFont, false, {})) {
+        label->set("fill", "#444444").set("class", "fault-label");
+      }
+    }
+  }
+
+  void add_leases(SvgDocument& svg) {
     const double projection_opacity = std::max(0.06, 0.22 / static_cast<double>(std::max<std::size_t>(1, service_lanes())));
     for (const LeaseBar& lease : timeline_.leases) {
       const auto range = clipped(lease.begin_ns, lease.end_ns);
@@ -328,39 +368,52 @@ class TimelinePainter {
       bar.set("data-begin-ns", fmt::format("{}", lease.begin_ns)).set("data-end-ns", fmt::format("{}", lease.end_ns));
       bar.add("title").text(fmt::format("lease t{} to {} from {} to {} ({})", lease.token, lease.owner,
                                         seconds_label(lease.begin_ns), seconds_label(lease.end_ns), lease.ended_by));
+      block(range->first, middle - 9, width, 18);
+      // The token inside its own bar, where the bar is wide enough.
       const std::string token = lease.token.empty() ? std::string{} : "t" + lease.token;
-      if (!token.empty() && width > text_width(token, 10) + 4) {
-        svg.add(svg_text(range->first + width / 2, middle + 3.5, token, "middle", 10)).set("fill", "white");
+      if (!token.empty() && width > text_box(0, 0, "start", 10, token).right + 4) {
+        svg.add(svg_text(range->first + width / 2, middle + 3.5, token, "middle", 10))
+            .set("fill", "white")
+            .set("class", "token");
       }
-      add_lease_end(svg, lease, middle);
+      if (ran_out(lease) && visible(lease.end_ns)) {
+        svg.add(svg_line(x(lease.end_ns), middle - 13, x(lease.end_ns), middle + 13, "#222222", 2)).set("class", "lease-end");
+      }
     }
   }
 
-  // A lease that ran out or vanished (not a plain release) is where the gap opens: mark and name its end.
-  void add_lease_end(SvgDocument& svg, const LeaseBar& lease, double middle) const {
-    if ((lease.ended_by != event_kind_name(EventKind::kLeaseExpire) &&
-         lease.ended_by != event_kind_name(EventKind::kLeaseLost)) ||
-        !visible(lease.end_ns))
-      return;
-    const double end = x(lease.end_ns);
-    svg.add(svg_line(end, middle - 13, end, middle + 13, "#222222", 2)).set("class", "lease-end");
-    const std::string text = lease.ended_by == event_kind_name(EventKind::kLeaseExpire) ? "expired" : "lost";
-    svg.add(svg_text(end + 3, middle - 12, text, "start", 10)).set("fill", "#222222");
+  // A lease that ran out or vanished (not a plain release) is where the gap opens.
+  static bool ran_out(const LeaseBar& lease) {
+    return lease.ended_by == event_kind_name(EventKind::kLeaseExpire) ||
+           lease.ended_by == event_kind_name(EventKind::kLeaseLost);
   }
 
-  void add_beliefs(SvgDocument& svg) const {
+  // "expired" or "lost" beside the end of such a lease.
+  void add_lease_end_labels(SvgDocument& svg) {
+    for (const LeaseBar& lease : timeline_.leases) {
+      if (!ran_out(lease) || !visible(lease.end_ns)) continue;
+      const std::string text = lease.ended_by == event_kind_name(EventKind::kLeaseExpire) ? "expired" : "lost";
+      if (SvgElement* label = draw_label(svg, beside(x(lease.end_ns), lease.lane, 3), text, kFaultFont, false, {})) {
+        label->set("fill", "#222222").set("class", "lease-end-label");
+      }
+    }
+  }
+
+  void add_beliefs(SvgDocument& svg) {
     for (const BeliefBar& belief : timeline_.beliefs) {
       const auto range = clipped(belief.begin_ns, belief.end_ns);
       if (!range) continue;
       const double middle = lane_middle(belief.lane);
       const std::string_view colour = holder_colour(timeline_.lanes[belief.lane].name);
-      SvgElement& bar = svg.add(svg_rect(range->first, middle - 4, std::max(range->second - range->first, 1.0), 8, colour));
+      const double width = std::max(range->second - range->first, 1.0);
+      SvgElement& bar = svg.add(svg_rect(range->first, middle - 4, width, 8, colour));
       if (range->second - range->first > 3) bar.set("stroke", "white").set("stroke-width", 0.5);
       bar.set("class", "belief").set("data-token", belief.token).set("data-ended-by", belief.ended_by);
       bar.set("data-begin-ns", fmt::format("{}", belief.begin_ns)).set("data-end-ns", fmt::format("{}", belief.end_ns));
       bar.add("title").text(fmt::format("{} believes it holds t{} from {} to {} ({})", timeline_.lanes[belief.lane].name,
                                         belief.token, seconds_label(belief.begin_ns), seconds_label(belief.end_ns),
                                         belief.ended_by));
+      block(range->first, middle - 4, width, 8);
       if (belief.valid_until_ns && *belief.valid_until_ns < belief.end_ns && visible(*belief.valid_until_ns)) {
         // Redlock: past here the client's own validity had run out while it still acted as the holder.
         SvgElement& tick = svg.add(svg_line(x(*belief.valid_until_ns), middle - 7, x(*belief.valid_until_ns), middle + 7,
@@ -370,7 +423,8 @@ class TimelinePainter {
                                            seconds_label(*belief.valid_until_ns)));
       }
       if (belief.ended_by == vocabulary::reason::kCrash && visible(belief.end_ns)) {
-        svg.add(svg_text(x(belief.end_ns), middle + 4, "✕", "middle", 12)).set("fill", "#222222");
+        svg.add(svg_text(x(belief.end_ns), middle + 4, "✕", "middle", 12)).set("fill", "#222222").set("class", "crash-mark");
+        block_mark(x(belief.end_ns), middle, 7);
       }
     }
   }
@@ -380,15 +434,26 @@ class TimelinePainter {
       if (!visible(marker.time_ns)) continue;
       const double marker_x = x(marker.time_ns);
       const double top = lane_top(marker.lane);
-      const bool clock = marker.kind != fault_kind_name(FaultKind::kMemoryPressure);
-      const std::string_view colour = clock ? kClockColour : "#555555";
+      const std::string_view colour = marker_colour(marker);
       svg.add(svg_line(marker_x, top + 2, marker_x, top + lane_height(marker.lane) - 2, colour, 2))
-          .set("stroke-dasharray", clock ? "none" : "3 2")
+          .set("stroke-dasharray", colour == kClockColour ? "none" : "3 2")
           .set("class", marker.kind);
       svg.add(SvgElement{"polygon"})
           .set("points", svg_points({{marker_x - 5, top + 2}, {marker_x + 5, top + 2}, {marker_x, top + 9}}))
           .set("fill", colour);
-      svg.add(svg_text(marker_x + 6, top + 11, marker.label, "start", 10)).set("fill", colour).set("font-weight", "bold");
+    }
+  }
+
+  static std::string_view marker_colour(const FaultMarker& marker) {
+    return marker.kind != fault_kind_name(FaultKind::kMemoryPressure) ? kClockColour : std::string_view{"#555555"};
+  }
+
+  void add_marker_labels(SvgDocument& svg) {
+    for (const FaultMarker& marker : timeline_.markers) {
+      if (!visible(marker.time_ns)) continue;
+      if (SvgElement* label = draw_label(svg, beside(x(marker.time_ns), marker.lane, 6), marker.label, kFaultFont, false, {})) {
+        label->set("fill", marker_colour(marker)).set("font-weight", "bold").set("class", "marker-label");
+      }
     }
   }
 
@@ -410,40 +475,36 @@ class TimelinePainter {
     return writes;
   }
 
-  // Marks first, then labels by importance: stale, rejected and late
-  // writes and turned-away reads beside their marks, then the violations'
-  // names, then ordinary writes' labels where room is left.
-  void add_storage_traffic(SvgDocument& svg) const {
+  void add_storage_marks(SvgDocument& svg) {
     const std::optional<std::size_t> storage = first_lane(LaneKind::kStorage);
-    LabelRows rows{kLabelRowOffsets.size()};
     OkMarks drawn;
     for (const TimelineWrite& write : timeline_.writes) add_write_marks(svg, write, storage, drawn);
     if (storage) {
       for (const TurnedAwayRead& read : timeline_.turned_away_reads) add_read_marks(svg, read, *storage);
     }
-    const std::vector<const TimelineWrite*> writes = writes_by_importance();
-    for (const TimelineWrite* write : writes) {
-      if (write->write_class != WriteClass::kOk) add_write_label(svg, *write, storage, rows);
+  }
+
+  // Stale, rejected and late writes' labels and turned-away reads' (not
+  // ordinary), or ordinary writes' where room is left.
+  void add_storage_labels(SvgDocument& svg, bool ordinary) {
+    const std::optional<std::size_t> storage = first_lane(LaneKind::kStorage);
+    for (const TimelineWrite* write : writes_by_importance()) {
+      if ((write->write_class == WriteClass::kOk) == ordinary) add_write_label(svg, *write, storage);
     }
-    if (storage) {
-      for (const TurnedAwayRead& read : timeline_.turned_away_reads) add_read_label(svg, read, *storage, rows);
-    }
-    add_callouts(svg, storage, rows);
-    for (const TimelineWrite* write : writes) {
-      if (write->write_class == WriteClass::kOk) add_write_label(svg, *write, storage, rows);
+    if (storage && !ordinary) {
+      for (const TurnedAwayRead& read : timeline_.turned_away_reads) add_read_label(svg, read, *storage);
     }
   }
 
   // Effects on their external service's lane: a dot per accepted call, the
   // duplicate red, a call turned away (a repeated idempotency key) crossed
   // out; an arrow from the call when it is not an ordinary one.
-  void add_effects(SvgDocument& svg) const {
-    LabelRows rows{kLabelRowOffsets.size()};
+  void add_effect_marks(SvgDocument& svg) {
     for (const TimelineEffect& effect : timeline_.effects) {
       if (!visible(effect.landed_ns)) continue;
       const double marker_x = x(effect.landed_ns);
       const double middle = lane_middle(effect.service_lane);
-      const bool ordinary = effect.accepted && !effect.duplicate;
+      const bool ordinary = is_ordinary(effect);
       const std::string_view colour = effect.duplicate ? kStaleColour : ordinary ? kOkColour : kRejectedColour;
       if (!ordinary && effect.invoke_ns && visible(*effect.invoke_ns)) {
         const double caller_middle = lane_middle(effect.caller_lane);
@@ -459,16 +520,25 @@ class TimelinePainter {
       mark.add("title").text(fmt::format("{} at {}", effect.label(), short_seconds(effect.landed_ns)));
       svg.add(std::move(mark));
       if (!effect.accepted) add_cross(svg, marker_x, middle);
+      block_mark(marker_x, middle, 7);
+    }
+  }
+
+  static bool is_ordinary(const TimelineEffect& effect) { return effect.accepted && !effect.duplicate; }
+
+  void add_effect_labels(SvgDocument& svg, bool ordinary) {
+    for (const TimelineEffect& effect : timeline_.effects) {
+      if (!visible(effect.landed_ns) || is_ordinary(effect) != ordinary) continue;
       const std::string text = effect.label();
-      if (const std::optional<Placed> placed = place_beside(marker_x, effect.service_lane, text, kLabelFont, rows, !ordinary)) {
-        SvgElement& label = svg.add(svg_text(placed->x, placed->y, text, placed->anchor, kLabelFont));
-        label.set("fill", effect.duplicate ? kStaleColour : "#444444").set("class", "effect-label");
-        if (effect.duplicate) label.set("font-weight", "bold");
+      if (SvgElement* label = draw_label(svg, beside(x(effect.landed_ns), effect.service_lane, 9), text, kLabelFont,
+                                         !ordinary, where(effect.service_lane, effect.landed_ns))) {
+        label->set("fill", effect.duplicate ? kStaleColour : "#444444").set("class", "effect-label");
+        if (effect.duplicate) label->set("font-weight", "bold");
       }
     }
   }
 
-  void add_read_marks(SvgDocument& svg, const TurnedAwayRead& read, std::size_t storage) const {
+  void add_read_marks(SvgDocument& svg, const TurnedAwayRead& read, std::size_t storage) {
     if (!visible(read.storage_ns)) return;
     const double marker_x = x(read.storage_ns);
     const double middle = lane_middle(storage);
@@ -486,6 +556,7 @@ class TimelinePainter {
     mark.add("title").text(fmt::format("{} turned away at {} ({})", read.label(), short_seconds(read.storage_ns), read.reason));
     svg.add(std::move(mark));
     add_cross(svg, marker_x, middle);
+    block_mark(marker_x, middle, 7);
   }
 
   static void add_cross(SvgDocument& svg, double centre_x, double centre_y) {
@@ -493,41 +564,13 @@ class TimelinePainter {
     svg.add(svg_line(centre_x - 6, centre_y + 6, centre_x + 6, centre_y - 6, kRejectedColour, 2)).set("class", "cross-out");
   }
 
-  // A label beside a mark (right of it, or left at the picture's edge), in the first free row; an
-  // important one goes in the top row even when that is taken.
-  struct Placed {
-    double x = 0;
-    double y = 0;
-    std::string_view anchor;
-  };
-  std::optional<Placed> place_beside(double marker_x, std::size_t lane, std::string_view text, double font_size,
-                                     LabelRows& rows, bool important) const {
-    const double width = text_width(text, font_size);
-    const bool fits_right = marker_x + 9 + width < kWidth - 4;
-    const bool fits_left = marker_x - 9 - width > kPlotLeft;
-    // The side with room, else the other side, else (important labels only) over another label.
-    bool right = fits_right;
-    std::optional<std::size_t> row = rows.take(right ? marker_x + 9 : marker_x - 9 - width,
-                                               right ? marker_x + 9 + width : marker_x - 9);
-    if (!row && (right ? fits_left : fits_right)) {
-      right = !right;
-      row = rows.take(right ? marker_x + 9 : marker_x - 9 - width, right ? marker_x + 9 + width : marker_x - 9);
-      if (!row) right = !right;
-    }
-    if (!row && !important) return std::nullopt;
-    const double middle = lane_middle(lane);
-    return Placed{right ? marker_x + 9 : marker_x - 9, middle + kLabelRowOffsets.at(row.value_or(0)),
-                  right ? "start" : "end"};
-  }
-
-  void add_read_label(SvgDocument& svg, const TurnedAwayRead& read, std::size_t storage, LabelRows& rows) const {
+  void add_read_label(SvgDocument& svg, const TurnedAwayRead& read, std::size_t storage) {
     if (!visible(read.storage_ns)) return;
     const std::string text = read.label();
-    const std::optional<Placed> placed = place_beside(x(read.storage_ns), storage, text, kLabelFont, rows, true);
-    svg.add(svg_text(placed->x, placed->y, text, placed->anchor, kLabelFont))
-        .set("fill", kRejectedColour)
-        .set("text-decoration", "line-through")
-        .set("class", "read-label rejected");
+    if (SvgElement* label = draw_label(svg, beside(x(read.storage_ns), storage, 9), text, kLabelFont, true,
+                                       where(storage, read.storage_ns))) {
+      label->set("fill", kRejectedColour).set("text-decoration", "line-through").set("class", "read-label rejected");
+    }
   }
 
   [[nodiscard]] std::optional<std::size_t> first_lane(LaneKind kind) const {
@@ -550,7 +593,7 @@ class TimelinePainter {
   }
 
   void add_write_marks(SvgDocument& svg, const TimelineWrite& write, std::optional<std::size_t> storage,
-                       OkMarks& drawn) const {
+                       OkMarks& drawn) {
     const std::string_view colour = class_colour(write.write_class);
     const bool reached = write.storage_ns && storage;
     const double writer_middle = lane_middle(write.writer_lane);
@@ -584,6 +627,7 @@ class TimelinePainter {
     mark.add("title").text(write_title(write));
     svg.add(std::move(mark));
     if (write.write_class == WriteClass::kRejected) add_cross(svg, marker_x, middle);
+    block_mark(marker_x, middle, important ? 7 : 3);
   }
 
   static std::string write_title(const TimelineWrite& write) {
@@ -594,34 +638,25 @@ class TimelinePainter {
     return title;
   }
 
-  void add_write_label(SvgDocument& svg, const TimelineWrite& write, std::optional<std::size_t> storage,
-                       LabelRows& rows) const {
+  // Beside the write's mark; an ordinary write's centred over its dot first,
+  // and left out where the writes are dense: the dots say enough.
+  void add_write_label(SvgDocument& svg, const TimelineWrite& write, std::optional<std::size_t> storage) {
     if (!write.storage_ns || !storage || !visible(*write.storage_ns)) return;
     const std::string text = write.label();
-    const double marker_x = x(*write.storage_ns);
-    std::optional<Placed> placed;
-    if (write.write_class == WriteClass::kOk) {
-      // Centred over an ordinary write's dot, and left out where the writes are dense: the dots say enough.
-      const double width = text_width(text, kLabelFont);
-      const double centre = std::clamp(marker_x, kPlotLeft + width / 2, kWidth - 4 - width / 2);  // off the lane names
-      const std::optional<std::size_t> row = rows.take(centre - width / 2, centre + width / 2);
-      if (!row) return;
-      const double middle = lane_middle(*storage);
-      placed = Placed{centre, middle + kLabelRowOffsets.at(*row), "middle"};
-    } else {
-      placed = place_beside(marker_x, *storage, text, kLabelFont, rows, true);
-    }
-    SvgElement& label = svg.add(svg_text(placed->x, placed->y, text, placed->anchor, kLabelFont));
-    label.set("class", fmt::format("write-label {}", class_name(write.write_class)));
+    const bool ordinary = write.write_class == WriteClass::kOk;
+    SvgElement* label = draw_label(svg, beside(x(*write.storage_ns), *storage, 9, ordinary), text, kLabelFont, !ordinary,
+                                   where(*storage, *write.storage_ns));
+    if (!label) return;
+    label->set("class", fmt::format("write-label {}", class_name(write.write_class)));
     switch (write.write_class) {
-      case WriteClass::kOk: label.set("fill", "#444444"); break;
-      case WriteClass::kLate: label.set("fill", kLateTextColour).set("font-weight", "bold"); break;
-      case WriteClass::kStale: label.set("fill", kStaleColour).set("font-weight", "bold"); break;
-      case WriteClass::kRejected: label.set("fill", kRejectedColour).set("text-decoration", "line-through"); break;
+      case WriteClass::kOk: label->set("fill", "#444444"); break;
+      case WriteClass::kLate: label->set("fill", kLateTextColour).set("font-weight", "bold"); break;
+      case WriteClass::kStale: label->set("fill", kStaleColour).set("font-weight", "bold"); break;
+      case WriteClass::kRejected: label->set("fill", kRejectedColour).set("text-decoration", "line-through"); break;
     }
   }
 
-  // Each incident's name at the event that shows it: on storage in a free label row, elsewhere at the lane's foot.
+  // Each incident's name at the event that shows it, in a free row of its lane.
   // Incidents of one kind on one lane whose names would print over each
   // other are named once, with their number ("⚠ foreign_release 11.01s ×2").
   struct CalloutGroup {
@@ -645,49 +680,63 @@ class TimelinePainter {
     return groups;
   }
 
-  void add_callouts(SvgDocument& svg, std::optional<std::size_t> storage, LabelRows& rows) const {
+  void add_callouts(SvgDocument& svg) {
     for (const CalloutGroup& group : callout_groups()) {
       const TimelineCallout& callout = *group.first;
-      const double callout_x = x(callout.time_ns);
       std::string text =
           fmt::format("⚠ {} {}", checker::violation_kind_name(callout.kind), short_seconds(callout.time_ns));
       if (group.count > 1) text += fmt::format(" ×{}", group.count);
-      Placed placed;
-      if (callout.lane == storage) {
-        placed = *place_beside(callout_x, *storage, text, 10, rows, true);
-      } else {
-        const bool right = callout_x + 4 + text_width(text, 10) < kWidth - 4;
-        placed = Placed{right ? callout_x + 4 : callout_x - 4, lane_top(*callout.lane) + lane_height(*callout.lane) - 4,
-                        right ? "start" : "end"};
-      }
-      SvgElement& label = svg.add(svg_text(placed.x, placed.y, text, placed.anchor, 10));
-      label.set("fill", kStaleColour).set("font-weight", "bold").set("class", "violation");
-      label.set("data-kind", checker::violation_kind_name(callout.kind));
-      label.add("title").text(callout.detail);
+      SvgElement* label = draw_label(svg, beside(x(callout.time_ns), *callout.lane, 9), text, kCalloutFont, true,
+                                     timeline_.lanes[*callout.lane].name);
+      if (!label) continue;
+      label->set("fill", kStaleColour).set("font-weight", "bold").set("class", "violation");
+      label->set("data-kind", checker::violation_kind_name(callout.kind));
+      label->add("title").text(callout.detail);
     }
   }
 
-  void add_note(SvgDocument& svg) const {
+  [[nodiscard]] std::optional<std::size_t> note_lane() const {
+    return options_.note ? timeline_.lane_of(options_.note->lane) : std::nullopt;
+  }
+
+  void add_note_line(SvgDocument& svg) const {
     if (!options_.note || !visible(options_.note->time_ns)) return;
-    const TimelineNote& note = *options_.note;
-    const double note_x = x(note.time_ns);
-    const std::optional<std::size_t> lane = timeline_.lane_of(note.lane);
+    const double note_x = x(options_.note->time_ns);
+    const std::optional<std::size_t> lane = note_lane();
     const double top = lane ? lane_top(*lane) : kLanesTop;
     const double bottom = lane ? top + lane_height(*lane) : lanes_bottom();
     svg.add(svg_line(note_x, top, note_x, bottom, kNoteColour, 2)).set("stroke-dasharray", "5 3").set("class", "note");
-    const bool fits_right = note_x + 6 + text_width(note.text, 11) < kWidth - 4;
-    svg.add(svg_text(fits_right ? note_x + 6 : note_x - 6, top + 24, note.text, fits_right ? "start" : "end", 11))
-        .set("fill", kNoteColour)
-        .set("font-weight", "bold")
-        .set("class", "note-text");
   }
+
+  // The caller's note beside its line: on its lane, else on any lane.
+  void add_note_label(SvgDocument& svg) {
+    if (!options_.note || !visible(options_.note->time_ns)) return;
+    const TimelineNote& note = *options_.note;
+    const double note_x = x(note.time_ns);
+    std::vector<LabelPlace> places;
+    const std::optional<std::size_t> lane = note_lane();
+    if (lane) places = beside(note_x, *lane, 6);
+    for (std::size_t other = 0; other < timeline_.lanes.size(); ++other) {
+      if (other == lane) continue;
+      const std::vector<LabelPlace> more = beside(note_x, other, 6);
+      places.insert(places.end(), more.begin(), more.end());
+    }
+    SvgElement* label = draw_label(svg, places, note.text, kNoteFont, true,
+                                   lane ? where(*lane, note.time_ns) : short_seconds(note.time_ns));
+    if (label) label->set("fill", kNoteColour).set("font-weight", "bold").set("class", "note-text");
+  }
+
+  // The legend's entries are spaced by their text's likely width (Chromium
+  // measures about 0.52 of the font size a character): the generous estimate
+  // that keeps labels apart would push the last entry off the picture.
+  static double legend_text_width(std::string_view text) { return static_cast<double>(text.size()) * 11 * 0.56; }
 
   void add_legend(SvgDocument& svg) const {
     double left = 16;
     const double y = legend_y();
     const auto entry = [&](std::string_view text) {
       svg.add(svg_text(left + 24, y + 4, text, "start", 11));
-      left += 24 + text_width(text, 11) + 16;
+      left += 24 + legend_text_width(text) + 16;
     };
     svg.add(svg_rect(left, y - 7, 20, 14, kHolderColours[0]));
     entry("lease the service promised");
@@ -732,9 +781,21 @@ class TimelinePainter {
     }
   }
 
+  // Labels that had no room on the lanes, each with where it belongs.
+  void add_overflow(SvgDocument& svg) const {
+    double y = overflow_y();
+    for (const std::string& text : overflow_) {
+      svg.add(svg_text(16, y, "▸ " + text, "start", 11)).set("fill", kNoteColour).set("class", "overflow-label");
+      y += 16;
+    }
+  }
+
   const Timeline& timeline_;
   const TimelineOptions& options_;
   TimelineWindow window_;
+  LabelLayout labels_{Box{}};
+  std::vector<std::string> overflow_;
+  std::size_t overflow_rows_ = 0;
 };
 
 }  // namespace

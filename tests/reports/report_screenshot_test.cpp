@@ -9,6 +9,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -99,6 +101,52 @@ TEST(ReportScreenshot, ThePausePastLeasePageRendersInChromiumWithTheRedOfTheStal
       << "no red stale-write marks in the pause-past-lease picture beyond the legend's (" << pages[0].stale_red
       << " red pixels against the control's " << pages[1].stale_red << ")";
   std::filesystem::remove_all(directory);
+}
+
+// What scripts/label-overlaps.js finds on `page`, run in Chromium with
+// scripts on (a copy of the page loads it): "none", or one line per overlap.
+std::string label_overlaps(const std::filesystem::path& page, const std::filesystem::path& profile) {
+  std::ifstream input{page};
+  std::stringstream html;
+  html << input.rdbuf();
+  std::string text = html.str();
+  const std::size_t body_end = text.rfind("</body>");
+  if (body_end == std::string::npos) return "no </body> in " + page.string();
+  text.insert(body_end, std::string{"<script src=\"file://"} + LOCKSIM_SOURCE_DIR + "/scripts/label-overlaps.js\"></script>");
+  const std::filesystem::path checked = page.parent_path() / ("checked-" + page.filename().string());
+  std::ofstream{checked} << text;
+  const std::filesystem::path dom = page.parent_path() / (page.stem().string() + ".dom");
+  std::filesystem::create_directories(profile);
+  run(std::string{kChromium} +
+      " --headless --no-sandbox --disable-gpu --no-first-run --disable-background-networking --disable-component-update"
+      " --disable-sync --disable-quic --user-data-dir=" + profile.string() + " --dump-dom file://" + checked.string() +
+      " > " + dom.string() + " 2> " + (profile / "chromium.log").string());
+  std::ifstream dumped{dom};
+  std::stringstream contents;
+  contents << dumped.rdbuf();
+  const std::string marker = "<pre id=\"label-overlaps\">";
+  const std::size_t begin = contents.str().find(marker);
+  if (begin == std::string::npos) return "Chromium wrote no result for " + page.string();
+  const std::size_t from = begin + marker.size();
+  return contents.str().substr(from, contents.str().find("</pre>", from) - from);
+}
+
+// The pages of a pause past the lease, of a pause between a read and a write
+// (h22), and of a double charge (h25), each with its critical-event note, as
+// Chromium lays them out: no label over another label, a bar or a mark.
+// scripts/report-screenshots.sh --check holds every built-in page to the same.
+TEST(ReportScreenshot, NoLabelOfAPagePrintsOverAnotherLabelABarOrAMarkInChromium) {
+  ASSERT_TRUE(std::filesystem::exists(kChromium)) << "chromium is missing: bash scripts/install-deps.sh installs it";
+  const std::filesystem::path directory = scratch() / "overlaps";
+  std::filesystem::create_directories(directory);
+  const std::filesystem::path out = directory / "report";
+  const std::vector<std::string> names = {"h01-gc-pause-past-lease", "h22-fencing-window", "h25-duplicate-charge"};
+  std::string command = std::string{LOCKSIM_BINARY} + " report";
+  for (const std::string& name : names) command += " " + name;
+  ASSERT_EQ(run(command + " --seeds 10 --out " + out.string() + " > " + (directory / "report.log").string() + " 2>&1"), 0);
+  for (const std::string& name : names) {
+    EXPECT_EQ(label_overlaps(out / (name + ".html"), directory / "profile"), "none") << name;
+  }
 }
 
 }  // namespace
