@@ -153,6 +153,20 @@ std::string phrase(const HistoryLine& event, EventKind kind, LastWrites& last_wr
   }
 }
 
+// The harm the violation's last event does, in the story's words, so that a
+// story ends with what went wrong ("a double charge"), not with a write.
+std::string harm_note(const checker::Violation& violation, const HistoryLine& event) {
+  switch (violation.kind) {
+    case checker::ViolationKind::kDuplicateEffect:
+      // Jobs and their effects are billing's: the customer's charge, in storage or at the payments API.
+      return fmt::format(" — job {} a second time: a double charge", text_at(event, field::kJob));
+    case checker::ViolationKind::kStaleWrite:
+      return " — a stale write";
+    default:
+      return {};
+  }
+}
+
 bool tells_the_story(EventKind kind) {
   switch (kind) {
     case EventKind::kLeaseGrant:
@@ -192,7 +206,9 @@ std::vector<std::string> counterexample_story(const std::vector<std::string>& hi
     const double seconds = static_cast<double>(event.time_ns) / 1e9;
     const bool essential = evidence || vocabulary::emitter_of(*event.kind) == vocabulary::Emitter::kNemesis ||
                            *event.kind == EventKind::kAcquireOk;
-    lines.push_back({fmt::format("{:>9.3f}s  {}", seconds, phrase(event, *event.kind, last_writes)), essential});
+    std::string told = phrase(event, *event.kind, last_writes);
+    if (evidence && event.index == violation.events.back()) told += harm_note(violation, event);
+    lines.push_back({fmt::format("{:>9.3f}s  {}", seconds, told), essential});
   }
   // Too long: leave out the earliest lines that are not essential, then, if
   // need be, the earliest of the rest.

@@ -56,6 +56,7 @@ TEST(CounterexampleStory, TellsThePauseTheLateWriteAndWhatItOverwroteThenTheChec
       R"({"i":6,"t":14000000000,"proc":"worker-2","ev":"read.invoke","key":"qty"})",
   };
   checker::Violation violation;
+  violation.kind = checker::ViolationKind::kStaleWrite;
   violation.detected_at = 5;
   violation.events = {3, 5};
   violation.detail = "stale_write at 13.1s: storage accepted qty=1 from worker-1";
@@ -66,10 +67,29 @@ TEST(CounterexampleStory, TellsThePauseTheLateWriteAndWhatItOverwroteThenTheChec
       "   11.000s  worker-2 acquires lock (token 2), lease 10s",
       "   11.500s  storage accepts worker-2's write qty=1 (token 2)",
       "   13.000s  worker-1 wakes up",
-      "   13.100s  storage accepts worker-1's write qty=1 (token 1), overwriting qty=1 from worker-2",
+      "   13.100s  storage accepts worker-1's write qty=1 (token 1), overwriting qty=1 from worker-2 — a stale write",
       "stale_write at 13.1s: storage accepted qty=1 from worker-1",
   };
   EXPECT_EQ(lines, expected) << told(history, violation);
+}
+
+// A billing story ends with the harm, the customer charged twice, not with
+// what the second charge's write overwrote.
+TEST(CounterexampleStory, ABillingStoryEndsWithTheDoubleCharge) {
+  const std::vector<std::string> history{
+      R"({"i":0,"t":4012000000,"proc":"storage","ev":"write.accept","key":"billed","value":1,"writer":"worker-1","job":0})",
+      R"({"i":1,"t":4818000000,"proc":"storage","ev":"write.accept","key":"billed","value":1,"writer":"worker-1","job":0})",
+  };
+  checker::Violation violation;
+  violation.kind = checker::ViolationKind::kDuplicateEffect;
+  violation.detected_at = 1;
+  violation.events = {0, 1};
+  violation.detail = "duplicate_effect at 4.818s: storage accepted another write for job 0 from worker-1";
+  const std::vector<std::string> lines = counterexample_story(history, violation);
+  ASSERT_EQ(lines.size(), 3U) << told(history, violation);
+  EXPECT_EQ(lines[1],
+            "    4.818s  storage accepts worker-1's write billed=1, overwriting billed=1 from worker-1 — job 0 a second "
+            "time: a double charge");
 }
 
 }  // namespace
