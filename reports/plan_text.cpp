@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include <fmt/format.h>
@@ -61,6 +62,25 @@ std::string case_sizes_text(const explore::ExploreCase& point, std::size_t fault
   }
   if (point.work_us) text += fmt::format(", work {}", sim::format_duration(sim::Duration::microseconds(*point.work_us)));
   return text;
+}
+
+std::vector<std::string> plan_lines(const scenario::Plan& plan, std::int64_t run_end_ns) {
+  std::vector<std::string> lines;
+  std::size_t after_the_end = 0;
+  for (const scenario::PlannedFault& fault : plan.faults) {
+    const auto* at = std::get_if<scenario::AtTime>(&fault.trigger);
+    if (at != nullptr && at->at.count_ns() > run_end_ns) {
+      ++after_the_end;
+    } else {
+      lines.push_back(planned_fault_text(fault));
+    }
+  }
+  if (std::string starts = worker_starts_text(plan); !starts.empty()) lines.push_back(std::move(starts));
+  if (after_the_end > 0) {
+    lines.push_back(fmt::format("{} more planned after the run ended at {}: never fired", after_the_end,
+                                sim::format_duration(sim::Duration::nanoseconds(run_end_ns))));
+  }
+  return lines;
 }
 
 }  // namespace locksim::reports

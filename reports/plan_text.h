@@ -4,7 +4,9 @@
 // teaching report shows beside the pictured run.
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "explore/plan_space.h"
 #include "scenario/plan.h"
@@ -18,6 +20,12 @@ namespace locksim::reports {
 // order they first ask (the first holder decides many runs' story); "" when
 // every worker begins at t = 0.
 [[nodiscard]] std::string worker_starts_text(const scenario::Plan& plan);
+
+// The plan of a run that ended at `run_end_ns`, one line per fault, then the
+// workers' starts. A fault planned for after the end (a rate's later
+// occurrences) never fired: such faults are counted in a last line, not
+// listed as the run's faults.
+[[nodiscard]] std::vector<std::string> plan_lines(const scenario::Plan& plan, std::int64_t run_end_ns);
 
 // "2 workers, 1 job each, 1 fault, network delay 1us, work 100ms"
 [[nodiscard]] std::string case_sizes_text(const explore::ExploreCase& point, std::size_t faults);

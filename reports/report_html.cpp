@@ -196,6 +196,14 @@ std::string pictured_intro(const ScenarioReport& report) {
                          report.pictured_seed, exploration_outcome(exploration));
     case PicturedFrom::kFirstSeed: break;
   }
+  // A run without a violation is not the lock working when it stopped with work left (H11: no job finishes).
+  const auto stopped = std::find_if(report.pictured.begin(), report.pictured.end(),
+                                    [](const PicturedRun& run) { return !run.stopped_short.empty(); });
+  if (stopped != report.pictured.end()) {
+    return fmt::format("<p>No run had a violation, and {}. The pictured run is seed {}: nothing unsafe happened, yet "
+                       "it stopped with work left ({}): the jobs did not get done.</p>\n",
+                       exploration_outcome(exploration), report.pictured_seed, escaped(stopped->stopped_short));
+  }
   return fmt::format("<p>No run had a violation, and {}. The pictured run is seed {}: the lock working as it "
                      "should.</p>\n",
                      exploration_outcome(exploration), report.pictured_seed);
@@ -218,7 +226,10 @@ std::string picture_html(const PicturedRun& run, std::size_t index, const Scenar
                                  index > 0 ? ": the same plan, drawn the same way" : "");
   html += fmt::format("<div class=\"picture\">\n{}</div>\n", inline_svg(timeline_svg(run.timeline, options)));
   if (run.violations.empty()) {
-    html += "<p>No violation in this run.</p>\n";
+    html += run.stopped_short.empty()
+                ? "<p>No violation in this run.</p>\n"
+                : fmt::format("<p>No violation in this run, but it stopped with work left: {}.</p>\n",
+                              escaped(run.stopped_short));
   } else {
     html += "<ul>\n";
     for (const std::string& line : run.violations) html += fmt::format("<li>{}</li>\n", escaped(line));
@@ -238,17 +249,54 @@ std::string story_html(const ScenarioReport& report) {
                      mode_title(report.exploration.goal.mode), escaped(text));
 }
 
+// Where the sweep shows with fencing on a kind the counts above never showed
+// with it ("fencing stopped it here"), the sentence that says why: the counts
+// ran the file's own pause, and fencing turns a write away only once storage
+// has seen a newer token.
+std::string sweep_against_counts(const ScenarioReport& report) {
+  const auto on = std::ranges::find(report.summary.modes, model::Fencing::kOn, &runner::ModeSummary::mode);
+  if (on == report.summary.modes.end()) return "";
+  const std::vector<runner::SweepRow> rows = runner::sweep_rows(report.sweep->result);
+  std::map<checker::ViolationKind, const runner::SweepRow*> highest;  // per kind, the fencing-on point with the most runs
+  for (const runner::SweepRow& row : rows) {
+    if (row.mode != model::Fencing::kOn || row.runs_with == 0 || on->runs_with_any(row.kind) > 0) continue;
+    const runner::SweepRow*& best = highest[row.kind];
+    if (best == nullptr || row.runs_with * best->runs > best->runs_with * row.runs) best = &row;
+  }
+  std::string html;
+  const runner::SweepAxis& axis = report.sweep->result.plan.axes.front();
+  for (const auto& [kind, row] : highest) {
+    html += fmt::format("<p>With fencing on, <code>{}</code> shows here (up to {} at a pause of {}) though the counts "
+                        "above, on the file's own pause, show none with fencing.",
+                        checker::violation_kind_name(kind), escaped(runs_share_text(row->runs_with, row->runs)),
+                        escaped(runner::value_text(axis, row->values.front())));
+    if (kind == checker::ViolationKind::kStaleWrite || kind == checker::ViolationKind::kLostUpdate) {
+      html += " Fencing turns a write away only once storage has seen a newer token: a paused holder's write that "
+              "lands after its lease ran out but before the next holder's first write or fenced read reaches storage "
+              "is accepted (the fencing window, H22); fenced reads or <code>validate: service</code> close it.";
+    }
+    html += "</p>\n";
+  }
+  return html;
+}
+
 std::string sweep_html(const ScenarioReport& report) {
   if (!report.sweep) return "";
   const runner::SweepResult& result = report.sweep->result;
+  const std::int64_t counted = report.summary.modes.empty() ? 0 : report.summary.modes.front().runs;
+  const std::string fewer =
+      static_cast<std::int64_t>(result.seeds_per_point) == counted
+          ? std::string{}
+          : fmt::format(" — {} than the {} of the counts above, to keep the page quick",
+                        static_cast<std::int64_t>(result.seeds_per_point) < counted ? "fewer" : "more", counted);
   return fmt::format(
       "<h2>Pause length against the lease</h2>\n<p>The same scenario with <code>faults[{}]</code>'s pause set to each "
-      "length from {} to {} ({} seeds per length and mode): the share of runs with each violation, fencing off "
+      "length from {} to {} ({} seeds per length and mode{}): the share of runs with each violation, fencing off "
       "(solid) and on (dashed), with its 95&#160;% interval; the dashed vertical line is the lease.</p>\n"
-      "<div class=\"picture\">\n{}</div>\n",
+      "<div class=\"picture\">\n{}</div>\n{}",
       report.sweep->fault, escaped(runner::value_text(result.plan.axes.front(), result.plan.axes.front().values.front())),
       escaped(runner::value_text(result.plan.axes.front(), result.plan.axes.front().values.back())),
-      result.seeds_per_point, inline_svg(rate_plot_svg(result)));
+      result.seeds_per_point, fewer, inline_svg(rate_plot_svg(result)), sweep_against_counts(report));
 }
 
 std::string status_span(const runner::ScenarioSummary& summary) {

@@ -111,7 +111,7 @@ PicturedRun picture(const PictureSource& source, model::Fencing mode, std::uint6
         trace.push_back(std::move(entry));
       });
   return {mode, build_timeline(trace, run.verdict), std::nullopt, incident_lines(run.verdict),
-          runner::replay_command(source.replayed, seed, mode)};
+          runner::replay_command(source.replayed, seed, mode), run.stopped_short ? run.why_stopped : std::string{}};
 }
 
 // The first pause of a worker whose length can be set: the page's natural
@@ -162,13 +162,14 @@ ScenarioReport gather_scenario_report(const scenario::Scenario& scenario, const 
   const PictureSource source = picture_source(scenario, report.summary, report.exploration, settings.minimal_plan_path);
   report.pictured_from = source.from;
   report.pictured_seed = source.plan.seed;
-  for (const scenario::PlannedFault& fault : source.plan.faults) report.plan.push_back(planned_fault_text(fault));
-  if (std::string starts = worker_starts_text(source.plan); !starts.empty()) report.plan.push_back(std::move(starts));
   for (const model::Fencing mode : modes_off_first(scenario)) {
     PicturedRun run = picture(source, mode, source.plan.seed);
     if (source.from == PicturedFrom::kExplore && mode == goal.mode) run.note = critical_note(report.exploration, run.timeline);
     report.pictured.push_back(std::move(run));
   }
+  std::int64_t pictured_end_ns = 0;
+  for (const PicturedRun& run : report.pictured) pictured_end_ns = std::max(pictured_end_ns, run.timeline.end_ns);
+  report.plan = plan_lines(source.plan, pictured_end_ns);
   report.sweep = pause_sweep(scenario, text, settings);
   const std::uint64_t seeds = settings.seeds.value_or(static_cast<std::uint64_t>(scenario.seeds));
   report.advice = advise::advise(scenario, {seeds, seeds * settings.advise_growth_most, settings.threads});

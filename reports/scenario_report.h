@@ -54,6 +54,7 @@ struct PicturedRun {
   std::optional<TimelineNote> note;  // the critical event, on the picture
   std::vector<std::string> violations;  // the checker's lines, one per incident
   std::string replay;                   // the command that replays it
+  std::string stopped_short;            // why the run stopped with work left ("time limit 5m reached with 7 jobs left"), or empty
 };
 
 // The sweep of the first worker pause's length around the lease.

@@ -25,5 +25,27 @@ TEST(WorkerStartsText, IsEmptyWhenEveryWorkerBeginsAtTimeZero) {
   EXPECT_EQ(worker_starts_text(plan), "");
 }
 
+scenario::PlannedFault pause_at(std::size_t index, sim::Duration at) {
+  scenario::PlannedFault fault;
+  fault.index = index;
+  fault.target = "worker-1";
+  fault.trigger = scenario::AtTime{at};
+  fault.length = 2_s;
+  fault.params = model::faults::Pause{};
+  return fault;
+}
+
+// A rate's later occurrences fall after a short run has ended: they never
+// fired, so the page does not list them as the run's faults.
+TEST(PlanLines, FaultsPlannedAfterTheRunEndedAreCountedNotListed) {
+  scenario::Plan plan;
+  plan.faults = {pause_at(0, 3_s), pause_at(0, 40_s), pause_at(0, 95_s)};
+  const std::vector<std::string> lines = plan_lines(plan, (30_s).count_ns());
+  ASSERT_EQ(lines.size(), 2U);
+  EXPECT_EQ(lines[0], planned_fault_text(plan.faults[0]));
+  EXPECT_EQ(lines[1], "2 more planned after the run ended at 30s: never fired");
+  EXPECT_EQ(plan_lines(plan, (100_s).count_ns()).size(), 3U);
+}
+
 }  // namespace
 }  // namespace locksim::reports

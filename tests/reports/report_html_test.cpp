@@ -139,6 +139,33 @@ TEST(ScenarioReport, ASafeScenarioPicturesItsFirstSeedAndSaysNoRunHadAViolation)
   const std::string text = text_of(document.child("html").child("body"));
   EXPECT_NE(text.find("No run had a violation"), std::string::npos);
   EXPECT_NE(text.find("No violation in 20 runs, with fencing or without."), std::string::npos);
+  EXPECT_NE(text.find("the lock working as it should"), std::string::npos);
+}
+
+// The counts say "fencing stopped it here" for the file's 35 s freeze, but the
+// sweep's 30 s freeze wakes the holder inside the fencing window: the page
+// says why the two differ, and that the sweep ran fewer seeds.
+TEST(ScenarioReport, WhereTheSweepShowsWithFencingWhatTheCountsDoNotThePageSaysWhy) {
+  const ScenarioReport report = gather_scenario_report(builtin("h26-watchdog-freeze-35s"), small_settings());
+  const std::string text = text_of(parsed_html(scenario_page_html(report, {})).child("html").child("body"));
+  EXPECT_NE(text.find("stale_write: "), std::string::npos);
+  EXPECT_NE(text.find("fencing stopped it here"), std::string::npos) << text;
+  EXPECT_NE(text.find("With fencing on, stale_write shows here (up to "), std::string::npos) << text;
+  EXPECT_NE(text.find("Fencing turns a write away only once storage has seen a newer token"), std::string::npos);
+  EXPECT_NE(text.find("(10 seeds per length and mode — fewer than the 20 of the counts above"), std::string::npos);
+}
+
+// H11's hazard is that no job finishes: no violation, yet not the lock working.
+TEST(ScenarioReport, ARunThatStoppedWithWorkLeftIsNotCalledTheLockWorking) {
+  ReportSettings settings = small_settings();
+  settings.seeds = 4;
+  settings.explore_tests = 0;
+  const ScenarioReport report = gather_scenario_report(builtin("h11-hung-holder"), settings);
+  ASSERT_EQ(report.pictured_from, PicturedFrom::kFirstSeed);
+  const std::string text = text_of(parsed_html(scenario_page_html(report, {})).child("html").child("body"));
+  EXPECT_EQ(text.find("the lock working as it should"), std::string::npos);
+  EXPECT_NE(text.find("nothing unsafe happened, yet it stopped with work left (time limit"), std::string::npos) << text;
+  EXPECT_NE(text.find("No violation in this run, but it stopped with work left"), std::string::npos);
 }
 
 TEST(ScenarioPage, MarkupInTheScenarioIsShownAsText) {
