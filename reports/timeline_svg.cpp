@@ -326,6 +326,33 @@ class TimelinePainter {
     }
   }
 
+  // When a message invoked at `invoke_ns` left `lane`: a pause that began at
+  // or before the invoke holds the message back until it ends (the node does
+  // nothing while paused), so one that arrived after the pause left then.
+  [[nodiscard]] std::int64_t sent_at(std::size_t lane, std::int64_t invoke_ns, std::int64_t arrived_ns) const {
+    for (const FaultSpan& span : timeline_.spans) {
+      if (span.lane == lane && span.kind == fault_kind_name(FaultKind::kPause) && span.begin_ns <= invoke_ns &&
+          invoke_ns < span.end_ns && span.end_ns <= arrived_ns) {
+        return span.end_ns;
+      }
+    }
+    return invoke_ns;
+  }
+
+  // A message's flight, from when it left its sender to its mark: when a
+  // pause held it back, a dotted line along the sender's lane from the invoke
+  // to the send, so that the arrow is not drawn as a flight as long as the pause.
+  SvgElement& add_flight(SvgDocument& svg, std::size_t from_lane, double from_y, std::int64_t invoke_ns,
+                         std::int64_t arrived_ns, double to_y, std::string_view colour, double width) {
+    const std::int64_t sent_ns = sent_at(from_lane, invoke_ns, arrived_ns);
+    if (sent_ns != invoke_ns) {
+      svg.add(svg_line(x(invoke_ns), from_y, x(sent_ns), from_y, colour, 1.2))
+          .set("stroke-dasharray", "2 3")
+          .set("class", "held-back");
+    }
+    return svg.add(svg_line(x(sent_ns), from_y, x(arrived_ns), to_y, colour, width));
+  }
+
   static bool is_down(const FaultSpan& span) {
     return span.kind == fault_kind_name(FaultKind::kCrash) || span.kind == fault_kind_name(FaultKind::kPowerLoss);
   }
@@ -508,8 +535,8 @@ class TimelinePainter {
       const std::string_view colour = effect.duplicate ? kStaleColour : ordinary ? kOkColour : kRejectedColour;
       if (!ordinary && effect.invoke_ns && visible(*effect.invoke_ns)) {
         const double caller_middle = lane_middle(effect.caller_lane);
-        svg.add(svg_line(x(*effect.invoke_ns), caller_middle + 5, marker_x, middle + (caller_middle < middle ? -8 : 8),
-                         colour, 1.4))
+        add_flight(svg, effect.caller_lane, caller_middle + 5, *effect.invoke_ns, effect.landed_ns,
+                   middle + (caller_middle < middle ? -8 : 8), colour, 1.4)
             .set("marker-end", url(effect.duplicate ? "arrow-stale" : "arrow-rejected"))
             .set("class", "effect-arrow");
       }
@@ -544,8 +571,8 @@ class TimelinePainter {
     const double middle = lane_middle(storage);
     if (read.invoke_ns && visible(*read.invoke_ns)) {
       const double reader_middle = lane_middle(read.reader_lane);
-      svg.add(svg_line(x(*read.invoke_ns), reader_middle + 5, marker_x, middle + (reader_middle < middle ? -8 : 8),
-                       kRejectedColour, 1.4))
+      add_flight(svg, read.reader_lane, reader_middle + 5, *read.invoke_ns, read.storage_ns,
+                 middle + (reader_middle < middle ? -8 : 8), kRejectedColour, 1.4)
           .set("stroke-dasharray", "4 2")
           .set("marker-end", url("arrow-rejected"))
           .set("class", "read-arrow");
@@ -605,7 +632,8 @@ class TimelinePainter {
       }
       if (reached && visible(*write.storage_ns) && (important || x(*write.storage_ns) - invoke_x >= 4)) {
         const double storage_y = lane_middle(*storage) + (writer_middle < lane_middle(*storage) ? -8 : 8);
-        svg.add(svg_line(invoke_x, writer_middle + 14, x(*write.storage_ns), storage_y, colour, important ? 1.6 : 1))
+        add_flight(svg, write.writer_lane, writer_middle + 14, *write.invoke_ns, *write.storage_ns, storage_y, colour,
+                   important ? 1.6 : 1)
             .set("marker-end", url(fmt::format("arrow-{}", class_name(write.write_class))))
             .set("class", "write-arrow");
       }

@@ -244,6 +244,29 @@ TEST(TimelineSvg, ARedlockHoldPastItsValidityShowsWhereTheValidityRanOut) {
   EXPECT_FALSE(document.select_nodes("//line[@class='validity-end']").empty());
 }
 
+// h22's worker-1 invokes its write and freezes before the message leaves:
+// the arrow starts when the pause ends, with the wait dotted along its lane,
+// not as a flight of 8.6 s.
+TEST(TimelineSvg, AWriteHeldBackByItsWritersPauseIsDrawnFromWhenItLeft) {
+  const Replayed replayed = replay("h22-fencing-window", 4, model::Fencing::kOff);
+  const Timeline timeline = build_timeline(replayed.entries, replayed.run.verdict);
+  const auto stale = std::ranges::find(timeline.writes, WriteClass::kStale, &TimelineWrite::write_class);
+  ASSERT_NE(stale, timeline.writes.end());
+  const auto pause = std::ranges::find_if(timeline.spans, [&](const FaultSpan& span) {
+    return span.lane == stale->writer_lane && span.begin_ns <= *stale->invoke_ns && *stale->invoke_ns < span.end_ns;
+  });
+  ASSERT_NE(pause, timeline.spans.end()) << "worker-1 invokes its write, then freezes";
+  const TimelineWindow window = timeline_window(timeline, {});
+  const pugi::xml_document document = parsed_svg(timeline_svg(timeline));
+  const pugi::xml_node arrow = document.select_node("//line[@class='write-arrow'][@stroke='#d62728']").node();
+  EXPECT_NEAR(arrow.attribute("x1").as_double(), timeline_x(window, pause->end_ns), 0.01);
+  EXPECT_NEAR(arrow.attribute("x2").as_double(), timeline_x(window, *stale->storage_ns), 0.01);
+  const pugi::xml_node held = document.select_node("//line[@class='held-back']").node();
+  ASSERT_TRUE(held);
+  EXPECT_NEAR(held.attribute("x1").as_double(), timeline_x(window, *stale->invoke_ns), 0.01);
+  EXPECT_NEAR(held.attribute("x2").as_double(), timeline_x(window, pause->end_ns), 0.01);
+}
+
 TEST(TimelineSvg, TheSameRunIsTheSameBytes) {
   const Replayed first = replay_h01(model::Fencing::kOff);
   const Replayed second = replay_h01(model::Fencing::kOff);
