@@ -10,6 +10,7 @@
 #include "reports/counterexample_story.h"
 #include "reports/fencing_lesson.h"
 #include "reports/rate_plot.h"
+#include "reports/readable_duration.h"
 #include "reports/svg_document.h"
 #include "reports/terminal_table.h"
 #include "reports/timeline_svg.h"
@@ -225,6 +226,16 @@ std::string picture_html(const PicturedRun& run, std::size_t index, const Scenar
   std::string html = fmt::format("<h3>{}{}</h3>\n", mode_title(run.mode),
                                  index > 0 ? ": the same plan, drawn the same way" : "");
   html += fmt::format("<div class=\"picture\">\n{}</div>\n", inline_svg(timeline_svg(run.timeline, options)));
+  if (const std::optional<TimelineWindow> window = critical_window(run.timeline)) {
+    options.window = window;
+    options.id_prefix += "inset-";
+    html += fmt::format("<p>Where it happens, enlarged: true time {} to {} of the run's {}.</p>\n"
+                        "<div class=\"picture\">\n{}</div>\n",
+                        seconds_text(window->begin_ns, SecondsPrecision::kMilliseconds),
+                        seconds_text(window->end_ns, SecondsPrecision::kMilliseconds),
+                        seconds_text(run.timeline.end_ns, SecondsPrecision::kMilliseconds),
+                        inline_svg(timeline_svg(run.timeline, options)));
+  }
   if (run.violations.empty()) {
     html += run.stopped_short.empty()
                 ? "<p>No violation in this run.</p>\n"

@@ -253,7 +253,8 @@ class TimelinePainter {
     svg.add(svg_text(16, 26, title, "start", 16)).set("font-weight", "bold").set("class", "title");
     std::string window = fmt::format("true time {} to {}", short_seconds(window_.begin_ns), short_seconds(window_.end_ns));
     if (window_.begin_ns > 0 || window_.end_ns < timeline_.end_ns) {
-      window += fmt::format(" (of {}), around the first violation", short_seconds(timeline_.end_ns));
+      window += fmt::format(" (of {}), {}", short_seconds(timeline_.end_ns),
+                            options_.window ? "the critical window enlarged" : "around the first violation");
     }
     svg.add(svg_text(16, 46, fmt::format("{} · {}", window, violation_summary()), "start", 12));
     svg.add(svg_text(16, 63,
@@ -830,6 +831,11 @@ class TimelinePainter {
 
 TimelineWindow timeline_window(const Timeline& timeline, const TimelineOptions& options) {
   TimelineWindow window{0, std::max<std::int64_t>(timeline.end_ns, 1)};
+  if (options.window) {
+    window.begin_ns = std::clamp(options.window->begin_ns, std::int64_t{0}, window.end_ns - 1);
+    window.end_ns = std::clamp(options.window->end_ns, window.begin_ns + 1, window.end_ns);
+    return window;
+  }
   if (!options.around_first_violation_ns || timeline.callouts.empty()) return window;
   std::int64_t first = timeline.callouts.front().time_ns;
   for (const TimelineCallout& callout : timeline.callouts) first = std::min(first, callout.time_ns);
@@ -837,6 +843,15 @@ TimelineWindow timeline_window(const Timeline& timeline, const TimelineOptions& 
   window.begin_ns = std::max<std::int64_t>(0, first - margin);
   window.end_ns = std::min(window.end_ns, first + margin);
   if (window.end_ns <= window.begin_ns) window.end_ns = window.begin_ns + 1;
+  return window;
+}
+
+std::optional<TimelineWindow> critical_window(const Timeline& timeline) {
+  if (timeline.callouts.empty()) return std::nullopt;
+  const auto [first, last] = std::ranges::minmax(timeline.callouts, {}, &TimelineCallout::time_ns);
+  const std::int64_t pad = std::max<std::int64_t>((last.time_ns - first.time_ns) / 4, 100'000'000);
+  const TimelineWindow window{std::max<std::int64_t>(0, first.time_ns - pad), std::min(timeline.end_ns, last.time_ns + pad)};
+  if ((window.end_ns - window.begin_ns) * 4 >= timeline.end_ns) return std::nullopt;
   return window;
 }
 

@@ -100,11 +100,16 @@ TEST(ScenarioPage, IsWellFormedWithTwoPicturesTheRedStaleWriteOnlyWithoutFencing
   const pugi::xml_node body = document.child("html").child("body");
   ASSERT_TRUE(body);
   EXPECT_EQ(all(document, "//script").size(), 0u);
-  // The two swimlane pictures and the sweep plot.
+  // The two swimlane pictures, each followed by its critical window enlarged
+  // (the run's action is its last 2.5 s of 12.3 s), and the sweep plot.
   const std::vector<pugi::xml_node> pictures = all(body, ".//div[@class='picture']/svg");
-  ASSERT_EQ(pictures.size(), 3u);
+  ASSERT_EQ(pictures.size(), 5u);
   EXPECT_FALSE(all(pictures[0], ".//*[@class='write stale']").empty());
-  EXPECT_TRUE(all(pictures[1], ".//*[@class='write stale']").empty());
+  EXPECT_FALSE(all(pictures[1], ".//*[@class='write stale']").empty());
+  EXPECT_TRUE(all(pictures[2], ".//*[@class='write stale']").empty());
+  for (const std::size_t inset : {1U, 3U}) {
+    EXPECT_NE(text_of(pictures[inset]).find("the critical window enlarged"), std::string::npos) << inset;
+  }
   EXPECT_FALSE(all(pictures[0], ".//*[@class='note']").empty()) << "the critical event is drawn on the picture";
   // Ids stay apart between the pictures of one page.
   std::vector<std::string> ids;

@@ -1,7 +1,7 @@
 // No label of a timeline prints over another label, a bar or a mark: every
-// built-in scenario's pictures, as report pages draw them (the whole run and
-// the window around the first violation, with a critical-event note on the
-// first fault), read back from the SVG and measured with the picture's own
+// built-in scenario's pictures, as report pages draw them (the whole run, the
+// window around the first violation and the critical window enlarged, with a
+// critical-event note on the first fault), read back from the SVG and measured with the picture's own
 // layout model (reports/label_layout.h). scripts/report-screenshots.sh holds
 // the same pages to Chromium's own text boxes.
 #include <gtest/gtest.h>
@@ -129,14 +129,17 @@ TEST_P(BuiltinTimelines, NoLabelPrintsOverAnotherLabelABarOrAMark) {
   for (const std::uint64_t seed : {scenario.first_seed.value_or(1), scenario.first_seed.value_or(1) + 1}) {
     for (const model::Fencing fencing : scenario.fencing_modes) {
       const Pictured pictured = picture(scenario, seed, fencing);
-      for (const bool around : {false, true}) {
+      for (const std::string_view view : {"the whole run", "around the first violation", "the critical window"}) {
         TimelineOptions options;
-        if (around) options.around_first_violation_ns = 2'000'000'000;
+        if (view == "around the first violation") options.around_first_violation_ns = 2'000'000'000;
+        if (view == "the critical window") {
+          options.window = critical_window(pictured.timeline);
+          if (!options.window) continue;
+        }
         options.note = note_on_first_fault(pictured.timeline);
         const std::vector<std::string> found = overlaps(timeline_svg(pictured.timeline, options));
         EXPECT_TRUE(found.empty()) << "seed " << seed << ", fencing " << (fencing == model::Fencing::kOff ? "off" : "on")
-                                   << (around ? ", around the first violation" : ", the whole run") << ": "
-                                   << fmt::format("{}", fmt::join(found, "; "));
+                                   << ", " << view << ": " << fmt::format("{}", fmt::join(found, "; "));
       }
     }
   }
