@@ -143,6 +143,13 @@ void draw_curve(SvgDocument& svg, const Frame& frame, const runner::SweepAxis& a
   for (const auto& [x, y] : line) svg.add(marker(x, y, series));
 }
 
+// Two curves with the same runs at every point are one line on the plot.
+bool same_counts(const Series& one, const Series& other) {
+  return std::ranges::equal(one.rows, other.rows, [](const runner::SweepRow& a, const runner::SweepRow& b) {
+    return a.runs_with == b.runs_with && a.runs == b.runs;
+  });
+}
+
 void draw_legend_entry(SvgDocument& svg, double y, const Series& series) {
   SvgElement sample = svg_line(kLegendLeft, y, kLegendLeft + 30, y, kind_colour(series.kind), series.line_width);
   if (series.mode == model::Fencing::kOn) sample.set("stroke-dasharray", "7 4");
@@ -181,10 +188,23 @@ std::string rate_plot_svg(const runner::SweepResult& result) {
   // Every band first, so no band veils a curve.
   for (const Series& series : all_series) draw_band(svg, frame, axis, series);
   double legend_y = kPlotTop + 6;
-  for (const Series& series : all_series) {
+  for (std::size_t index = 0; index < all_series.size(); ++index) {
+    const Series& series = all_series[index];
     draw_curve(svg, frame, axis, series);
     draw_legend_entry(svg, legend_y, series);
     legend_y += 20;
+    // A curve drawn over an earlier one with the same counts at every point hides it: the legend says so.
+    const auto same = std::find_if(all_series.begin(), all_series.begin() + static_cast<std::ptrdiff_t>(index),
+                                   [&](const Series& earlier) { return same_counts(earlier, series); });
+    if (same != all_series.begin() + static_cast<std::ptrdiff_t>(index)) {
+      svg.add(svg_text(kLegendLeft + 38, legend_y - 2,
+                       fmt::format("same line as {} {}", checker::violation_kind_name(same->kind),
+                                   same->mode == model::Fencing::kOn ? "on" : "off"),
+                       "start", 10))
+          .set("fill", "#555555")
+          .set("class", "coincides");
+      legend_y += 16;
+    }
   }
   if (kinds.empty()) {
     svg.add(svg_text((kPlotLeft + kPlotRight) / 2, (kPlotTop + kPlotBottom) / 2, "no violation at any value", "middle", 14));

@@ -105,6 +105,9 @@ TEST(RatePlot, ParsesAsXmlWithALineAndBandPerModeAndKindSeen) {
   EXPECT_TRUE(has_text(document, "demo <&> sweep: share of runs with each violation"));
   EXPECT_TRUE(has_text(document, "stale_write, fencing off"));
   EXPECT_FALSE(has_text(document, "lost_update, fencing off"));
+  // Double holders come in half the runs with fencing and without: one line, and the legend says so.
+  EXPECT_EQ(count_nodes(document, "//text[@class='coincides']"), 1u);
+  EXPECT_TRUE(has_text(document, "same line as double_holder off"));
 }
 
 TEST(RatePlot, NoLeaseLineWhenTheLeaseIsTheVariedValue) {
