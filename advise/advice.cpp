@@ -78,6 +78,9 @@ void run_seeds(Variant& variant, std::uint64_t first_seed, std::uint64_t count, 
   row.unfinished_jobs += counted.unfinished_jobs;
   row.acquisitions += counted.acquisitions;
   row.stopped_short += counted.stopped_short;
+  row.jobs_done += counted.jobs_done;
+  row.calls += counted.calls;
+  row.acquire_wait_ns += counted.acquire_wait_ns;
 }
 
 std::int64_t other_runs(const Advice& advice, const AdviceRow& row) {
@@ -164,6 +167,16 @@ Effect Advice::effect_on(const AdviceRow& row, ViolationKind kind) const {
   if (share.high < written.low) return row.runs_with.at(kind) == 0 ? Effect::kRemoves : Effect::kLessens;
   if (share.low > written.high) return Effect::kWorsens;
   return Effect::kNoClearEffect;
+}
+
+std::optional<std::int64_t> AdviceRow::wait_per_grant_ns() const {
+  if (acquisitions == 0) return std::nullopt;
+  return acquire_wait_ns / acquisitions;
+}
+
+std::optional<double> AdviceRow::calls_per_job() const {
+  if (jobs_done == 0) return std::nullopt;
+  return static_cast<double>(calls) / static_cast<double>(jobs_done);
 }
 
 std::int64_t Advice::harm_runs(const AdviceRow& row) const {

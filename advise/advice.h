@@ -38,6 +38,16 @@ struct AdviceRow {
   std::int64_t unfinished_jobs = 0;  // summed over the runs
   std::int64_t acquisitions = 0;     // summed over the runs
   std::int64_t stopped_short = 0;    // runs
+  // What it costs, summed over the runs (model::Worker::Costs): jobs done,
+  // the workers' round trips, and the time from asking for the lock to
+  // holding it over every grant.
+  std::int64_t jobs_done = 0;
+  std::int64_t calls = 0;
+  std::int64_t acquire_wait_ns = 0;
+
+  // The mean wait for the lock per grant, and round trips per job done (nullopt: none).
+  [[nodiscard]] std::optional<std::int64_t> wait_per_grant_ns() const;
+  [[nodiscard]] std::optional<double> calls_per_job() const;
 };
 
 struct NotTried {

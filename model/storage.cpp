@@ -104,6 +104,7 @@ sim::Task<bool> Storage::token_is_current(Context context, std::int64_t token) {
   const std::vector<sim::NodeId> validators = current_validators_ ? current_validators_() : std::vector<sim::NodeId>{};
   for (const sim::NodeId validator : validators) {
     ValidateCommand question{lock_name_, token};
+    ++validation_calls_;
     const std::optional<sim::Message> reply = co_await context.call(validator, std::move(question), request_timeout_);
     if (reply) {
       co_return reply->body.get<ValidateReply>().current;

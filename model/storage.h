@@ -37,6 +37,8 @@ class Storage {
 
   [[nodiscard]] sim::NodeBoot boot();
   [[nodiscard]] const std::map<std::string, std::int64_t>& values() const { return values_; }
+  // Its calls to the lock service (validate: service), a cost of the request that made each.
+  [[nodiscard]] std::int64_t validation_calls() const { return validation_calls_; }
 
  private:
   struct Verdict {
@@ -58,6 +60,7 @@ class Storage {
   std::map<std::string, std::int64_t> values_;
   std::map<std::string, std::int64_t> highest_token_;
   std::set<std::string> seen_request_ids_;
+  std::int64_t validation_calls_ = 0;
 };
 
 }  // namespace locksim::model

@@ -161,6 +161,25 @@ std::int64_t System::unfinished_jobs() const {
   return left;
 }
 
+std::int64_t System::jobs_done() const {
+  if (const auto* billing = std::get_if<BillingWorkload>(&options_.workload)) {
+    return billing->customers - unfinished_jobs();
+  }
+  const std::optional<int> jobs = jobs_per_worker(options_.workload);
+  std::int64_t done = 0;
+  for (const Worker& worker : workers_) done += jobs ? std::min(*jobs, worker.jobs_done()) : worker.jobs_done();
+  return done;
+}
+
+Worker::Costs System::costs() const {
+  Worker::Costs total{storage_.validation_calls(), sim::Duration::zero()};
+  for (const Worker& worker : workers_) {
+    total.calls += worker.costs().calls;
+    total.acquire_wait += worker.costs().acquire_wait;
+  }
+  return total;
+}
+
 std::vector<std::string> System::node_names(const SystemOptions& options) {
   std::vector<std::string> names;
   int instances = 0;

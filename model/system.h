@@ -51,6 +51,10 @@ class System {
   // customers never charged. Jobs of a worker that crashed for good count, and so
   // do jobs given up (acquire timeout or tries).
   [[nodiscard]] std::int64_t unfinished_jobs() const;
+  // Jobs done (billing: customers charged), and what the work cost: the
+  // workers' costs added up, storage's calls to validate a token included.
+  [[nodiscard]] std::int64_t jobs_done() const;
+  [[nodiscard]] Worker::Costs costs() const;
 
   // The node names a system of `options` has, in the order it adds them:
   // the service's instances, `storage`, `payments` (external charges only),

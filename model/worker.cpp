@@ -81,12 +81,15 @@ sim::Task<> Worker::run(Context context) {
 sim::Task<std::optional<Lease>> Worker::acquire_until_granted(Context context) {
   const std::string& lock = options_.lock.name;
   const sim::LocalTime started = context.now();
+  const sim::LocalTime asked = context.monotonic_now();
   std::int64_t tries = 0;
   while (true) {
     const std::string value = fmt::format("{}#{}", name_, ++acquisitions_);
     context.record(EventKind::kAcquireInvoke, {{field::kLock, lock}});
+    ++costs_.calls;
     AcquireOutcome outcome = co_await client_->acquire(context, name_, value);
     if (outcome.lease) {
+      costs_.acquire_wait += context.monotonic_now() - asked;
       if (outcome.lease->length == Duration::max()) {
         context.record(
             EventKind::kAcquireOk,
@@ -169,6 +172,7 @@ sim::Task<Worker::JobResult> Worker::do_job_holding(Context context) {
   std::optional<std::int64_t> observed;  // none for write-only: no read
   if (!std::holds_alternative<WriteOnlyWorkload>(options_.workload)) {
     context.record(EventKind::kReadInvoke, {{field::kKey, key}});
+    ++costs_.calls;
     const std::optional<std::int64_t> read_token =
         options_.storage.fence_reads ? token_to_send() : std::nullopt;
     ReadCommand read_command{key, name_, read_token};
@@ -213,6 +217,7 @@ sim::Task<Worker::JobResult> Worker::do_job_holding(Context context) {
   if (write.request_id) fields.emplace_back(field::kRequestId, *write.request_id);
   if (write.job) fields.emplace_back(field::kJob, *write.job);
   context.record_fields(EventKind::kWriteInvoke, fields);
+  ++costs_.calls;
   // A fault point: a pause "before write" freezes the worker with the write in hand.
   co_await context.sleep(Duration::zero());
   const std::optional<sim::Message> reply = co_await context.call(storage_, std::move(write), timeout);
@@ -236,6 +241,7 @@ sim::Task<bool> Worker::charge_externally(Context context, std::int64_t customer
   if (charge.request_id) fields.emplace_back(field::kRequestId, *charge.request_id);
   if (charge.token) fields.emplace_back(field::kToken, *charge.token);
   context.record_fields(EventKind::kEffectInvoke, fields);
+  ++costs_.calls;
   // A fault point: a pause "before write" freezes the worker with the charge in hand.
   co_await context.sleep(Duration::zero());
   const std::optional<sim::Message> reply =
@@ -265,6 +271,7 @@ sim::Task<> Worker::renew_while_holding(Context context, std::uint64_t hold_numb
     RenewOutcome outcome;
     while (true) {
       context.record(EventKind::kRenewInvoke, {{field::kLock, options_.lock.name}, {field::kToken, held_->token}});
+      ++costs_.calls;
       outcome = co_await client_->renew(context, *held_);
       if (hold_number != hold_number_) co_return;
       if (outcome.renewed || resends_left == 0 || !resends_renewal_after(options_.service.kind, outcome.reason)) break;
@@ -286,6 +293,7 @@ sim::Task<> Worker::renew_while_holding(Context context, std::uint64_t hold_numb
 
 sim::Task<> Worker::release_lock(Context context, Lease lease) {
   context.record(EventKind::kReleaseInvoke, {{field::kLock, options_.lock.name}, {field::kToken, lease.token}});
+  ++costs_.calls;
   const ReleaseOutcome outcome = co_await client_->release(context, name_, std::move(lease));
   if (outcome.released) {
     context.record(EventKind::kReleaseOk);

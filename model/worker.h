@@ -53,6 +53,17 @@ class Worker {
   [[nodiscard]] int jobs_done() const { return jobs_.done; }
   [[nodiscard]] bool holding() const { return held_.has_value(); }
 
+  // What its work cost it: the calls it made (each acquire attempt, renewal,
+  // release, read, write and external call is one round trip, a Redlock
+  // acquire included though it asks every instance), and the time from
+  // asking for the lock to holding it, summed over its grants, on its
+  // monotonic clock. Measured, never read by the worker itself.
+  struct Costs {
+    std::int64_t calls = 0;
+    sim::Duration acquire_wait = sim::Duration::zero();
+  };
+  [[nodiscard]] const Costs& costs() const { return costs_; }
+
   // Called just before this worker's node crashes: a hold ends with it.
   void before_crash(sim::Simulation& simulation);
 
@@ -84,6 +95,7 @@ class Worker {
   std::function<void()> on_finished_;
 
   JobCount jobs_;
+  Costs costs_;
   sim::Duration start_offset_ = sim::Duration::zero();
   bool finished_ = false;
   std::uint64_t acquisitions_ = 0;

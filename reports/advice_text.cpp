@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "reports/readable_duration.h"
 #include "runner/wilson_interval.h"
 #include "scenario/fencing_modes.h"
 
@@ -27,6 +28,26 @@ std::string row_name(const advise::AdviceRow& row) { return row.mitigation.empty
 double per_run(std::int64_t total, std::int64_t runs) {
   return runs == 0 ? 0.0 : static_cast<double>(total) / static_cast<double>(runs);
 }
+
+}  // namespace
+
+std::string wait_per_grant_text(const advise::AdviceRow& row, const advise::AdviceRow& as_written) {
+  const std::optional<std::int64_t> wait = row.wait_per_grant_ns();
+  if (!wait) return "-";
+  std::string text = readable_duration(*wait);
+  const std::optional<std::int64_t> before = as_written.wait_per_grant_ns();
+  if (&row != &as_written && before && *wait != *before) {
+    text += fmt::format(" ({}{})", *wait > *before ? "+" : "", readable_duration(*wait - *before));
+  }
+  return text;
+}
+
+std::string calls_per_job_text(const advise::AdviceRow& row) {
+  const std::optional<double> calls = row.calls_per_job();
+  return calls ? fmt::format("{:.1f}", *calls) : std::string{"-"};
+}
+
+namespace {
 
 std::string seeds_text(const advise::Advice& advice) {
   const std::string rounds =
@@ -116,13 +137,14 @@ std::string advice_text(const advise::Advice& advice, const std::vector<std::str
   for (const advise::AdviceRow& row : advice.rows) name_width = std::max(name_width, row_name(row).size());
   text += fmt::format("{:<{}}", "mitigation", name_width + 2);
   for (const checker::ViolationKind kind : advice.shown) text += fmt::format("{:<20}", checker::violation_kind_name(kind));
-  text += "unfinished/run  acquires/run\n";
+  text += "unfinished/run  wait for the lock      calls/job\n";
   for (const advise::AdviceRow& row : advice.rows) {
     text += fmt::format("{:<{}}", row_name(row), name_width + 2);
     for (const checker::ViolationKind kind : advice.shown) {
       text += fmt::format("{:<20}", share_with_interval_text(row.runs_with.at(kind), row.runs));
     }
-    text += fmt::format("{:<16.2f}{:.2f}\n", per_run(row.unfinished_jobs, row.runs), per_run(row.acquisitions, row.runs));
+    text += fmt::format("{:<16.2f}{:<22}{}\n", per_run(row.unfinished_jobs, row.runs),
+                        wait_per_grant_text(row, advice.rows.front()), calls_per_job_text(row));
   }
 
   text += "\nwhy:\n";
@@ -163,6 +185,9 @@ std::string advice_json(const advise::Advice& advice, const std::vector<std::str
                     {"kinds", kinds},
                     {"unfinished_jobs", row.unfinished_jobs},
                     {"acquisitions", row.acquisitions},
+                    {"jobs_done", row.jobs_done},
+                    {"calls", row.calls},
+                    {"acquire_wait_ns", row.acquire_wait_ns},
                     {"stopped_short", row.stopped_short},
                     {"file", index < written.size() && !written[index].empty() ? ordered_json(written[index]) : ordered_json()}});
   }

@@ -18,6 +18,13 @@ namespace locksim::reports {
 // no clear effect, and why it works: the sentence after the row's name.
 [[nodiscard]] std::string advice_row_sentence(const advise::Advice& advice, const advise::AdviceRow& row);
 
+// The mean wait for the lock per grant, and beside a mitigation's what it
+// adds to the file's as written: "1.48s", "1.52s (+40ms)"; "-" without a grant.
+[[nodiscard]] std::string wait_per_grant_text(const advise::AdviceRow& row, const advise::AdviceRow& as_written);
+
+// Round trips per job done: "9.3"; "-" when no job was done.
+[[nodiscard]] std::string calls_per_job_text(const advise::AdviceRow& row);
+
 // "7 seeds per row, from seed 1, …": how the seeds were chosen.
 [[nodiscard]] std::string advice_seeds_text(const advise::Advice& advice);
 

@@ -345,7 +345,8 @@ std::string advice_html(const advise::Advice& advice) {
   for (const checker::ViolationKind kind : advice.shown) {
     html += fmt::format("<th><code>{}</code></th>", checker::violation_kind_name(kind));
   }
-  html += "<th>unfinished jobs per run</th><th>what it did, and why</th></tr>\n";
+  html += "<th>unfinished jobs per run</th><th>wait for the lock per grant</th><th>calls per job</th>"
+          "<th>what it did, and why</th></tr>\n";
   for (const advise::AdviceRow& row : advice.rows) {
     const std::string name = row.mitigation.empty() ? "(as written)" : row.mitigation;
     html += fmt::format("<tr><td>{}<br/><small><code>{}</code></small></td>", escaped(name), escaped(row.change));
@@ -353,7 +354,8 @@ std::string advice_html(const advise::Advice& advice) {
       html += fmt::format("<td>{}</td>", escaped(share_with_interval_text(row.runs_with.at(kind), row.runs)));
     }
     const double unfinished = row.runs == 0 ? 0.0 : static_cast<double>(row.unfinished_jobs) / static_cast<double>(row.runs);
-    html += fmt::format("<td>{:.2f}</td><td>{}</td></tr>\n", unfinished,
+    html += fmt::format("<td>{:.2f}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n", unfinished,
+                        escaped(wait_per_grant_text(row, advice.rows.front())), escaped(calls_per_job_text(row)),
                         row.mitigation.empty() ? "" : escaped(advice_row_sentence(advice, row)));
   }
   html += "</table>\n";

@@ -246,6 +246,10 @@ SeedRun run_plan(const scenario::Scenario& scenario, const scenario::Plan& plan,
   simulation.record(vocabulary::proc::kRun, EventKind::kRunEnd, {{field::kFinal, sim::RawJson{final_values}}});
   result.stop_reason = outcome.reason;
   result.unfinished_jobs = system.unfinished_jobs();
+  result.jobs_done = system.jobs_done();
+  const model::Worker::Costs costs = system.costs();
+  result.calls = costs.calls;
+  result.acquire_wait_ns = costs.acquire_wait.count_ns();
   result.stopped_short = outcome.reason == sim::StopReason::kEventLimit ||
                          (outcome.reason == sim::StopReason::kTimeLimit && result.unfinished_jobs > 0);
   result.why_stopped = why_stopped(outcome, simulation_options, result.unfinished_jobs);

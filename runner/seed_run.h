@@ -29,6 +29,9 @@ struct SeedRun {
   // How the run ended (the runner's outcomes, not the checker's violations).
   sim::StopReason stop_reason = sim::StopReason::kQuiescent;
   std::int64_t unfinished_jobs = 0;  // jobs not done when it ended
+  std::int64_t jobs_done = 0;        // jobs done (billing: customers charged)
+  std::int64_t calls = 0;            // round trips: the workers' calls and storage's validations (model::System::costs)
+  std::int64_t acquire_wait_ns = 0;  // from asking for the lock to holding it, summed over the grants
   bool stopped_short = false;        // hit the event limit, or the time limit with jobs left
   std::string why_stopped;           // for people: "time limit 5m reached with 7 jobs left"
   std::vector<std::string> blocked;  // what was still waiting: "worker-2/jobs: a reply from redis-0"

@@ -172,6 +172,9 @@ void add_run(ModeSummary& total, const SeedRun& run, const std::string& replay) 
   add_to(total.rejected_writes, run.verdict.counts.rejected_writes);
   add_to(total.late_writes, run.verdict.counts.late_writes);
   add_to(total.unfinished_jobs, run.unfinished_jobs);
+  add_to(total.jobs_done, run.jobs_done);
+  add_to(total.calls, run.calls);
+  add_to(total.acquire_wait_ns, run.acquire_wait_ns);
   if (run.stopped_short) {
     add_to(total.stopped_short, std::int64_t{1});
     if (!total.stopped_short_example || run.seed < total.stopped_short_example->seed) {

@@ -50,6 +50,9 @@ struct ModeSummary {
   std::int64_t late_writes = 0;
   std::int64_t stopped_short = 0;    // runs
   std::int64_t unfinished_jobs = 0;  // jobs
+  std::int64_t jobs_done = 0;        // jobs
+  std::int64_t calls = 0;            // round trips (the workers' calls, storage's validations), summed
+  std::int64_t acquire_wait_ns = 0;  // from asking for the lock to holding it, summed over the grants
   std::optional<StoppedShortExample> stopped_short_example;
   std::optional<std::uint64_t> first_failing_seed;
   // Per measure, the lowest seed with at least one: the seed a failed
@@ -105,7 +108,7 @@ struct ModeField {
   std::int64_t ModeSummary::*count = nullptr;  // Part::kCount
 };
 
-inline constexpr std::array<ModeField, 25> kModeFields{{
+inline constexpr std::array<ModeField, 28> kModeFields{{
     {ModeField::Part::kCount, "", "runs", &ModeSummary::runs},
     {ModeField::Part::kJudged, "", "judged"},
     {ModeField::Part::kCount, "", "runs_with_violation", &ModeSummary::runs_with_violation},
@@ -119,6 +122,9 @@ inline constexpr std::array<ModeField, 25> kModeFields{{
     {ModeField::Part::kCount, "counts", "late_writes", &ModeSummary::late_writes},
     {ModeField::Part::kCount, "", "stopped_short", &ModeSummary::stopped_short},
     {ModeField::Part::kCount, "", "unfinished_jobs", &ModeSummary::unfinished_jobs},
+    {ModeField::Part::kCount, "costs", "jobs_done", &ModeSummary::jobs_done},
+    {ModeField::Part::kCount, "costs", "calls", &ModeSummary::calls},
+    {ModeField::Part::kCount, "costs", "acquire_wait_ns", &ModeSummary::acquire_wait_ns},
     {ModeField::Part::kStoppedShortExample, "", "stopped_short_example"},
     {ModeField::Part::kFirstFailingSeed, "", "first_failing_seed"},
     {ModeField::Part::kCount, "stats", "events", &ModeSummary::events},

@@ -41,6 +41,9 @@ void expect_runs_as_printed(const Advice& advice, const AdviceRow& row) {
   const runner::ScenarioSummary summary = runner::run_scenario(variant, request);
   ASSERT_EQ(summary.modes.size(), 1u);
   EXPECT_EQ(summary.modes.front().runs, row.runs);
+  EXPECT_EQ(summary.modes.front().calls, row.calls) << row.mitigation;
+  EXPECT_EQ(summary.modes.front().acquire_wait_ns, row.acquire_wait_ns) << row.mitigation;
+  EXPECT_EQ(summary.modes.front().jobs_done, row.jobs_done) << row.mitigation;
   for (const ViolationKind kind : checker::kAllViolationKinds) {
     EXPECT_EQ(summary.modes.front().runs_with_any(kind), row.runs_with.at(kind))
         << row.mitigation << ": " << checker::violation_kind_name(kind);
@@ -67,6 +70,13 @@ TEST(Advise, PausePastLeaseIsFixedByALongerLeaseOrFencingAndEachRowRunsAsPrinted
   EXPECT_EQ(advice.effect_on(row_named(advice, "a watchdog"), ViolationKind::kStaleWrite), Effect::kNoClearEffect);
   // Best first: nothing ranks above a row that removes the harm.
   EXPECT_TRUE(advice.removes_harm(advice.rows[1]));
+  // The costs: a holder that froze keeps a longer lease longer, so the others wait longer for the lock;
+  // validating with the service adds storage's question to every fenced read and write.
+  const AdviceRow& as_written = advice.rows.front();
+  EXPECT_GT(lease.wait_per_grant_ns().value(), as_written.wait_per_grant_ns().value());
+  const AdviceRow& fenced_reads = row_named(advice, "fence reads and writes");
+  const AdviceRow& validated = row_named(advice, "validate with the service");
+  EXPECT_GT(validated.calls_per_job().value(), fenced_reads.calls_per_job().value() + 1.5);
 
   for (const AdviceRow& row : advice.rows) expect_runs_as_printed(advice, row);
 }
