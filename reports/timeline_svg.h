@@ -4,7 +4,9 @@
 // service promised it beside the worker's belief that it holds the lock;
 // pauses hatched; clock jumps marked; writes labelled "qty=6 t3", a stale
 // one red, a late one amber, a rejected one crossed out; violations called
-// out; an axis in seconds of true time; a legend and a title.
+// out; an axis in seconds of true time; a legend and a title. No label
+// prints over another label or a bar (reports/label_layout.h): the most
+// important are placed first, and one with no room is listed below.
 //
 // Deterministic: the same timeline and options give the same bytes.
 

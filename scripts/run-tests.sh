@@ -15,12 +15,16 @@
 # live test of a paused failover primary, idle: 30 min 29 s, steps 1, 756,
 # 74, 791, 143 and 64 s; later still, with workers.start and the watchdog's
 # renew_on_error, idle: 33 min 45 s, steps 1, 897, 75, 830, 158 and 64 s;
-# the test sources are compiled at -O0, tests/CMakeLists.txt):
+# 2026-12-05, explore's seeds first and advise, a slow hour: 41 min 41 s;
+# then with the test sources in unity batches on shared precompiled headers
+# and line tables only for debug information, idle: 28 min 1 s, steps 1,
+# 605, 106, 607, 298 and 64 s; the test sources are compiled at -O0,
+# tests/CMakeLists.txt):
 #   install  60 s   (nothing to install; a fresh machine's apt-get takes longer)
-#   build    15 min g++ RelWithDebInfo, -Werror
-#   test     1.5 min ctest, the oracle swarm, the live and the Chromium tests included
-#   build    14 min clang++ Debug -O1, ASan + UBSan, with the fuzz targets
-#   test     4.5 min ctest without the swarm, live, library and Chromium tests
+#   build    12 min g++ RelWithDebInfo -g1, -Werror
+#   test     2 min  ctest, the oracle swarm, the live and the Chromium tests included
+#   build    12 min clang++ Debug -O1 -gline-tables-only, ASan + UBSan, with the fuzz targets
+#   test     6 min  ctest without the swarm, live, library and Chromium tests
 #   fuzz     1.5 min three targets, 20 s each
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -40,10 +44,10 @@ step() {
 
 step "install dependencies" 60 bash scripts/install-deps.sh
 
-step "build g++" 900 bash scripts/build.sh
-step "test g++" 90 ctest --test-dir build --output-on-failure --parallel "$jobs"
+step "build g++" 720 bash scripts/build.sh
+step "test g++" 120 ctest --test-dir build --output-on-failure --parallel "$jobs"
 
-step "build clang++ sanitizers" 840 bash scripts/build-sanitizer.sh
+step "build clang++ sanitizers" 720 bash scripts/build-sanitizer.sh
 # The oracle swarm (label "swarm"), the Chromium screenshot (label
 # "chromium"), the live tests against real redis-servers (label "live") and
 # explore over the whole library (label "library") run in the normal build only.
@@ -52,8 +56,9 @@ step "build clang++ sanitizers" 840 bash scripts/build-sanitizer.sh
 # runs, and the load of the moment); a third of it is one test, the run that
 # reaches the 2-million-event limit (47 s under the sanitizers); 251 s
 # (2026-12-05, 925 tests: explore's seeds-first tests add about 45 s, the
-# nightly job's 33 seeds and its shrink 33 s of it).
-step "test clang++ sanitizers" 270 ctest --test-dir build-sanitize --output-on-failure --parallel "$jobs" \
+# nightly job's 33 seeds and its shrink 33 s of it); 298 s (the same day,
+# 993 tests: the label test over every built-in's pictures, and the costs).
+step "test clang++ sanitizers" 360 ctest --test-dir build-sanitize --output-on-failure --parallel "$jobs" \
   --label-exclude 'swarm|chromium|live|library'
 
 # Fuzzing runs in the sanitizer build only (it needs clang's libFuzzer).
