@@ -213,7 +213,7 @@ class Coordinator {
     bool restart_pending = false;
     int jobs_done = 0;
     int jobs_given_up = 0;  // acquire.give_up: failed jobs, never done
-    std::optional<std::int64_t> holding;  // the token of the hold it is in
+    std::optional<Json> holding;  // the token of the hold it is in, as the worker wrote it (an integer or a string)
     // Its events so far, by name, over all its processes: the model counts
     // a target's nth event over the whole run, a restart included.
     std::map<std::string, int> seen;
@@ -594,12 +594,14 @@ class Coordinator {
     record_nemesis(EventKind::kFaultBegin,
                    {{field::kKind, fault_kind_name(FaultKind::kCrash)}, {field::kTarget, worker.name}});
     if (worker.holding) {
-      record(Json{{field::kTime, now()},
-                  {field::kProc, worker.name},
-                  {field::kEvent, event_kind_name(EventKind::kHoldEnd)},
-                  {field::kLock, scenario_.system.lock.name},
-                  {field::kToken, *worker.holding},
-                  {field::kReason, reason::kCrash}});
+      // The token the worker itself wrote on its hold.begin: a string lock id stays one.
+      Json end{{field::kTime, now()},
+               {field::kProc, worker.name},
+               {field::kEvent, event_kind_name(EventKind::kHoldEnd)},
+               {field::kLock, scenario_.system.lock.name}};
+      if (!worker.holding->is_null()) end[field::kToken] = *worker.holding;
+      end[field::kReason] = reason::kCrash;
+      record(std::move(end));
       worker.holding.reset();
     }
     record(
@@ -653,7 +655,17 @@ class Coordinator {
     worker.takes_own_stops = false;
     if (worker.output.is_open()) worker.output.close();
     worker.output.assign(launched.output);
-    asio::co_spawn(io_, read_lines(worker, launched.pid), asio::detached);
+    // An exception in the reader is locksim's own fault (a worker's bad line
+    // is refused before anything reads it): it ends the run, not just the reader.
+    asio::co_spawn(io_, read_lines(worker, launched.pid), [this, &worker](const std::exception_ptr& error) {
+      if (!error) return;
+      try {
+        std::rethrow_exception(error);
+      } catch (const std::exception& exception) {
+        internal_failure_ = fmt::format("reading {}'s output: {}", who(worker), exception.what());
+      }
+      end_everything();
+    });
   }
 
   // The self-taken stops a (re)started process has ahead of it: its count
@@ -775,7 +787,9 @@ class Coordinator {
       }
       return;
     }
-    if (event == event_kind_name(EventKind::kHoldBegin)) worker.holding = line.value(field::kToken, std::int64_t{0});
+    if (event == event_kind_name(EventKind::kHoldBegin)) {
+      worker.holding = line.contains(field::kToken) ? Json::parse(line[field::kToken].dump()) : Json{};
+    }
     if (event == event_kind_name(EventKind::kHoldEnd)) worker.holding.reset();
     if (event == event_kind_name(EventKind::kWriteOk)) ++worker.jobs_done;
     if (event == event_kind_name(EventKind::kAcquireGiveUp)) ++worker.jobs_given_up;
@@ -842,6 +856,7 @@ class Coordinator {
 
   LiveRecords records(std::int64_t realtime_at_start) {
     join_restarts();
+    if (!internal_failure_.empty()) throw std::logic_error(internal_failure_);
     if (!failure_.empty() && user_program() && failure_ != "interrupted") throw WorkerProgramError(failure_);
     if (!failure_.empty()) throw LiveError(failure_);
     const LiveKeys keys{settings_.prefix};
@@ -956,6 +971,7 @@ class Coordinator {
   bool time_is_up_ = false;
   std::string why_stopped_;
   std::string failure_;
+  std::string internal_failure_;  // a bug of locksim's, met while the run went on: exit 3
 };
 
 // Deletes every key under the run's prefix (SCAN MATCH prefix*), and nothing else.

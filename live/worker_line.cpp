@@ -29,6 +29,37 @@ bool names_the_lock(EventKind kind) {
   }
 }
 
+// A field of a worker's event whose JSON type is wrong: its name and what it
+// should be; empty when every field has its type. `token` is an integer
+// fencing token or an opaque string lock id (docs/history-format.md).
+std::string field_type_problem(const nlohmann::json& line) {
+  struct Expected {
+    const char* field;
+    bool (*holds)(const nlohmann::json&);
+    const char* what;
+  };
+  static constexpr Expected kTypes[] = {
+      {field::kLock, [](const nlohmann::json& value) { return value.is_string(); }, "a string"},
+      {field::kReason, [](const nlohmann::json& value) { return value.is_string(); }, "a string"},
+      {field::kKey, [](const nlohmann::json& value) { return value.is_string(); }, "a string"},
+      {field::kToken, [](const nlohmann::json& value) { return value.is_number_integer() || value.is_string(); },
+       "an integer or a string"},
+      {field::kLeaseNs, [](const nlohmann::json& value) { return value.is_number_integer(); }, "an integer"},
+      {field::kValidityNs, [](const nlohmann::json& value) { return value.is_number_integer(); }, "an integer"},
+      {field::kLocalTime, [](const nlohmann::json& value) { return value.is_number_integer(); }, "an integer"},
+      {field::kTries, [](const nlohmann::json& value) { return value.is_number_integer(); }, "an integer"},
+  };
+  for (const Expected& expected : kTypes) {
+    const auto found = line.find(expected.field);
+    if (found != line.end() && !expected.holds(*found)) {
+      const std::string_view type = found->type_name();
+      const char* article = type == "null" ? "" : (type == "object" || type == "array") ? "an " : "a ";
+      return fmt::format("its \"{}\" is {}{}, not {}", expected.field, article, type, expected.what);
+    }
+  }
+  return "";
+}
+
 }  // namespace
 
 std::string worker_line_problem(const nlohmann::json& line, const std::string& worker) {
@@ -57,7 +88,7 @@ std::string worker_line_problem(const nlohmann::json& line, const std::string& w
     return fmt::format("{} needs a string \"call\" (the id shared by a call's invoke and its completion)", event);
   }
   if (names_the_lock(*kind) && !line.contains(field::kLock)) return fmt::format("{} needs \"lock\"", event);
-  return "";
+  return field_type_problem(line);
 }
 
 }  // namespace locksim::live

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -94,6 +95,36 @@ TEST(WorkerProgram, ALineThatIsNoHistoryEventEndsTheRunNamingTheWorkerAndTheLine
       << result.output;
   // Its `sleep 30` was killed with it (the worker's process group), so nothing held the pipe open.
   EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds{10});
+}
+
+// redis-py and node-redlock hold opaque string lock ids: a crash's hold.end
+// carries the worker's own string, and no line of the worker is dropped.
+TEST(WorkerProgram, AStringTokenIsKeptAsTheWorkerWroteItThroughACrash) {
+  const std::string histories = scratch("string-token-histories");
+  const Result result = cli_test::run_shell("timeout 60 " + std::string{LOCKSIM_BINARY} + " live " +
+                                            data("worker-program-string-token-crash.json") + " --runs 1 --history " +
+                                            histories);
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  std::istringstream lines{read_text(histories + "/live-worker-program-string-token-crash-live-seed1-fencing-off.jsonl")};
+  std::vector<std::string> holds;
+  for (std::string line; std::getline(lines, line);) {
+    const nlohmann::json event = nlohmann::json::parse(line);
+    if (event["ev"] == "hold.begin" || event["ev"] == "hold.end") {
+      holds.push_back(event["ev"].get<std::string>() + " " + event["token"].dump());
+    }
+  }
+  EXPECT_EQ(holds, (std::vector<std::string>{"hold.begin \"abc-1\"", "hold.end \"abc-1\""})) << result.output;
+}
+
+// A field of the wrong JSON type is the program's bad line, named with the field: exit 2, not an internal error.
+TEST(WorkerProgram, AFieldOfTheWrongTypeIsNamed) {
+  const Result result = cli_test::run_shell("timeout 60 " + std::string{LOCKSIM_BINARY} + " live " +
+                                            data("worker-program-wrong-type.json") + " --runs 1");
+  EXPECT_EQ(result.exit_code, 2) << result.output;
+  EXPECT_NE(result.output.find(R"(printed a line that is not one of its history events (its "reason" is a number, )"
+                               "not a string)"),
+            std::string::npos)
+      << result.output;
 }
 
 TEST(WorkerProgram, AProgramThatExitsNonZeroOrCannotStartIsNamedWithWhy) {
