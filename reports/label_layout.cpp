@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstddef>
 
+#include "text/character_count.h"
+
 namespace locksim::reports {
 
 namespace {
@@ -17,16 +19,10 @@ constexpr double kDescent = 0.28;
 // Room kept between two labels, in the picture's units.
 constexpr double kGap = 2;
 
-// Characters, not bytes: "⚠" or "×" is one character of three or two bytes.
-std::size_t characters(std::string_view text) {
-  return static_cast<std::size_t>(
-      std::count_if(text.begin(), text.end(), [](char byte) { return (static_cast<unsigned char>(byte) & 0xC0U) != 0x80U; }));
-}
-
 }  // namespace
 
 Box text_box(double x, double baseline, std::string_view anchor, double font_size, std::string_view text) {
-  const double width = static_cast<double>(characters(text)) * font_size * kAdvance;
+  const double width = static_cast<double>(text::character_count(text)) * font_size * kAdvance;
   const double left = anchor == "end" ? x - width : anchor == "middle" ? x - width / 2 : x;
   return Box{left, baseline - font_size * kAscent, left + width, baseline + font_size * kDescent};
 }

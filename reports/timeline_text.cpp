@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "text/character_count.h"
 #include "text/terminal_escape.h"
 #include "vocabulary/event_kind.h"
 #include "vocabulary/fault_kind.h"
@@ -35,10 +36,7 @@ constexpr std::array<std::string_view, 6> kHolderColours = {"\x1b[34m", "\x1b[32
                                                             "\x1b[94m", "\x1b[92m", "\x1b[96m"};
 
 // Characters, not bytes: every glyph used here is one column wide.
-std::size_t display_width(std::string_view text) {
-  return static_cast<std::size_t>(
-      std::count_if(text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0U) != 0x80U; }));
-}
+std::size_t display_width(std::string_view text) { return text::character_count(text); }
 
 // At most `width` characters of `raw` (user text: escaped for the terminal first).
 std::string cut_to(std::string_view raw, std::size_t width) {
