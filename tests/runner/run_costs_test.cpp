@@ -24,8 +24,12 @@ struct FromHistory {
 };
 
 FromHistory costs_in(const std::vector<std::string>& history) {
-  static const std::vector<std::string> kCalls = {"acquire.invoke", "renew.invoke", "release.invoke",
-                                                  "read.invoke",    "write.invoke", "effect.invoke"};
+  using vocabulary::EventKind;
+  using vocabulary::event_kind_name;
+  static const std::vector<std::string> kCalls = {
+      std::string{event_kind_name(EventKind::kAcquireInvoke)}, std::string{event_kind_name(EventKind::kRenewInvoke)},
+      std::string{event_kind_name(EventKind::kReleaseInvoke)}, std::string{event_kind_name(EventKind::kReadInvoke)},
+      std::string{event_kind_name(EventKind::kWriteInvoke)},   std::string{event_kind_name(EventKind::kEffectInvoke)}};
   FromHistory found;
   std::map<std::string, std::int64_t> asked_at;  // per worker, since its last grant or give-up
   for (const std::string& line : history) {
@@ -34,12 +38,12 @@ FromHistory costs_in(const std::vector<std::string>& history) {
     const std::string proc = event.at("proc");
     const std::int64_t time_ns = event.at("t");
     if (std::ranges::count(kCalls, kind) > 0) ++found.calls;
-    if (kind == "acquire.invoke") asked_at.try_emplace(proc, time_ns);
-    if (kind == "acquire.ok") {
+    if (kind == event_kind_name(EventKind::kAcquireInvoke)) asked_at.try_emplace(proc, time_ns);
+    if (kind == event_kind_name(EventKind::kAcquireOk)) {
       found.acquire_wait_ns += time_ns - asked_at.at(proc);
       asked_at.erase(proc);
     }
-    if (kind == "acquire.give_up") asked_at.erase(proc);
+    if (kind == event_kind_name(EventKind::kAcquireGiveUp)) asked_at.erase(proc);
   }
   return found;
 }
