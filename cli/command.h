@@ -15,6 +15,14 @@ struct BadInput : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// Thrown when SIGINT or SIGTERM ended a command after it cleaned up (live
+// mode). main() prints the message and exits 128 + the signal, as a shell
+// reports a process the signal ended.
+struct Interrupted : std::runtime_error {
+  Interrupted(const std::string& message, int by) : std::runtime_error{message}, signal{by} {}
+  int signal;
+};
+
 
 void add_demo_command(CLI::App& app, ExitCode& exit_code);
 void add_check_command(CLI::App& app, ExitCode& exit_code);

@@ -10,6 +10,8 @@
 // internal); with --require-agreement also 1 when live and simulated disagree.
 
 #include <algorithm>
+#include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <memory>
 #include <thread>
@@ -42,6 +44,7 @@ struct LiveArguments {
   std::string path;
   int runs = 10;
   double time_scale = 0.05;
+  double ready_timeout_s = 10;
   std::string fencing;
   std::string redis;
   std::string prefix;
@@ -89,6 +92,7 @@ ExitCode live(const LiveArguments& arguments) {
   live::LiveScenarioRequest request;
   request.runs = arguments.runs;
   request.time_scale = arguments.time_scale;
+  request.ready_timeout = std::chrono::milliseconds{std::llround(arguments.ready_timeout_s * 1000)};
   if (!arguments.fencing.empty()) request.modes = *scenario::fencing_modes_from_switch(arguments.fencing);
   if (!arguments.redis.empty()) request.redis = parse_endpoint(arguments.redis, arguments.allow_remote);
   request.prefix = arguments.prefix;
@@ -97,15 +101,24 @@ ExitCode live(const LiveArguments& arguments) {
       write_history(arguments.history_directory, scenario.name, seed, mode, history);
     };
   }
+  request.on_notice = [](std::uint64_t seed, model::Fencing mode, const std::string& notice) {
+    print_to_stderr("locksim: live: seed {} {}: {}\n", seed, scenario::fencing_mode_name(mode), notice);
+  };
   live::LiveScenarioResult outcome;
   try {
     if (const std::string why = live::live_unsupported(scenario); !why.empty()) {
       throw BadInput(fmt::format("{}: {}", scenario.file, why));
     }
     for (const std::string& line : live::live_notices(scenario, request)) print_to_stderr("locksim: live: {}\n", line);
+    for (const std::string& directory : live::remove_left_behind_directories()) {
+      print_to_stderr("locksim: live: removed {}, left by a locksim that no longer runs (killed before it could)\n",
+                      directory);
+    }
     outcome = live::run_live_scenario(scenario, request);
   } catch (const live::LiveRefusal& refusal) {
     throw BadInput(refusal.what());
+  } catch (const live::LiveInterrupted& interrupted) {
+    throw Interrupted(interrupted.what(), interrupted.signal());
   } catch (const live::WorkerProgramError& error) {
     throw BadInput(fmt::format("{}: {}", scenario.file, error.what()));  // the user's program broke the contract
   }
@@ -155,6 +168,10 @@ void add_live_command(CLI::App& app, ExitCode& exit_code) {
   command->add_option("--time-scale", arguments->time_scale,
                       "Multiply every scenario duration by F, 0.0001 to 10 (default 0.05: a 10 s lease lasts 500 ms)")
       ->check(CLI::Range(0.0001, 10.0));
+  command->add_option("--ready-timeout", arguments->ready_timeout_s,
+                      "Wait at most S seconds for every workers.command program to say it is ready, 0.1 to 600 "
+                      "(default 10); a later one starts late, and the run says so")
+      ->check(CLI::Range(0.1, 600.0));
   command->add_option("--fencing", arguments->fencing, "on, off or compare (default: the scenario's)")
       ->check(CLI::IsMember({"on", "off", "compare"}));
   command->add_option("--redis", arguments->redis, "Use this redis-server as the lock service instead of starting one (not for Redlock, whose N servers locksim starts)")

@@ -50,6 +50,9 @@ int main(int argc, char** argv) {
   } catch (const locksim::cli::BadInput& error) {
     locksim::cli::print_to_stderr("locksim: {}\n", error.what());
     return static_cast<int>(ExitCode::kBadInput);
+  } catch (const locksim::cli::Interrupted& interrupted) {
+    locksim::cli::print_to_stderr("locksim: {}\n", interrupted.what());
+    return 128 + interrupted.signal;
   } catch (const std::exception& error) {
     locksim::cli::print_to_stderr("locksim: internal error: {}\n", error.what());
     return static_cast<int>(ExitCode::kInternalError);

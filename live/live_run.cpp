@@ -62,8 +62,11 @@ using scenario::FaultKind;
 using scenario::PlannedFault;
 using std::chrono::nanoseconds;
 
-// How long before t = 0 the workers are started.
+// How long before t = 0 locksim's own workers are started.
 constexpr std::chrono::milliseconds kHeadStart{250};
+// t = 0 this long after the last program said it was ready: the time to
+// write every program its start line.
+constexpr std::chrono::milliseconds kReadyMargin{20};
 // The longest line a worker may print, in bytes (locksim's are a few hundred).
 constexpr std::size_t kLongestWorkerLine = 1 << 20;
 
@@ -112,6 +115,7 @@ class Coordinator {
   ~Coordinator() {
     join_restarts();
     for (auto& worker : workers_) {
+      if (worker->input >= 0) ::close(worker->input);
       if (worker->running) {
         signal_worker(worker->pid, SIGKILL);
         ::waitpid(worker->pid, nullptr, 0);
@@ -134,18 +138,13 @@ class Coordinator {
     const auto wall_started = std::chrono::steady_clock::now();
     // Ctrl-C (or a TERM) ends the run cleanly: the workers are killed and it is reported as interrupted.
     asio::signal_set interrupts{io_, SIGINT, SIGTERM};
-    interrupts.async_wait([this](const boost::system::error_code& error, int) {
+    interrupts.async_wait([this](const boost::system::error_code& error, int signal) {
       if (error) return;
-      failure_ = "interrupted";
+      interrupted_by_ = signal;
       end_everything();
     });
-    // t = 0 comes a little after the workers are started, and they wait for
-    // it: a process's start-up (fork, exec, connecting) is no part of the
-    // scenario and must not shift a scaled fault time against the workers.
     proxy_.emplace(io_, scenario_.network.delay, settings_.time_scale, settings_.seed);
     if (failover_service()) start_failover_service();  // before t = 0 is set: the cluster takes a while to form
-    start_ns_ = clock_ns(CLOCK_MONOTONIC) + nanoseconds{kHeadStart}.count();
-    start_point_ = std::chrono::steady_clock::time_point{nanoseconds{start_ns_}};
     const std::int64_t realtime_minus_monotonic = clock_ns(CLOCK_REALTIME) - clock_ns(CLOCK_MONOTONIC);
     fired_.assign(scenario_.faults.size(), false);
     for (std::size_t index = 0; index < settings_.lock_instances.size(); ++index) {
@@ -168,20 +167,39 @@ class Coordinator {
       worker->begin_ns = begin_of(worker->name);
       workers_.push_back(std::move(worker));
     }
-    order_tied_starts();
+    // t = 0 comes once every worker can act on it: a process's start-up
+    // (fork, exec, loading a library, connecting) is no part of the scenario
+    // and must not shift a fault's time against the workers. locksim's own
+    // workers start in a few ms and are given t = 0 a little ahead; a user's
+    // program says when it is ready (live.hello) and is told t = 0 then.
+    // A worker's stops are in its configuration: every fault is armed before the first starts.
     for (const PlannedFault& fault : plan_.faults) arm(fault);
-    if (user_program()) user_scripts_ = load_storage_scripts(settings_.storage.host, settings_.storage.port);
-    for (auto& worker : workers_) start(*worker, -1);
-    asio::steady_timer limit{io_};
-    limit.expires_at(start_point_ + scaled(scenario_.duration));
-    limit.async_wait([this](const boost::system::error_code& error) {
-      if (!error) end_at_time_limit();
-    });
+    if (user_program()) {
+      user_scripts_ = load_storage_scripts(settings_.storage.host, settings_.storage.port);
+      for (auto& worker : workers_) start(*worker, -1);
+      ready_limit_.expires_after(settings_.ready_timeout);
+      ready_limit_.async_wait([this](const boost::system::error_code& error) {
+        if (error || start_ns_ != 0) return;
+        for (const auto& worker : workers_) {
+          if (!worker->said_hello) {
+            notices_.push_back(fmt::format("{} had not said it was ready (live.hello) {} after it was started: the run "
+                                           "began without it (--ready-timeout)",
+                                           worker->name, sim::format_duration(sim::Duration::milliseconds(settings_.ready_timeout.count()))));
+          }
+        }
+        begin_scenario();
+      });
+    } else {
+      set_start(clock_ns(CLOCK_MONOTONIC) + nanoseconds{kHeadStart}.count());
+      for (auto& worker : workers_) start(*worker, -1);
+      begin_scenario();
+    }
     io_.run();
 
     LiveRunResult result;
     result.stopped_short = stopped_short_;
     result.why_stopped = why_stopped_;
+    result.notices = notices_;
     for (const auto& worker : workers_) result.unfinished_jobs += std::max(0, jobs_per_worker() - worker->jobs_done);
     for (std::size_t index = 0; index < fired_.size(); ++index) {
       if (fired_[index]) result.faults_fired.push_back(index);
@@ -208,6 +226,9 @@ class Coordinator {
     int storage_port = 0;
     pid_t pid = -1;
     asio::posix::stream_descriptor output;
+    int input = -1;  // our end of its stdin: a user's program reads t = 0 there
+    bool said_hello = false;  // this process said live.hello: it is ready
+    bool restarted = false;   // this process is a restart (t = 0 is past for it by design)
     bool running = false;
     bool finished = false;        // its job loop ended by itself
     bool restart_pending = false;
@@ -222,6 +243,54 @@ class Coordinator {
     std::optional<SentinelRoute> sentinel;  // redis-failover: how it finds the primary
     std::int64_t begin_ns = 0;  // its job loop begins this long after t = 0, a restart's too (begin_of)
   };
+
+  void set_start(std::int64_t monotonic_ns) {
+    start_ns_ = monotonic_ns;
+    start_point_ = std::chrono::steady_clock::time_point{nanoseconds{start_ns_}};
+  }
+
+  // t = 0: the faults are armed, the time limit set, and every ready program told.
+  void begin_scenario() {
+    if (time_is_up_) return;  // a program broke the contract while the others got ready
+    ready_limit_.cancel();
+    if (start_ns_ == 0) set_start(clock_ns(CLOCK_MONOTONIC) + nanoseconds{kReadyMargin}.count());
+    order_tied_starts();
+    for (const PlannedFault& fault : timed_faults_) {
+      auto timer = std::make_shared<asio::steady_timer>(io_);
+      timer->expires_at(start_point_ + scaled(std::get<scenario::AtTime>(fault.trigger).at));
+      timer->async_wait([this, timer, fault](const boost::system::error_code& error) {
+        if (!error) act(fault);
+      });
+    }
+    time_limit_.expires_at(start_point_ + scaled(scenario_.duration));
+    time_limit_.async_wait([this](const boost::system::error_code& error) {
+      if (!error) end_at_time_limit();
+    });
+    for (auto& worker : workers_) {
+      if (worker->said_hello) tell_start(*worker);
+    }
+  }
+
+  // A user's program that said it is ready learns t = 0 (its start line, docs/live.md).
+  void on_hello(WorkerSlot& worker) {
+    worker.said_hello = true;
+    if (start_ns_ != 0) {
+      if (!worker.restarted && now() > 0) {
+        notices_.push_back(fmt::format("{} said it was ready {} after t = 0: its first job began that late",
+                                       worker.name, sim::format_duration(sim::Duration::nanoseconds(now()))));
+      }
+      tell_start(worker);
+    } else if (std::ranges::all_of(workers_, [](const auto& slot) { return slot->said_hello; })) {
+      begin_scenario();
+    }
+  }
+
+  void tell_start(WorkerSlot& worker) {
+    if (worker.input < 0) return;
+    send_line(worker.input, Json{{"start_ns", start_ns_}}.dump());  // a program that is gone is reaped by its reader
+    ::close(worker.input);
+    worker.input = -1;
+  }
 
   [[nodiscard]] bool failover_service() const { return scenario_.system.service.kind == model::ServiceKind::kRedisFailover; }
   void start_failover_service() {
@@ -302,12 +371,8 @@ class Coordinator {
   // (a pause right at a fault point) a stop the worker takes itself.
   void arm(const PlannedFault& fault) {
     if (!no_live_form(fault, fault_context()).empty()) return;
-    if (const auto* at = std::get_if<scenario::AtTime>(&fault.trigger)) {
-      auto timer = std::make_shared<asio::steady_timer>(io_);
-      timer->expires_at(start_point_ + scaled(at->at));
-      timer->async_wait([this, timer, fault](const boost::system::error_code& error) {
-        if (!error) act(fault);
-      });
+    if (std::holds_alternative<scenario::AtTime>(fault.trigger)) {
+      timed_faults_.push_back(fault);  // its timer is set at t = 0 (begin_scenario)
       return;
     }
     const auto& on_event = std::get<scenario::OnEvent>(fault.trigger);
@@ -588,11 +653,9 @@ class Coordinator {
     });
   }
 
-  void crash(WorkerSlot& worker, const model::faults::Crash& fault) {
-    signal_worker(worker.pid, SIGKILL);
-    worker.running = false;
-    record_nemesis(EventKind::kFaultBegin,
-                   {{field::kKind, fault_kind_name(FaultKind::kCrash)}, {field::kTarget, worker.name}});
+  // Its process is gone (crashed, or it exited by itself): a hold it was in
+  // ends there, as the history's `crash` says; its lease runs on in Redis.
+  void record_process_end(WorkerSlot& worker) {
     if (worker.holding) {
       // The token the worker itself wrote on its hold.begin: a string lock id stays one.
       Json end{{field::kTime, now()},
@@ -606,6 +669,14 @@ class Coordinator {
     }
     record(
         Json{{field::kTime, now()}, {field::kProc, worker.name}, {field::kEvent, event_kind_name(EventKind::kCrash)}});
+  }
+
+  void crash(WorkerSlot& worker, const model::faults::Crash& fault) {
+    signal_worker(worker.pid, SIGKILL);
+    worker.running = false;
+    record_nemesis(EventKind::kFaultBegin,
+                   {{field::kKind, fault_kind_name(FaultKind::kCrash)}, {field::kTarget, worker.name}});
+    record_process_end(worker);
     if (fault.restart_after) {
       worker.restart_pending = true;
       auto timer = std::make_shared<asio::steady_timer>(io_);
@@ -634,7 +705,7 @@ class Coordinator {
     config.lock_ports = worker.lock_ports;
     config.storage_port = worker.storage_port;
     config.prefix = settings_.prefix;
-    config.start_ns = start_ns_;
+    config.start_ns = start_ns_;  // 0 for a user's program, which is told t = 0 when it is ready
     config.begin_ns = worker.begin_ns;
     config.time_scale = settings_.time_scale;
     config.seed = settings_.seed;
@@ -649,10 +720,18 @@ class Coordinator {
       if (user_program()) throw WorkerProgramError(error.what());
       throw;
     }
+    worker.restarted = worker.pid != -1;
     worker.pid = launched.pid;
     worker.running = true;
     worker.holding.reset();
     worker.takes_own_stops = false;
+    worker.said_hello = false;
+    if (worker.input >= 0) ::close(worker.input);
+    worker.input = launched.input;
+    if (!user_program()) {
+      ::close(worker.input);  // locksim's own worker has t = 0 in its configuration
+      worker.input = -1;
+    }
     if (worker.output.is_open()) worker.output.close();
     worker.output.assign(launched.output);
     // An exception in the reader is locksim's own fault (a worker's bad line
@@ -723,16 +802,31 @@ class Coordinator {
       worker.running = false;
       // It ended by itself, not by a crash or the run's end.
       if (!time_is_up_ && !killed_by_us) {
-        if (WIFSIGNALED(status)) {
-          failure_ = fmt::format("{} was killed by signal {} ({}), which locksim did not send", who(worker),
-                                 WTERMSIG(status), ::strsignal(WTERMSIG(status)));
+        const bool failed = WIFSIGNALED(status) || WEXITSTATUS(status) != 0;
+        const std::string how = WIFSIGNALED(status) ? fmt::format("was killed by signal {} ({}), which locksim did not send",
+                                                                   WTERMSIG(status), ::strsignal(WTERMSIG(status)))
+                                                    : fmt::format("exited with status {}", WEXITSTATUS(status));
+        // locksim's own worker failing is a bug; a user's program that never
+        // got going is broken. One that worked and then quit (redis-semaphore
+        // ends the process when it loses its lock) is a worker that ended.
+        if (user_program() && !worker.said_hello) {
+          failure_ = fmt::format("{} {} before it said live.hello{}", who(worker), how,
+                                 failed ? " (its message is above)" : "");
           end_everything();
           co_return;
         }
-        if (WEXITSTATUS(status) != 0) {
-          failure_ = fmt::format("{} exited with status {} (its message is above)", who(worker), WEXITSTATUS(status));
+        if (failed && !user_program()) {
+          failure_ = fmt::format("{} {} (its message is above)", who(worker), how);
           end_everything();
           co_return;
+        }
+        if (failed) {
+          const int left = std::max(0, jobs_per_worker() - worker.jobs_done - worker.jobs_given_up);
+          notices_.push_back(fmt::format("{} {} at {}{}, with {} job{} left (its message is above): its end is recorded "
+                                         "as a crash of the worker, and the run went on without it",
+                                         worker.name, how, sim::format_duration(sim::Duration::nanoseconds(now())),
+                                         worker.holding ? " inside its hold" : "", left, left == 1 ? "" : "s"));
+          record_process_end(worker);
         }
         worker.finished = true;
       }
@@ -766,8 +860,18 @@ class Coordinator {
     const std::string event = line[field::kEvent].get<std::string>();
     if (event == kLiveHello) {
       worker.takes_own_stops = line.value("self_stops", false);
+      if (user_program()) on_hello(worker);
       return;
     }
+    if (user_program() && !worker.said_hello) {
+      if (time_is_up_) return;
+      failure_ = fmt::format("{} printed {} before its live.hello: a program says live.hello when it is ready, then "
+                             "reads t = 0 from stdin (docs/live.md, \"The start\")",
+                             who(worker), event);
+      end_everything();
+      return;
+    }
+    if (event == event_kind_name(EventKind::kWriteInvoke)) notice_string_token_under_fencing(worker, line);
     if (event == kLiveStop) {
       const std::size_t index = line[field::kFault].get<std::size_t>();
       const PlannedFault* fault = planned(index, worker.name);
@@ -804,6 +908,20 @@ class Coordinator {
         if (!error) act(fault);
       });
     }
+  }
+
+  // Storage's script compares tokens as numbers: under fencing a string
+  // token is turned away every time. Said once per run, at the first.
+  void notice_string_token_under_fencing(const WorkerSlot& worker, const nlohmann::json& line) {
+    if (said_string_token_ || mode_ != model::Fencing::kOn) return;
+    const auto token = line.find(field::kToken);
+    if (token == line.end() || !token->is_string()) return;
+    said_string_token_ = true;
+    notices_.push_back(fmt::format(
+        "{} sent storage the string token {} with fencing on: storage orders writes by number, so it turns every "
+        "such write away as stale-token. A lock with opaque ids (redis-py, node-redlock, redis-semaphore) has no "
+        "fencing token: run it with fencing off, or keep a counter (lock.token_key) and send that",
+        worker.name, token->dump()));
   }
 
   // A worker that said it stops itself is stopped a moment later; one that
@@ -857,7 +975,8 @@ class Coordinator {
   LiveRecords records(std::int64_t realtime_at_start) {
     join_restarts();
     if (!internal_failure_.empty()) throw std::logic_error(internal_failure_);
-    if (!failure_.empty() && user_program() && failure_ != "interrupted") throw WorkerProgramError(failure_);
+    if (interrupted_by_ != 0) throw LiveInterrupted(interrupted_by_);
+    if (!failure_.empty() && user_program()) throw WorkerProgramError(failure_);
     if (!failure_.empty()) throw LiveError(failure_);
     const LiveKeys keys{settings_.prefix};
     RedisClient storage{settings_.storage.host, settings_.storage.port};
@@ -916,6 +1035,8 @@ class Coordinator {
     return records;
   }
 
+  // A user's program's grants are its own acquire.ok lines (client_side_leases):
+  // each already means a quorum of Redlock's instances, so its history's quorum is 1.
   [[nodiscard]] Json service_description() const {
     if (failover_)
       return Json{{field::kKind, model::service_kind_name(model::ServiceKind::kRedisFailover)},
@@ -925,7 +1046,7 @@ class Coordinator {
     const bool redlock = scenario_.system.service.kind == model::ServiceKind::kRedlock;
     return Json{{field::kKind, model::service_kind_name(redlock ? model::ServiceKind::kRedlock : model::ServiceKind::kRedis)},
                 {field::kInstances, instances},
-                {field::kQuorum, redlock ? model::RedlockService::quorum_of(instances) : 1}};
+                {field::kQuorum, redlock && !user_program() ? model::RedlockService::quorum_of(instances) : 1}};
   }
 
   [[nodiscard]] LiveFaultContext fault_context() const {
@@ -952,12 +1073,17 @@ class Coordinator {
   const LiveRunSettings& settings_;
   scenario::Plan plan_;
   asio::io_context io_;
-  std::int64_t start_ns_ = 0;  // CLOCK_MONOTONIC at t = 0
+  std::int64_t start_ns_ = 0;  // CLOCK_MONOTONIC at t = 0; 0 until it is set
+  asio::steady_timer ready_limit_{io_};  // the wait for every user program's live.hello
+  asio::steady_timer time_limit_{io_};   // the scenario's (scaled) duration
+  int interrupted_by_ = 0;               // SIGINT or SIGTERM ended the run
+  std::vector<std::string> notices_;     // what the user should know of this run (LiveRunResult::notices)
   std::chrono::steady_clock::time_point start_point_;  // the same instant (steady_clock is CLOCK_MONOTONIC)
   std::vector<std::unique_ptr<WorkerSlot>> workers_;
   std::map<std::string, std::vector<SelfStop>> self_stops_;
   std::vector<Watch> watches_;
   std::vector<Watch> grant_watches_;  // after-grant faults on the lock server
+  std::vector<PlannedFault> timed_faults_;  // faults at a time: their timers start at t = 0
   std::vector<std::unique_ptr<LockInstance>> instances_;  // redis-0 first
   std::optional<FaultProxy> proxy_;  // after io_: gone before it
   std::optional<FailoverService> failover_;  // redis-failover: after proxy_, gone before it
@@ -969,6 +1095,7 @@ class Coordinator {
   std::vector<Json> coordinator_lines_;
   bool stopped_short_ = false;
   bool time_is_up_ = false;
+  bool said_string_token_ = false;
   std::string why_stopped_;
   std::string failure_;
   std::string internal_failure_;  // a bug of locksim's, met while the run went on: exit 3
@@ -989,14 +1116,14 @@ void delete_run_keys(const Endpoint& endpoint, const std::string& prefix) {
 
 }  // namespace
 
+LiveInterrupted::LiveInterrupted(int signal)
+    : LiveError(fmt::format("interrupted by {}: every worker process was killed", signal == SIGINT ? "SIGINT" : "SIGTERM")),
+      signal_{signal} {}
+
 std::string live_unsupported(const scenario::Scenario& scenario) {
   const model::ServiceKind kind = scenario.system.service.kind;
   if (kind != model::ServiceKind::kRedis && kind != model::ServiceKind::kRedlock && kind != model::ServiceKind::kRedisFailover) {
     return "/service/kind: live mode runs the \"redis\", \"redlock\" and \"redis-failover\" services so far";
-  }
-  if (!scenario.worker_command.empty() && kind != model::ServiceKind::kRedis) {
-    return "/workers/command: a worker program of your own runs against the single-instance \"redis\" service so far "
-           "(Redlock and Sentinel failover run with locksim's own worker)";
   }
   if (!scenario.worker_command.empty() && std::holds_alternative<model::BillingWorkload>(scenario.system.workload)) {
     return "/workers/command: a worker program of your own runs the counter and write-only workloads so far "

@@ -18,17 +18,30 @@
 // power loss, memory pressure but under noeviction, and faults on storage
 // (live_fault_forms.h).
 
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "checker/history_checker.h"
+#include "live/redis_client.h"
 #include "live/redis_server.h"
 #include "model/options.h"
 #include "scenario/scenario.h"
 
 namespace locksim::live {
+
+// SIGINT or SIGTERM ended the run: every worker was killed, and locksim's
+// own servers are stopped as the exception unwinds.
+class LiveInterrupted : public LiveError {
+ public:
+  explicit LiveInterrupted(int signal);
+  [[nodiscard]] int signal() const { return signal_; }
+
+ private:
+  int signal_;
+};
 
 struct Endpoint {
   std::string host = "127.0.0.1";
@@ -38,6 +51,10 @@ struct Endpoint {
 struct LiveRunSettings {
   std::uint64_t seed = 1;   // the plan's seed (fault times, targets, lengths) and the workers' draws
   double time_scale = 1.0;  // every scenario duration is multiplied by it
+  // How long a user's program may take to say it is ready (live.hello): a
+  // Python or Node client loads in 0.1-2 s. Past it the run starts without
+  // it, and its start is late (said in the run's notices).
+  std::chrono::milliseconds ready_timeout{10'000};
   std::vector<Endpoint> lock_instances;  // the lock service: redis-0 (Redlock: redis-0 … redis-(N-1))
   Endpoint storage;
   std::string worker_program;  // the locksim binary, run as `live-worker`
@@ -55,6 +72,10 @@ struct LiveRunResult {
   bool stopped_short = false;             // the (scaled) duration ran out with jobs left
   std::string why_stopped;
   std::int64_t unfinished_jobs = 0;
+  // What the user should know of how the run went that no count says: a
+  // worker that exited by itself, a program ready late, a string token
+  // under fencing.
+  std::vector<std::string> notices;
   double wall_seconds = 0;
 };
 

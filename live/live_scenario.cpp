@@ -114,6 +114,7 @@ LiveScenarioResult run_live_scenario(const scenario::Scenario& scenario, const L
 
   LiveRunSettings settings;
   settings.time_scale = request.time_scale;
+  settings.ready_timeout = request.ready_timeout;
   settings.lock_instances = lock_instances;
   settings.storage = {own_storage.host(), own_storage.port()};
   settings.worker_program = std::filesystem::read_symlink("/proc/self/exe").string();
@@ -136,6 +137,9 @@ LiveScenarioResult run_live_scenario(const scenario::Scenario& scenario, const L
       const double cpu_started = runner::process_cpu_seconds();
       const LiveRunResult result = run_live(scenario, mode, settings);
       if (request.on_history) request.on_history(settings.seed, mode, result.history);
+      if (request.on_notice) {
+        for (const std::string& notice : result.notices) request.on_notice(settings.seed, mode, notice);
+      }
       summary.wall_seconds += result.wall_seconds;
       runner::add_run(total, as_seed_run(result, settings.seed, mode, runner::process_cpu_seconds() - cpu_started),
                       fmt::format("locksim live {} --runs 1 --fencing {} (seed {})", scenario.file,

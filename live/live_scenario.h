@@ -5,6 +5,7 @@
 // seeds. The command line (cli/live_command.cpp) parses flags, prints and
 // writes files; this decides what runs where.
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -27,11 +28,15 @@ struct LiveRefusal : std::runtime_error {
 struct LiveScenarioRequest {
   int runs = 10;  // per fencing mode; run k uses seed first_seed + k − 1
   double time_scale = 0.05;
+  // How long a user's program (workers.command) may take to say it is ready.
+  std::chrono::milliseconds ready_timeout{10'000};
   std::vector<model::Fencing> modes;  // empty: the scenario's
   std::optional<Endpoint> redis;      // the user's lock server; none: locksim starts its own
   std::string prefix;                 // put before every key (needed on a non-empty --redis)
   // Called with each run's history (seed, mode, lines); may be empty.
   std::function<void(std::uint64_t seed, model::Fencing mode, const std::vector<std::string>& history)> on_history;
+  // Called with each thing a run says the user should know (LiveRunResult::notices); may be empty.
+  std::function<void(std::uint64_t seed, model::Fencing mode, const std::string& notice)> on_notice;
 };
 
 struct LiveScenarioResult {

@@ -8,6 +8,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -39,10 +41,32 @@ int free_loopback_port() {
   return port;
 }
 
+std::vector<std::string> remove_left_behind_directories() {
+  std::vector<std::string> removed;
+  const std::filesystem::path prefix{kDirectoryPrefix};
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator{prefix.parent_path(), error}) {
+    const std::string name = entry.path().filename().string();
+    const std::string wanted = prefix.filename().string();
+    if (!name.starts_with(wanted)) continue;
+    // "<pid>-XXXXXX"; a name of another form (an older locksim's) is left alone.
+    const std::string rest = name.substr(wanted.size());
+    const std::size_t dash = rest.find('-');
+    if (dash == std::string::npos || dash == 0 || rest.find_first_not_of("0123456789") != dash) continue;
+    const long pid = std::strtol(rest.substr(0, dash).c_str(), nullptr, 10);
+    if (pid <= 0 || pid == ::getpid() || ::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;
+    std::error_code ignored;
+    if (std::filesystem::remove_all(entry.path(), ignored) > 0 && !ignored) removed.push_back(entry.path().string());
+  }
+  std::ranges::sort(removed);
+  return removed;
+}
+
 RedisServer::RedisServer(ServerPersistence persistence, RedisServerOptions options)
     : persistence_{persistence}, options_{std::move(options)} {
-  char pattern[] = "/tmp/locksim-redis-XXXXXX";
-  if (::mkdtemp(pattern) == nullptr) throw LiveError("cannot make a directory for redis-server");
+  // Our pid in the name: a later run can tell the directory of a locksim that was killed (remove_left_behind_directories).
+  std::string pattern = fmt::format("{}{}-XXXXXX", kDirectoryPrefix, ::getpid());
+  if (::mkdtemp(pattern.data()) == nullptr) throw LiveError("cannot make a directory for redis-server");
   directory_ = pattern;
   // A port taken between the probe and the start makes redis-server exit: try another.
   for (int attempt = 0; attempt < 5; ++attempt) {

@@ -15,6 +15,14 @@
 
 namespace locksim::live {
 
+// Where each server's throw-away directory is made: this, our pid, a dash and six random characters.
+inline constexpr char kDirectoryPrefix[] = "/tmp/locksim-redis-";
+
+// Removes the directories of locksim processes that no longer exist (one
+// killed with SIGKILL could not remove its own) and returns their paths.
+// A directory whose pid is alive, or whose name has no pid, is left.
+[[nodiscard]] std::vector<std::string> remove_left_behind_directories();
+
 enum class ServerPersistence {
   kNone,         // no RDB, no AOF: a restart comes back empty
   kEverySecond,  // appendonly yes, appendfsync everysec

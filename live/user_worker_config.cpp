@@ -36,6 +36,7 @@ std::string user_worker_config_json(const WorkerConfig& config, const scenario::
   const double scale = config.time_scale;
   const LiveKeys keys{config.prefix};
   Json json = Json::parse(worker_config_json(config));
+  json.erase("start_ns");  // the program is told t = 0 on stdin once it says it is ready
   const int jobs = config.jobs_left >= 0 ? config.jobs_left : model::jobs_per_worker(system.workload).value_or(0);
   json["jobs"] = jobs;
 

@@ -1,6 +1,7 @@
 #include "live/worker_launch.h"
 
 #include <fcntl.h>
+#include <sys/socket.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -37,8 +38,10 @@ LaunchedWorker launch_worker(const WorkerLaunch& launch, const std::string& work
   envp.push_back(nullptr);
 
   int output[2];
+  int input[2];
   int exec_status[2];  // the child writes errno here when exec fails; close-on-exec closes it when exec works
-  if (::pipe2(output, O_CLOEXEC) != 0 || ::pipe2(exec_status, O_CLOEXEC) != 0) {
+  if (::pipe2(output, O_CLOEXEC) != 0 || ::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, input) != 0 ||
+      ::pipe2(exec_status, O_CLOEXEC) != 0) {
     throw LiveError(fmt::format("cannot make a pipe for {}", worker));
   }
   const pid_t pid = ::fork();
@@ -46,6 +49,7 @@ LaunchedWorker launch_worker(const WorkerLaunch& launch, const std::string& work
   if (pid == 0) {
     ::setpgid(0, 0);
     ::dup2(output[1], STDOUT_FILENO);
+    ::dup2(input[1], STDIN_FILENO);
     int error = 0;
     if (!launch.directory.empty() && ::chdir(launch.directory.c_str()) != 0) {
       error = errno;
@@ -58,6 +62,7 @@ LaunchedWorker launch_worker(const WorkerLaunch& launch, const std::string& work
   }
   ::setpgid(pid, pid);  // as the child does: whichever runs first, the group exists before any signal
   ::close(output[1]);
+  ::close(input[1]);
   ::close(exec_status[1]);
   int error = 0;
   ssize_t got = 0;
@@ -67,12 +72,25 @@ LaunchedWorker launch_worker(const WorkerLaunch& launch, const std::string& work
   ::close(exec_status[0]);
   if (got > 0) {
     ::close(output[0]);
+    ::close(input[0]);
     ::waitpid(pid, nullptr, 0);
     throw LiveError(fmt::format("{}: cannot start {}{}: {}", worker, command_text(launch.command),
                                 launch.directory.empty() ? "" : fmt::format(" in {}", launch.directory),
                                 std::strerror(error)));
   }
-  return LaunchedWorker{pid, output[0]};
+  return LaunchedWorker{pid, output[0], input[0]};
+}
+
+bool send_line(int input, const std::string& line) {
+  const std::string text = line + "\n";
+  std::size_t sent = 0;
+  while (sent < text.size()) {
+    const ssize_t wrote = ::send(input, text.data() + sent, text.size() - sent, MSG_NOSIGNAL);
+    if (wrote < 0 && errno == EINTR) continue;
+    if (wrote <= 0) return false;
+    sent += static_cast<std::size_t>(wrote);
+  }
+  return true;
 }
 
 }  // namespace locksim::live

@@ -32,6 +32,9 @@ struct WorkerLaunch {
 struct LaunchedWorker {
   pid_t pid = -1;
   int output = -1;  // the read end of its stdout (close-on-exec)
+  // Our end of its stdin (close-on-exec), a socket so that writing to a
+  // worker that died is an error (send_line), not a SIGPIPE that kills locksim.
+  int input = -1;
 };
 
 // Each worker is the leader of a process group of its own, so that a pause,
@@ -39,6 +42,9 @@ struct LaunchedWorker {
 // (a `sh -c` and what it started), and no child of it is left holding the pipe.
 // Throws LiveError naming `worker` and the command when it cannot be started.
 [[nodiscard]] LaunchedWorker launch_worker(const WorkerLaunch& launch, const std::string& worker);
+
+// Writes one line to the worker's stdin; false if it is gone.
+bool send_line(int input, const std::string& line);
 
 // Sends `signal` to the worker's whole process group.
 void signal_worker(pid_t pid, int signal);

@@ -103,8 +103,11 @@ class Redis:
         raise OSError("not RESP: %r" % text)
 
 
+start_ns = None  # the run's t = 0 on CLOCK_MONOTONIC: locksim writes it on stdin once we said we are ready
+
+
 def now_ns():
-    return time.clock_gettime_ns(time.CLOCK_MONOTONIC) - config["start_ns"]
+    return time.clock_gettime_ns(time.CLOCK_MONOTONIC) - start_ns
 
 
 seen = {}
@@ -135,14 +138,16 @@ def main():
     if LOCK["lease_ms"] is None:
         sys.stderr.write("locksim_worker.py: this example takes a lock with a lease (lock.lease in the scenario)\n")
         sys.exit(2)
-    # We take our own stops exactly at the line (see emit): say so before anything else.
-    # With --late-stops we do not, and locksim stops us when it reads the line.
-    if not LATE_STOPS:
-        os.write(1, (json.dumps({"ev": "live.hello", "self_stops": True}) + "\n").encode())
+    global start_ns
     lock = Redis(config["host"], config["lock_port"])
     storage = Redis(STORAGE["host"], STORAGE["port"])
+    # Ready: say so, and whether we take our own stops exactly at the line
+    # (see emit; with --late-stops we do not, and locksim stops us when it
+    # reads the line). locksim answers with t = 0 when every worker is ready.
+    os.write(1, (json.dumps({"ev": "live.hello", "self_stops": not LATE_STOPS}) + "\n").encode())
+    start_ns = json.loads(sys.stdin.readline())["start_ns"]
     # Our first job begins at our planned start (begin_ns after t = 0); after a restart that is past.
-    wait = (config["start_ns"] + config["begin_ns"] - time.clock_gettime_ns(time.CLOCK_MONOTONIC)) / 1e9
+    wait = (start_ns + config["begin_ns"] - time.clock_gettime_ns(time.CLOCK_MONOTONIC)) / 1e9
     if wait > 0:
         time.sleep(wait)
     key = config["workload"]["key"]

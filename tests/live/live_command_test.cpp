@@ -290,16 +290,6 @@ TEST(LiveCommand, ARemoteRedisIsRefusedUnlessAllowedAndAnUnsupportedScenarioName
   const Result drop = run_locksim("live " + dropping_file + " --runs 1");
   EXPECT_EQ(drop.exit_code, 2) << drop.output;
   EXPECT_NE(drop.output.find("/network/partitions: \"drop\" has no live form"), std::string::npos) << drop.output;
-
-  nlohmann::json own_redlock = read_json(data("redlock-control.json"));
-  own_redlock["workers"]["command"] = {"python3", "my_redsync_worker.py"};
-  const std::string file = scratch("redlock-own-program.json");
-  std::ofstream{file} << own_redlock.dump();
-  const Result own_program = run_locksim("live " + file + " --runs 1");
-  EXPECT_EQ(own_program.exit_code, 2) << own_program.output;
-  EXPECT_NE(own_program.output.find("/workers/command: a worker program of your own runs against the single-instance"),
-            std::string::npos)
-      << own_program.output;
 }
 
 TEST(LiveCommand, RedlockOverFiveRealServersWithoutFaultsHasNoViolation) {

@@ -7,14 +7,17 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "../cli/locksim_process.h"
+#include "../text_files.h"
 #include "live_summary.h"
 
 namespace locksim::live {
@@ -25,6 +28,7 @@ using cli_test::run_locksim;
 using cli_test::scratch;
 
 using cli_test::read_text;
+using test_support::lines_of;
 
 std::string example(const std::string& name) { return std::string{LOCKSIM_SOURCE_DIR} + "/examples/" + name; }
 
@@ -146,8 +150,14 @@ TEST(WorkerProgram, AProgramThatExitsNonZeroOrCannotStartIsNamedWithWhy) {
 TEST(WorkerProgram, AProgramThatNeverPrintsIsStoppedAtTheDurationAndNamed) {
   const std::string json = scratch("silent.json");
   const auto started = std::chrono::steady_clock::now();
-  const Result result = run_locksim("live " + data("worker-program-silent.json") + " --runs 1 --fencing off --json " + json);
-  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds{10}) << "bounded by the scaled duration (1 s)";
+  const Result result = run_locksim("live " + data("worker-program-silent.json") +
+                                    " --runs 1 --fencing off --ready-timeout 1 --json " + json);
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds{10})
+      << "bounded by the wait for its hello (1 s) and the scaled duration (1 s)";
+  EXPECT_NE(result.output.find("worker-1 had not said it was ready (live.hello) 1s after it was started: the run began "
+                               "without it"),
+            std::string::npos)
+      << result.output;
   EXPECT_NE(result.output.find(R"(worker-1 (workers.command ["sleep","60"]) printed no line)"), std::string::npos)
       << result.output;
   EXPECT_EQ(result.exit_code, 1) << "a run stopped short fails the scenario: " << result.output;
@@ -156,10 +166,123 @@ TEST(WorkerProgram, AProgramThatNeverPrintsIsStoppedAtTheDurationAndNamed) {
 
 TEST(WorkerProgram, AProgramThatClosesItsStdoutAndLivesOnIsStillEndedAtTheDuration) {
   const auto started = std::chrono::steady_clock::now();
-  const Result result = run_locksim("live " + data("worker-program-closes-stdout.json") + " --runs 1 --fencing off");
+  const Result result =
+      run_locksim("live " + data("worker-program-closes-stdout.json") + " --runs 1 --fencing off --ready-timeout 1");
   EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds{10}) << result.output;
   EXPECT_EQ(result.exit_code, 1) << "stopped short: " << result.output;
   EXPECT_NE(result.output.find("printed no line"), std::string::npos) << result.output;
+}
+
+// A program that worked and then exited by itself (redis-semaphore ends the
+// process when it loses its lock) is a worker that ended, not a broken
+// program: its end is a crash in the history, the run says so and goes on.
+TEST(WorkerProgram, AProgramThatExitsByItselfAfterItBeganEndsThatWorkerAndTheRunGoesOn) {
+  const std::string histories = scratch("self-exit-histories");
+  const Result result = cli_test::run_shell("timeout 60 " + std::string{LOCKSIM_BINARY} + " live " +
+                                            data("worker-program-self-exit.json") + " --runs 1 --history " + histories);
+  EXPECT_NE(result.exit_code, 2) << "not a broken program: " << result.output;
+  EXPECT_NE(result.exit_code, 3) << result.output;
+  EXPECT_NE(result.output.find("lock lost: giving up"), std::string::npos) << "its stderr is shown: " << result.output;
+  EXPECT_NE(result.output.find("worker-1 exited with status 1 at "), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("inside its hold, with 1 job left (its message is above): its end is recorded as a crash "
+                               "of the worker, and the run went on without it"),
+            std::string::npos)
+      << result.output;
+  std::vector<std::string> ends;
+  for (const std::string& line : lines_of(read_text(histories + "/live-worker-program-self-exit-live-seed1-fencing-off.jsonl"))) {
+    const nlohmann::json event = nlohmann::json::parse(line);
+    if (event["proc"] == "worker-1" && (event["ev"] == "hold.end" || event["ev"] == "crash")) {
+      ends.push_back(event["ev"].get<std::string>() + " " + event.value("reason", std::string{}));
+    }
+  }
+  EXPECT_EQ(ends, (std::vector<std::string>{"hold.end crash", "crash "})) << result.output;
+}
+
+// Python and Node clients take 0.1-2 s to load: t = 0 waits until every
+// program said it is ready, so a fault at a time falls inside the run.
+TEST(WorkerProgram, TimeZeroWaitsForEveryProgramToSayItIsReady) {
+  const std::string histories = scratch("slow-start-histories");
+  const Result result = run_locksim("live " + data("worker-program-slow-start.json") + " --runs 1 --history " + histories);
+  ASSERT_NE(result.exit_code, 2) << result.output;
+  EXPECT_EQ(result.output.find("ready"), std::string::npos) << "no program was late: " << result.output;
+  std::int64_t first_line = -1;
+  std::int64_t pause = -1;
+  for (const std::string& line : lines_of(read_text(histories + "/live-worker-program-slow-start-live-seed1-fencing-off.jsonl"))) {
+    const nlohmann::json event = nlohmann::json::parse(line);
+    if (event["proc"] == "worker-1" && first_line < 0) first_line = event["t"].get<std::int64_t>();
+    if (event["proc"] == "nemesis" && event["ev"] == "fault.begin") pause = event["t"].get<std::int64_t>();
+  }
+  ASSERT_GE(first_line, 0) << result.output;
+  ASSERT_GE(pause, 0) << "the pause fired: " << result.output;
+  EXPECT_LT(first_line, pause) << "worker-1 began before its pause, which came 1 s (scaled: 50 ms) into the run";
+  EXPECT_GE(pause, 45'000'000) << "the pause came at its time after t = 0, not while the program was starting";
+}
+
+// A program slower than --ready-timeout: the run starts without it, and says when it was ready.
+TEST(WorkerProgram, AProgramReadyAfterTheWaitStartsLateAndTheRunSaysSo) {
+  const Result result =
+      run_locksim("live " + data("worker-program-slow-start.json") + " --runs 1 --fencing off --ready-timeout 0.5");
+  ASSERT_NE(result.exit_code, 2) << result.output;
+  EXPECT_NE(result.output.find("worker-1 had not said it was ready (live.hello) 500ms after it was started"),
+            std::string::npos)
+      << result.output;
+  EXPECT_NE(result.output.find("worker-1 said it was ready "), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find(" after t = 0: its first job began that late"), std::string::npos) << result.output;
+}
+
+// A program that prints an event before it said it is ready broke the handshake: named, exit 2.
+TEST(WorkerProgram, AnEventBeforeTheHelloIsNamed) {
+  const std::string file = scratch("no-hello.json");
+  std::ofstream{file} << R"({"name": "no-hello", "lock": {"lease": "10s"}, "workload": {"kind": "counter", "jobs": 1},
+    "workers": {"count": 1, "command": ["sh", "-c",
+      "echo '{\"t\":1,\"proc\":\"worker-1\",\"ev\":\"acquire.invoke\",\"lock\":\"lock\",\"call\":\"c1\"}'; sleep 30"]}})";
+  const Result result = run_locksim("live " + file + " --runs 1 --fencing off");
+  EXPECT_EQ(result.exit_code, 2) << result.output;
+  EXPECT_NE(result.output.find("printed acquire.invoke before its live.hello: a program says live.hello when it is "
+                               "ready, then reads t = 0 from stdin"),
+            std::string::npos)
+      << result.output;
+}
+
+// Storage orders writes by number: a string token under fencing is turned away every time, and the run says why.
+TEST(WorkerProgram, AStringTokenUnderFencingIsExplainedAtTheFirstWrite) {
+  const Result result = cli_test::run_shell("timeout 60 " + std::string{LOCKSIM_BINARY} + " live " +
+                                            data("worker-program-string-token-fenced.json") + " --runs 1 --fencing on");
+  EXPECT_NE(result.exit_code, 2) << result.output;
+  EXPECT_NE(result.output.find("seed 1 fencing-on: worker-1 sent storage the string token \"abc-1\" with fencing on: "
+                               "storage orders writes by number, so it turns every such write away as stale-token"),
+            std::string::npos)
+      << result.output;
+}
+
+// Ctrl-C or a TERM ends a live run cleanly: every worker killed, locksim's
+// servers stopped and their directories removed, exit 128 + the signal.
+TEST(WorkerProgram, SigintAndSigtermEndTheRunCleanly) {
+  for (const auto& [signal, code] : {std::pair{"INT", 130}, std::pair{"TERM", 143}}) {
+    const Result result = cli_test::run_shell(
+        std::string{LOCKSIM_BINARY} + " live " + example("python-worker/pause-past-lease.json") +
+        " --runs 1 --fencing off 2>&1 & pid=$!; sleep 2; kill -" + signal + " $pid; wait $pid; echo \"exit=$?\"; " +
+        "ls -d /tmp/locksim-redis-$pid-* 2>/dev/null | wc -l | sed 's/^/left=/'");
+    EXPECT_NE(result.output.find(fmt::format("exit={}", code)), std::string::npos) << signal << ": " << result.output;
+    EXPECT_NE(result.output.find(fmt::format("interrupted by SIG{}: every worker process was killed", signal)),
+              std::string::npos)
+        << result.output;
+    EXPECT_NE(result.output.find("left=0"), std::string::npos) << "its servers' directories were removed: " << result.output;
+    EXPECT_EQ(result.output.find("internal error"), std::string::npos) << result.output;
+  }
+}
+
+// A locksim killed with SIGKILL cannot remove its servers' directories: the next live run does.
+TEST(WorkerProgram, TheDirectoriesOfAKilledLocksimAreRemovedByTheNextRun) {
+  const Result dead = cli_test::run_shell("sh -c 'echo $$'");
+  const std::string pid = dead.output.substr(0, dead.output.find('\n'));
+  const std::string left = "/tmp/locksim-redis-" + pid + "-Zq9xYw";
+  std::filesystem::create_directories(left);
+  std::ofstream{left + "/dump.rdb"} << "x";
+  const Result result = run_locksim("live " + data("worker-program-bad-line.json") + " --runs 1");
+  EXPECT_NE(result.output.find("removed " + left + ", left by a locksim that no longer runs"), std::string::npos)
+      << result.output;
+  EXPECT_FALSE(std::filesystem::exists(left));
 }
 
 TEST(WorkerProgram, TheKeyIsCheckedWithItsPath) {
