@@ -3,7 +3,8 @@
 // the same source as docs/scenario-format.md's table. Pointers are written as
 // scenario errors write them ("/workers/retry", "/faults/0/for"). Exit 0, or 2
 // for a pointer the format does not have (with the nearest keys if any are close).
-// `--markdown` prints the whole key table and the fault kinds' table, as the doc holds them.
+// `--markdown` prints the whole key table, the fault kinds' table and the client
+// presets' table, as the docs hold them.
 
 #include <memory>
 #include <string>
@@ -13,6 +14,7 @@
 #include <fmt/core.h>
 
 #include "command.h"
+#include "scenario/client_presets.h"
 #include "scenario/scenario_reference.h"
 
 namespace locksim::cli {
@@ -25,7 +27,8 @@ struct ExplainArguments {
 
 ExitCode run_explain(const ExplainArguments& arguments) {
   if (arguments.markdown) {
-    fmt::print("{}\n{}", scenario::key_reference_markdown_table(), scenario::fault_kind_markdown_table());
+    fmt::print("{}\n{}\n{}", scenario::key_reference_markdown_table(), scenario::fault_kind_markdown_table(),
+               scenario::client_presets_markdown_table());
     return ExitCode::kOk;
   }
   if (arguments.pointer.empty()) {
@@ -33,6 +36,7 @@ ExitCode run_explain(const ExplainArguments& arguments) {
   }
   if (const auto entry = scenario::find_key_reference(arguments.pointer)) {
     fmt::print("{}", scenario::key_reference_text(arguments.pointer, *entry));
+    if (arguments.pointer == "/workers/client") fmt::print("{}", scenario::client_presets_text());
     return ExitCode::kOk;
   }
   std::string message = fmt::format("explain: {}: no such scenario key", arguments.pointer);

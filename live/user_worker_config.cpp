@@ -45,7 +45,10 @@ std::string user_worker_config_json(const WorkerConfig& config, const scenario::
   // As live-worker gives it to Redis: whole milliseconds, at least one.
   if (system.lock.lease) lock["lease_ms"] = std::max<std::int64_t>(1, std::llround(scaled_ms(*system.lock.lease, scale)));
   json["lock"] = lock;
-  json["request_timeout_ms"] = scaled_ms(system.service.request_timeout, scale);
+  // null: no timeout (service.request_timeout "none").
+  json["request_timeout_ms"] = system.service.request_timeout == sim::Duration::max()
+                                   ? Json{}
+                                   : Json(scaled_ms(system.service.request_timeout, scale));
 
   // The same draws live-worker makes, from the same streams of the seed.
   const sim::RandomStreams streams{config.seed};

@@ -11,6 +11,7 @@
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
+#include "scenario/client_presets.h"
 #include "scenario/content_hash.h"
 #include "scenario/did_you_mean.h"
 #include "scenario/fencing_modes.h"
@@ -282,8 +283,11 @@ void read_service(const Reader& reader, const json& value, Scenario& scenario) {
   with_member(value, "delayed_restart",
               [&](const json& v) { service.delayed_restart = reader.duration(v, path + "/delayed_restart"); });
   with_member(value, "lock_delay", [&](const json& v) { service.lock_delay = reader.duration(v, path + "/lock_delay"); });
-  with_member(value, "request_timeout",
-              [&](const json& v) { service.request_timeout = reader.duration(v, path + "/request_timeout"); });
+  with_member(value, "request_timeout", [&](const json& v) {
+    // "none": the client waits for a reply as long as it takes (redis-py's and ioredis's default).
+    const bool none = v.is_string() && v.get<std::string>() == "none";
+    service.request_timeout = none ? Duration::max() : reader.duration(v, path + "/request_timeout");
+  });
   const auto failover_only = [&](const char* key) {
     if (service.kind != model::ServiceKind::kRedisFailover) {
       reader.fail(path + "/" + key, fmt::format("\"{}\" goes with kind \"redis-failover\"", key));
@@ -359,7 +363,7 @@ void read_workers(const Reader& reader, const json& value, Scenario& scenario) {
                         {"count", "acquire", "release", "renew", "renew_every", "check_before_write", "check_to_write", "retry", "work",
                          "between", "start", "wait_replicas", "clock", "acquire_timeout", "max_tries",
                          "renew_command", "renew_on_error", "renew_retries", "renew_retry_delay", "sentinel_discovery",
-                         "command"});
+                         "command", "client"});
   model::WorkerOptions& workers = scenario.system.workers;
   with_member(value, "count", [&](const json& v) { workers.count = static_cast<int>(reader.integer(v, path + "/count", 1, 1000)); });
   with_member(value, "acquire", [&](const json& v) {
@@ -879,6 +883,23 @@ class RepeatedKeys {
 
 }  // namespace
 
+// workers.client: the library's own settings go in first, for every key
+// the file leaves out (client_presets.h); then the file is read as usual.
+void fill_in_client_preset(const Reader& reader, json& document) {
+  if (!document.is_object() || !document.contains("workers") || !document["workers"].is_object()) return;
+  const json& workers = document["workers"];
+  const auto client = workers.find("client");
+  if (client == workers.end()) return;
+  const std::string path = "/workers/client";
+  if (!client->is_string()) reader.expected(path, fmt::format("one of {}", client_preset_names()), *client);
+  const ClientPreset* preset = find_client_preset(client->get<std::string>());
+  if (preset == nullptr) {
+    reader.fail(path, fmt::format("expected one of {}, got \"{}\" (`locksim explain /workers/client` lists what each sets)",
+                                  client_preset_names(), client->get<std::string>()));
+  }
+  if (const std::string why = scenario::apply_client_preset(*preset, document); !why.empty()) reader.fail(path, why);
+}
+
 Scenario parse_scenario(std::string_view text, const std::string& file) {
   const Reader reader{file};
   if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
@@ -906,6 +927,7 @@ Scenario parse_scenario(std::string_view text, const std::string& file) {
   if (document.is_object() && document.contains("format_version")) {
     format_version = read_format_version(reader, document["format_version"]);
   }
+  fill_in_client_preset(reader, document);
   reader.require_object(document, "",
                         {"format_version", "name", "description", "duration", "seeds", "first_seed", "service", "lock", "workers", "workload", "storage",
                          "network", "clocks", "faults", "swarm", "expect", "allow_inert", "probes_required"});

@@ -49,8 +49,9 @@ constexpr std::array kReference = std::to_array<KeyReference>({
      "redlock: a crashed instance refuses to start until this long after its crash"},
     {"/service/lock_delay", "duration", "time", "0", ">= 0",
      "consensus: no grant for this long after a holder's session failed"},
-    {"/service/request_timeout", "duration", "time", "500ms", ">= 0",
-     "a client's timeout for one request to the service or storage"},
+    {"/service/request_timeout", "duration or \"none\"", "time", "500ms", ">= 0",
+     "a client's timeout for one request to the service or storage; \"none\": it waits for a reply as long as it "
+     "takes (redis-py's and ioredis's default), so a request to a frozen server waits until the server wakes"},
     {"/service/down_after", "duration", "time", "30s", ">= 0; only with kind redis-failover",
      "Sentinel's down-after-milliseconds: it fails over a primary (crashed, powered off, paused, or cut off from the "
      "sentinel node) whose oldest unanswered ping is this old; the promotion then takes Sentinel's own steps (about 1.1 to 1.4 s)"},
@@ -150,6 +151,10 @@ constexpr std::array kReference = std::to_array<KeyReference>({
     {"/workers/max_tries", "integer", "attempts", "none (never give up)", "1 to 1,000,000",
      "give a job up after this many failed acquire attempts (redsync: 32): acquire.give_up, a failed job counted "
      "in unfinished_jobs"},
+    {"/workers/client", "\"redis-py\" | \"redsync\" | \"node-redlock\" | \"redisson\" | \"redis-semaphore\"", "", "none", "",
+     "a real lock library's defaults, from its source: sets its lease, retry waits and tries, request timeout, "
+     "renewal and lease clock, for every one of those keys the file does not set (`locksim explain /workers/client` "
+     "lists each value with its source; docs/models.md, \"Client presets\")"},
     {"/workers/command", "list of strings", "", "none (locksim's own worker)", "1 to 64 strings, each at most 4,096 bytes",
      "live mode only: run this program (and arguments, no shell; relative to the scenario's directory) as each "
      "worker instead of locksim's own (docs/live.md, \"Your own worker program\"); the simulator ignores it"},

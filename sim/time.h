@@ -32,7 +32,14 @@ class Duration {
   constexpr double seconds_double() const { return static_cast<double>(nanoseconds_) / 1e9; }
 
   constexpr Duration operator-() const { return Duration{-nanoseconds_}; }
-  constexpr Duration operator+(Duration other) const { return Duration{nanoseconds_ + other.nanoseconds_}; }
+  // Saturates, as a point's does: "no timeout" (max()) plus a wait is still no timeout.
+  constexpr Duration operator+(Duration other) const {
+    std::int64_t sum = 0;
+    if (__builtin_add_overflow(nanoseconds_, other.nanoseconds_, &sum)) {
+      return other.nanoseconds_ > 0 ? max() : Duration{std::numeric_limits<std::int64_t>::min()};
+    }
+    return Duration{sum};
+  }
   constexpr Duration operator-(Duration other) const { return Duration{nanoseconds_ - other.nanoseconds_}; }
   constexpr Duration operator*(std::int64_t factor) const { return Duration{nanoseconds_ * factor}; }
   constexpr Duration operator/(std::int64_t divisor) const { return Duration{nanoseconds_ / divisor}; }

@@ -25,7 +25,8 @@ NAME = config["name"]
 LOCK = config["lock"]
 STORAGE = config["storage"]
 FENCING = config["fencing"]
-TIMEOUT_S = max(config["request_timeout_ms"], 1) / 1000.0
+# null: no timeout (service.request_timeout "none"); socket timeouts of None block.
+TIMEOUT_S = None if config["request_timeout_ms"] is None else max(config["request_timeout_ms"], 1) / 1000.0
 LATE_STOPS = "--late-stops" in sys.argv[1:]
 
 # This program's own lock code: the SET NX PX and the fencing token from a
