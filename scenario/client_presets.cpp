@@ -58,11 +58,11 @@ constexpr std::array kRedisson = std::to_array<PresetSetting>({
     {"/workers/acquire", "\"set-nx-px\"", "RedissonLock.java:218-227 tryLockInnerAsync: HINCRBY + PEXPIRE only if the key is absent or mine"},
     {"/workers/release", "\"compare-and-delete\"", "RedissonLock.java:344-367 unlockInnerAsync: only the holder's field is removed"},
     {"/workers/renew", "\"watchdog\"", "renewal/RenewalTask.java: the watchdog extends the lease while the lock is held"},
-    {"/workers/renew_every", "\"10s\"", "renewal/RenewalTask.java:66-67 every lockWatchdogTimeout / 3"},
+    {"/workers/renew_every", "\"10s\"", "renewal/RenewalTask.java:66-67 every lockWatchdogTimeout / 3", "", "/workers/renew"},
     {"/workers/renew_command", "\"compare-and-extend\"", "renewal/LockTask.java:81-97 PEXPIRE only if the holder's field exists",
-     "redis redis-failover"},
-    {"/workers/renew_on_error", "\"retry\"", "renewal/RenewalTask.java run(): an error is logged and the next period renews again; the holder is not told"},
-    {"/workers/renew_retries", "4", "config/BaseConfig.java:63 retryAttempts 4 from 3.48.0 (3 up to 3.47.0, :62)", "redis redis-failover"},
+     "redis redis-failover", "/workers/renew"},
+    {"/workers/renew_on_error", "\"retry\"", "renewal/RenewalTask.java run(): an error is logged and the next period renews again; the holder is not told", "", "/workers/renew"},
+    {"/workers/renew_retries", "4", "config/BaseConfig.java:63 retryAttempts 4 from 3.48.0 (3 up to 3.47.0, :62)", "redis redis-failover", "/workers/renew"},
     {"/workers/clock", "\"wall\"", "RedissonLock.java:233-298 tryLock(waitTime, …) times its wait with System.currentTimeMillis()"},
     {"/service/request_timeout", "\"3s\"", "config/BaseConfig.java:59 timeout 3000"},
 });
@@ -74,11 +74,11 @@ constexpr std::array kRedisSemaphore = std::to_array<PresetSetting>({
     {"/workers/acquire_timeout", "\"10s\"", "src/misc.ts:5 acquireTimeout 10000 (acquireAttemptsLimit +Infinity, :6)"},
     {"/workers/release", "\"compare-and-delete\"", "src/mutex/release.ts:8-20 DEL only if the identifier is mine"},
     {"/workers/renew", "\"watchdog\"", "src/Lock.ts:86-92 setInterval(refresh, refreshInterval)"},
-    {"/workers/renew_every", "\"8s\"", "src/Lock.ts:8,33 refreshInterval = round(lockTimeout × 0.8)"},
+    {"/workers/renew_every", "\"8s\"", "src/Lock.ts:8,33 refreshInterval = round(lockTimeout × 0.8)", "", "/workers/renew"},
     {"/workers/renew_command", "\"compare-and-extend\"", "src/mutex/refresh.ts:7-23 PEXPIRE only if the identifier is mine",
-     "redis redis-failover redlock"},
-    {"/workers/renew_on_error", "\"stop\"", "src/Lock.ts:116-128 a failed refresh calls onLockLost: by default it throws (src/misc.ts:10-12)"},
-    {"/workers/renew_retries", "0", "src/Lock.ts:104-128 a refresh is not sent again", "redis redis-failover"},
+     "redis redis-failover redlock", "/workers/renew"},
+    {"/workers/renew_on_error", "\"stop\"", "src/Lock.ts:116-128 a failed refresh calls onLockLost: by default it throws (src/misc.ts:10-12)", "", "/workers/renew"},
+    {"/workers/renew_retries", "0", "src/Lock.ts:104-128 a refresh is not sent again", "redis redis-failover", "/workers/renew"},
     {"/workers/clock", "\"wall\"", "src/mutex/acquire.ts:29-30 the acquire timeout is timed with Date.now()"},
     {"/service/request_timeout", "\"none\"", "the library sets none; ioredis v5 has no commandTimeout by default"},
 });
@@ -140,6 +140,7 @@ std::string client_preset_names() {
 
 std::string apply_client_preset(const ClientPreset& preset, nlohmann::json& document) {
   const std::string kind = service_kind_of(document);
+  const nlohmann::json as_written = document;
   if (!takes(preset.services, kind)) {
     std::string kinds;
     for (const std::string_view each : kinds_in(preset.services)) kinds += fmt::format("{}\"{}\"", kinds.empty() ? "" : " or ", each);
@@ -147,6 +148,7 @@ std::string apply_client_preset(const ClientPreset& preset, nlohmann::json& docu
   }
   for (const PresetSetting& setting : preset.settings) {
     if (!setting.services.empty() && !takes(setting.services, kind)) continue;
+    if (!setting.follows.empty() && as_written.contains(nlohmann::json::json_pointer{std::string{setting.follows}})) continue;
     const nlohmann::json::json_pointer pointer{std::string{setting.pointer}};
     if (document.contains(pointer)) continue;  // the file says otherwise
     document[pointer] = nlohmann::json::parse(setting.value);

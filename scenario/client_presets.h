@@ -23,6 +23,9 @@ struct PresetSetting {
   std::string_view value;    // its value as the file would write it (JSON)
   std::string_view source;   // where the library says so: file, and the line or name
   std::string_view services = "";  // only with these service kinds (space-separated); "" = every kind the preset takes
+  // A setting of the library's renewal goes with its renewal: a file that
+  // sets this key itself (`"renew": "none"`) gets none of them.
+  std::string_view follows = "";
 };
 
 struct ClientPreset {

@@ -85,6 +85,17 @@ TEST(ClientPresets, TheFilesOwnKeysWin) {
   EXPECT_EQ(scenario.system.service.request_timeout, sim::Duration::seconds(3)) << "the rest is redsync's";
 }
 
+// A file that turns the library's renewal off gets none of the renewal's settings (and no warning that they do nothing).
+TEST(ClientPresets, AFileThatSetsTheRenewalItselfGetsNoneOfThePresetsRenewalSettings) {
+  json document = base_scenario("redis");
+  document["workers"]["client"] = "redis-semaphore";
+  document["workers"]["renew"] = "none";
+  const Scenario scenario = parse_scenario(document.dump(), "preset.json");
+  EXPECT_EQ(scenario.system.workers.renew, model::RenewMethod::kNone);
+  EXPECT_TRUE(scenario.warnings.empty()) << scenario.warnings.front().pointer << ": " << scenario.warnings.front().message;
+  EXPECT_EQ(scenario.system.workers.acquire_timeout, sim::Duration::seconds(10)) << "the rest is redis-semaphore's";
+}
+
 TEST(ClientPresets, RedisPyHasNoLeaseAndNoRequestTimeoutByDefault) {
   json document = base_scenario("redis");
   document["workers"]["client"] = "redis-py";
