@@ -46,6 +46,10 @@ std::string user_worker_config_json(const WorkerConfig& config, const scenario::
   if (system.lock.lease) lock["lease_ms"] = std::max<std::int64_t>(1, std::llround(scaled_ms(*system.lock.lease, scale)));
   json["lock"] = lock;
   // null: no timeout (service.request_timeout "none").
+  // When to give a job up (after_failed_acquire, model/client_rules.h): null for never.
+  json["max_tries"] = system.workers.max_tries ? Json(*system.workers.max_tries) : Json{};
+  json["acquire_timeout_ms"] =
+      system.workers.acquire_timeout ? Json(scaled_ms(*system.workers.acquire_timeout, scale)) : Json{};
   json["request_timeout_ms"] = system.service.request_timeout == sim::Duration::max()
                                    ? Json{}
                                    : Json(scaled_ms(system.service.request_timeout, scale));

@@ -8,8 +8,14 @@
 # its conformance markers) and exits 1 on any disagreement. Expectations are
 # live-suite.sh's business; this judges only agreement.
 #   bash scripts/conformance.sh [RUNS] [--docs]
+# scripts/client-conformance.sh runs the same over the client examples
+# (CONFORMANCE_LIST, CONFORMANCE_MARKER and CONFORMANCE_COMMAND name the
+# list, the docs markers and the command the table is headed with).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+list="${CONFORMANCE_LIST:-scripts/live-subset.txt}"
+marker="${CONFORMANCE_MARKER:-conformance}"
+command="${CONFORMANCE_COMMAND:-bash scripts/conformance.sh}"
 runs="${1:-20}"
 write_docs=0
 [ "${2:-}" = "--docs" ] && write_docs=1
@@ -22,25 +28,26 @@ disagreed=0
 while read -r entry _; do
   { [ -z "$entry" ] || [ "${entry:0:1}" = "#" ]; } && continue
   name="${entry%%:*}"
+  key="${name//\//_}"  # a path (a client example) as one file name
   scale=()
   [ "$entry" != "$name" ] && scale=(--time-scale "${entry#*:}")
   status=0
   build/locksim live "$name" --runs "$runs" --compare-sim --require-agreement "${scale[@]}" \
-    --json "$out/$name.json" > "$out/$name.txt" 2>&1 || status=$?
-  if [ ! -s "$out/$name.json" ]; then
+    --json "$out/$key.json" > "$out/$key.txt" 2>&1 || status=$?
+  if [ ! -s "$out/$key.json" ]; then
     echo "conformance: $name did not run (exit $status):" >&2
-    cat "$out/$name.txt" >&2
+    cat "$out/$key.txt" >&2
     exit 3
   fi
   echo "$entry" >> "$out/order"
-done < scripts/live-subset.txt
+done < "$list"
 elapsed=$(( $(date +%s) - started ))
 
 table="$out/table.md"
-python3 - "$out" "$runs" "$elapsed" > "$table" <<'PY' || disagreed=1
-import json, sys
-out, runs, elapsed = sys.argv[1], sys.argv[2], int(sys.argv[3])
-print(f"`bash scripts/conformance.sh {runs}`: {runs} live runs and {runs} simulated seeds per fencing mode, "
+python3 - "$out" "$runs" "$elapsed" "$command" > "$table" <<'PY' || disagreed=1
+import json, os, sys
+out, runs, elapsed, command = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+print(f"`{command} {runs}`: {runs} live runs and {runs} simulated seeds per fencing mode, "
       f"{elapsed // 60} min {elapsed % 60} s. Runs with each violation, live / simulated "
       "(p: Fisher's exact test, two-sided; a kind neither side saw is left out):")
 print()
@@ -49,8 +56,9 @@ print("|---|---|---|---|")
 failed = False
 for entry in open(f"{out}/order").read().split():
     name = entry.split(":")[0]
+    shown = os.path.relpath(name) if os.path.exists(name) else entry
     for item_mode in ("fencing-off", "fencing-on"):
-        entries = [e for e in json.load(open(f"{out}/{name}.json"))["agreement"] if e["mode"] == item_mode]
+        entries = [e for e in json.load(open(f"{out}/{name.replace('/', '_')}.json"))["agreement"] if e["mode"] == item_mode]
         if not entries:
             continue
         seen = [e for e in entries if e["live_runs_with"] or e["simulated_runs_with"]]
@@ -58,17 +66,17 @@ for entry in open(f"{out}/order").read().split():
                           + ("" if e["agree"] else f" (p = {e['p']:.2g})") for e in seen) or "none either way"
         agree = all(e["agree"] for e in entries)
         failed |= not agree
-        print(f"| {entry} | {item_mode} | {cells} | {'agree' if agree else '**disagree**'} |")
+        print(f"| {shown} | {item_mode} | {cells} | {'agree' if agree else '**disagree**'} |")
 sys.exit(1 if failed else 0)
 PY
 cat "$table"
 if [ "$write_docs" = 1 ]; then
-  python3 - "$table" <<'PY'
+  python3 - "$table" "$marker" "$command" <<'PY'
 import sys
-table = open(sys.argv[1]).read()
+table, marker, command = open(sys.argv[1]).read(), sys.argv[2], sys.argv[3]
 path = "docs/live.md"
 text = open(path).read()
-begin, end = "<!-- BEGIN conformance (scripts/conformance.sh --docs) -->\n", "<!-- END conformance -->"
+begin, end = f"<!-- BEGIN {marker} ({command} --docs) -->\n", f"<!-- END {marker} -->"
 start, stop = text.index(begin) + len(begin), text.index(end)
 open(path, "w").write(text[:start] + table + text[stop:])
 PY

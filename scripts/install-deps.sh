@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages locksim needs to build and test, and only
 # those that are missing, so running it again is cheap. Needs root (or sudo).
+# Then the npm packages of the Node example worker programs, from their lock
+# files, unless they are already there.
 set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
 
 packages=(
   g++ cmake ninja-build pkg-config
@@ -11,8 +14,9 @@ packages=(
   chromium fonts-dejavu-core
   # Live mode runs scenarios against real Redis servers (started by locksim itself on loopback).
   redis-server redis-sentinel libhiredis-dev
-  # The example worker program (examples/python-worker) and its live test.
-  python3
+  # The example worker programs (examples/python-worker, examples/redis-py-lock:
+  # redis-py's own Lock, run with /usr/bin/python3) and their live tests.
+  python3 python3-redis
   # clang++ 14 for the sanitizer build; libclang-rt-14-dev holds its sanitizer
   # and libFuzzer runtimes (libclang_rt.fuzzer-x86_64.a) for fuzz/.
   clang libclang-rt-14-dev
@@ -22,6 +26,13 @@ packages=(
   time
 )
 
+# The Node examples (examples/node-redlock, examples/redis-semaphore) use the
+# node and npm on PATH; Debian's only where there is no node at all (on an
+# image with a Node of its own, Debian's npm conflicts with it).
+if ! command -v node >/dev/null 2>&1; then
+  packages+=(nodejs npm)
+fi
+
 missing=()
 for package in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
@@ -29,15 +40,39 @@ for package in "${packages[@]}"; do
   fi
 done
 
-if [ "${#missing[@]}" -eq 0 ]; then
-  exit 0
+if [ "${#missing[@]}" -gt 0 ]; then
+  sudo_prefix=()
+  if [ "$(id -u)" -ne 0 ]; then
+    sudo_prefix=(sudo)
+  fi
+  echo "locksim: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  "${sudo_prefix[@]}" apt-get update -qq
+  "${sudo_prefix[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-sudo_prefix=()
-if [ "$(id -u)" -ne 0 ]; then
-  sudo_prefix=(sudo)
+# Each Node example's packages, exactly as its package-lock.json pins them
+# (`npm ci`), unless node_modules already holds them: npm's record of what it
+# installed (node_modules/.package-lock.json) lists the same packages as the
+# lock file. A failure is said, not fatal: the example's live test skips
+# itself without node_modules.
+if ! command -v npm >/dev/null 2>&1; then
+  echo "locksim: no npm beside node on PATH; the Node examples' packages are not installed (their tests skip)" >&2
+  exit 0
 fi
-echo "locksim: installing ${missing[*]}"
-export DEBIAN_FRONTEND=noninteractive
-"${sudo_prefix[@]}" apt-get update -qq
-"${sudo_prefix[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+for example in examples/node-redlock examples/redis-semaphore; do
+  dir="$root/$example"
+  if [ -f "$dir/node_modules/.package-lock.json" ] &&
+    node -e '
+      const fs = require("fs");
+      const [lock, installed] = process.argv.slice(1).map((file) => JSON.parse(fs.readFileSync(file, "utf8")));
+      delete lock.packages[""];  // the example itself, which npm does not record as installed
+      process.exit(JSON.stringify(lock.packages) === JSON.stringify(installed.packages) ? 0 : 1);
+    ' "$dir/package-lock.json" "$dir/node_modules/.package-lock.json"; then
+    continue
+  fi
+  echo "locksim: npm ci in $example"
+  if ! (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error >/dev/null); then
+    echo "locksim: npm ci failed in $example; its live test will skip" >&2
+  fi
+done
