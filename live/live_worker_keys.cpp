@@ -41,6 +41,9 @@ constexpr std::array kKeys{
                   "the job is given up (`acquire.give_up` reason `timeout`) once its first attempt began this long "
                   "ago, scaled, on `CLOCK_MONOTONIC`; no retry wait runs past it"},
     LiveWorkerKey{"/workers/max_tries", "the job is given up (`acquire.give_up` reason `max-tries`) after that many attempts"},
+    LiveWorkerKey{"/workers/client",
+                  "the library preset's keys, each kept live as above; your own program gets them in its "
+                  "configuration (`lease_ms`, `retry_ms`, `max_tries`, `acquire_timeout_ms`, `request_timeout_ms`)"},
     LiveWorkerKey{"/workers/command", "your own worker program in place of locksim's (below)"},
 };
 
