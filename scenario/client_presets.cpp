@@ -21,6 +21,9 @@ constexpr std::array kRedisPy = std::to_array<PresetSetting>({
     {"/workers/renew", "\"none\"", "redis/lock.py:261-308 extend() and reacquire() exist; nothing calls them for you"},
     {"/workers/clock", "\"monotonic\"", "redis/lock.py:205 stop_trying_at = time.monotonic() + blocking_timeout"},
     {"/service/request_timeout", "\"none\"", "redis/client.py:906 socket_timeout=None, retry_on_timeout=False: a reply is waited for as long as it takes"},
+    {"/workers/sentinel_discovery", "\"on-error\"",
+     "redis/sentinel.py:40-44 _connect_retry asks Sentinel for the primary only when a connection is made, and "
+     ":56-68 a READONLY reply drops the connection: nothing listens for +switch-master", "redis-failover"},
 });
 
 constexpr std::array kRedsync = std::to_array<PresetSetting>({

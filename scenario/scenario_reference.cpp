@@ -51,7 +51,9 @@ constexpr std::array kReference = std::to_array<KeyReference>({
      "consensus: no grant for this long after a holder's session failed"},
     {"/service/request_timeout", "duration or \"none\"", "time", "500ms", ">= 0",
      "a client's timeout for one request to the service or storage; \"none\": it waits for a reply as long as it "
-     "takes (redis-py's and ioredis's default), so a request to a frozen server waits until the server wakes"},
+     "takes (redis-py's and ioredis's default), so a request to a frozen server waits until the server wakes; the "
+     "model waits for a crashed server as for a frozen one, where a real client's connection is reset at once (a "
+     "warning says so when a server crashes)"},
     {"/service/down_after", "duration", "time", "30s", ">= 0; only with kind redis-failover",
      "Sentinel's down-after-milliseconds: it fails over a primary (crashed, powered off, paused, or cut off from the "
      "sentinel node) whose oldest unanswered ping is this old; the promotion then takes Sentinel's own steps (about 1.1 to 1.4 s)"},

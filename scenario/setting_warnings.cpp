@@ -8,6 +8,7 @@
 #include <fmt/core.h>
 
 #include "sim/duration_text.h"
+#include "vocabulary/worker_name.h"
 
 namespace locksim::scenario {
 namespace {
@@ -55,6 +56,26 @@ void check_renew_retries(const Scenario& scenario, std::vector<SettingWarning>& 
     warnings.push_back({"/workers/renew_retries", "has no effect: only a Redis client (redis, redis-failover) "
                                                   "re-sends a renewal; a Redlock round or a keep-alive is not re-sent"});
   }
+}
+
+// request_timeout "none" with a server that crashes: the model's client
+// waits for a crashed server's reply as for a frozen one's, but a real one
+// gets its connection reset at once (the kernel closes a killed process's
+// sockets), so "none" would hang it where the library goes on.
+void check_no_timeout_against_crashes(const Scenario& scenario, std::vector<SettingWarning>& warnings) {
+  if (scenario.system.service.request_timeout != Duration::max()) return;
+  const bool server_crashes = std::ranges::any_of(scenario.faults, [](const FaultSpec& fault) {
+    const FaultKind kind = fault.kind();
+    const bool crash = kind == FaultKind::kCrash || kind == FaultKind::kPowerLoss || kind == FaultKind::kFailover;
+    const bool on_a_worker = fault.target.group == TargetGroup::kWorkers ||
+                             (fault.target.group == TargetGroup::kNamed && vocabulary::is_worker(fault.target.node));
+    return crash && !on_a_worker;
+  });
+  if (!server_crashes) return;
+  warnings.push_back({"/service/request_timeout",
+                      "\"none\" with a server that crashes: the model's client waits for a crashed server's reply "
+                      "as for a frozen one's, for ever, where a real client's connection is reset at once and it "
+                      "goes on; give the timeout a value to model that"});
 }
 
 // sentinel_discovery where there is no Sentinel.
@@ -148,6 +169,7 @@ std::vector<SettingWarning> setting_warnings(const Scenario& scenario) {
   std::vector<SettingWarning> warnings;
   check_renewal(scenario, warnings);
   check_sentinel_discovery(scenario, warnings);
+  check_no_timeout_against_crashes(scenario, warnings);
   check_lease_against_round_trip(scenario, warnings);
   check_stuck_after(scenario, warnings);
   check_lease_unit(scenario, warnings);

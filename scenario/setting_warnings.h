@@ -5,7 +5,9 @@
 //   - /lock/lease shorter than the network's p99 round trip (2 × the p99 of
 //     /network/delay): a grant is mostly over before its reply arrives;
 //   - /lock/stuck_after shorter than the lease: a crashed holder's lease that
-//     simply runs out already counts as a stuck lock.
+//     simply runs out already counts as a stuck lock;
+//   - /service/request_timeout "none" with a server that crashes: the model
+//     waits for a crashed server as for a frozen one, a real client does not.
 // The parser stores them in Scenario::warnings; the CLI prints each once per
 // scenario as "FILE: warning: POINTER: message". Settings that make a run
 // meaningless (renew_every 0) are errors in the parser instead.

@@ -53,6 +53,25 @@ TEST(SettingWarnings, StoppingTheWatchdogOnErrorWithoutAWatchdogHasNoEffect) {
                   .warnings.empty());
 }
 
+// The model waits for a crashed server's reply as for a frozen one's; a real client's connection is reset.
+TEST(SettingWarnings, NoRequestTimeoutWithAServerThatCrashesIsWarnedAbout) {
+  EXPECT_EQ(pointers(parse_scenario(R"({"name": "x", "service": {"request_timeout": "none"},
+                                        "faults": [{"kind": "crash", "target": "redis-0", "at": "5s"}]})",
+                                    "x.json")
+                         .warnings),
+            std::vector<std::string>{"/service/request_timeout"});
+  EXPECT_TRUE(parse_scenario(R"({"name": "x", "service": {"request_timeout": "none"},
+                                 "faults": [{"kind": "crash", "target": "worker-1", "at": "5s"},
+                                            {"kind": "pause", "target": "redis-0", "at": "5s", "for": "1s"}]})",
+                             "x.json")
+                  .warnings.empty())
+      << "a worker's crash, or a paused server, waits in reality too";
+  EXPECT_TRUE(parse_scenario(R"({"name": "x", "service": {"request_timeout": "2s"},
+                                 "faults": [{"kind": "crash", "target": "redis-0", "at": "5s"}]})",
+                             "x.json")
+                  .warnings.empty());
+}
+
 TEST(SettingWarnings, ASentinelDiscoveryWithoutSentinelHasNoEffect) {
   EXPECT_EQ(pointers(parse_scenario(R"({"name": "x", "workers": {"sentinel_discovery": "on-error"}})", "x.json").warnings),
             std::vector<std::string>{"/workers/sentinel_discovery"});
