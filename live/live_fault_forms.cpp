@@ -16,7 +16,18 @@ const scenario::OnEvent* event_trigger(const PlannedFault& fault) {
   return std::get_if<scenario::OnEvent>(&fault.trigger);
 }
 
+// A user's lock code logs nothing in Redis: its grants are known only from
+// its acquire.ok lines, after the run (client_side_leases.h), too late to
+// count one while the run goes on.
+std::string unseen_grant(const PlannedFault& fault, const LiveFaultContext& context) {
+  const auto* on_event = event_trigger(fault);
+  if (!context.user_program || on_event == nullptr || on_event->when != TriggerEvent::kAfterGrant) return "";
+  return "after-grant has no live form with workers.command: your lock code logs no grant in Redis to count while "
+         "the run goes on (a time trigger works)";
+}
+
 std::string on_lock_instance(const PlannedFault& fault, const LiveFaultContext& context) {
+  if (std::string why = unseen_grant(fault, context); !why.empty()) return why;
   // On redis-failover Sentinel reacts to a paused or crashed primary as to
   // any unreachable one; a restarted server comes back with what its
   // persistence kept and resyncs, or is converted by Sentinel (live/failover_service.h).
@@ -88,7 +99,9 @@ std::string no_live_form(const PlannedFault& fault, const LiveFaultContext& cont
     case FaultKind::kClockDrift: return "changing a clock needs root and would disturb the whole machine";
     case FaultKind::kPartition:
     case FaultKind::kDelaySpike: return on_network(fault);
-    case FaultKind::kFailover: return failover_fault_without_live_form(fault);
+    case FaultKind::kFailover:
+      if (std::string why = unseen_grant(fault, context); !why.empty()) return why;
+      return failover_fault_without_live_form(fault);
     case FaultKind::kPowerLoss:
       return "a power loss would need the machine's page cache thrown away (root, and the whole machine)";
     case FaultKind::kMemoryPressure:

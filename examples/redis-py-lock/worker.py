@@ -8,13 +8,23 @@ import sys
 
 import redis
 from redis.exceptions import LockNotOwnedError, RedisError
+from redis.sentinel import Sentinel
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "worker-helpers", "python"))
 import locksim_worker as lw  # noqa: E402
 
 cfg = lw.config()
 timeout = lw.request_timeout_s()
-client = redis.Redis(cfg["host"], cfg["lock_port"], socket_timeout=timeout)
+if "sentinel" in cfg:
+    # redis-failover: redis-py's own Sentinel client finds the primary (after
+    # an error, as it does); the address Sentinel announces is reached
+    # through its link in locksim's fault proxy.
+    sentinel = Sentinel([(cfg["host"], cfg["sentinel"]["port"])], socket_timeout=timeout)
+    client = sentinel.master_for(cfg["sentinel"]["master_name"], socket_timeout=timeout)
+    announced = client.connection_pool.get_master_address
+    client.connection_pool.get_master_address = lambda: (cfg["host"], lw.link_port(announced()[1]))
+else:
+    client = redis.Redis(cfg["host"], cfg["lock_port"], socket_timeout=timeout)
 storage = redis.Redis(cfg["storage"]["host"], cfg["storage"]["port"], socket_timeout=timeout)
 lw.until_ready(client.ping)  # connected before the hello: start-up is no part of the run
 lw.until_ready(storage.ping)

@@ -126,6 +126,30 @@ TEST(ClientExamples, RedisPyLockPausedPastTheLeaseWritesStaleAndCheckAgrees) {
   expect_pause_past_lease("redis-py-lock/pause-past-lease.json", "redis-py-lock-pause-past-lease", "redis-py");
 }
 
+// redis-py's own Sentinel client through locksim's proxy (link_port): the
+// primary crashes after the grant replicated, real Sentinel promotes the
+// replica, and the workers find it: no second grant, every job done.
+TEST(ClientExamples, RedisPyLockFollowsRealSentinelToThePromotedReplica) {
+  const std::string json = scratch("redis-py-failover.json");
+  const std::string histories = scratch("redis-py-failover-histories");
+  const Result result = run_locksim("live " + example("redis-py-lock/failover.json") +
+                                    " --runs 1 --time-scale 0.1 --history " + histories + " --json " + json);
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  const nlohmann::json summary = read_json(json);
+  const nlohmann::json& mode = live_mode(summary, "fencing-off");
+  for (const auto& [kind, count] : mode["violations"].items()) EXPECT_EQ(count, 0) << kind << "\n" << result.output;
+  EXPECT_EQ(mode["unfinished_jobs"], 0) << result.output;
+  // After the promotion a worker was granted the lock, by the promoted replica: it found the new primary.
+  std::int64_t promoted_at = -1;
+  std::int64_t granted_after = -1;
+  for (const nlohmann::json& event : history_lines(histories + "/redis-py-lock-failover-live-seed1-fencing-off.jsonl")) {
+    if (event["ev"] == "replica.promote") promoted_at = event["t"].get<std::int64_t>();
+    if (promoted_at >= 0 && event["ev"] == "acquire.ok") granted_after = event["t"].get<std::int64_t>();
+  }
+  EXPECT_GE(promoted_at, 0) << "Sentinel promoted the replica: " << result.output;
+  EXPECT_GT(granted_after, promoted_at) << "a worker was granted the lock after the promotion: " << result.output;
+}
+
 TEST(ClientExamples, NodeRedlockControlIsClean) {
   SKIP_WITHOUT_NODE_MODULES("node-redlock");
   expect_clean("node-redlock/control.json", "redlock");

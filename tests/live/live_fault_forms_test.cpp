@@ -26,6 +26,21 @@ TEST(LiveFaultForms, APauseOrCrashOfTheFailoverPrimaryIsLiveAndRealSentinelReact
       refused(kFailover, R"({"kind": "crash", "target": "redis-0", "when": "after-grant", "delay": "1s"})").empty());
 }
 
+// A user's program logs no grant in Redis: nothing to count an after-grant fault by while the run goes on.
+TEST(LiveFaultForms, AfterGrantOnALockServerHasNoLiveFormWithAProgramOfYourOwn) {
+  for (const std::string fault : {R"({"kind": "crash", "target": "redis-0", "when": "after-grant", "delay": "1s"})",
+                                  R"({"kind": "failover", "target": "redis-0", "when": "after-grant", "delay": "10ms"})"}) {
+    const scenario::Scenario scenario = scenario::parse_scenario(
+        R"({"name": "x", "service": {"kind": "redis-failover"}, "workers": {"command": ["./w"]}, "faults": [)" + fault +
+            "]}",
+        "x.json");
+    const std::vector<std::string> why = faults_without_live_form(scenario, true);
+    ASSERT_EQ(why.size(), 1u) << fault;
+    EXPECT_NE(why[0].find("after-grant has no live form with workers.command"), std::string::npos) << why[0];
+    EXPECT_TRUE(refused(kFailover, fault).empty()) << "locksim's own worker's grants are logged: " << fault;
+  }
+}
+
 TEST(LiveFaultForms, TheReplicaAndARestartOfEitherFailoverServerAreLive) {
   EXPECT_TRUE(refused(kFailover, R"({"kind": "pause", "target": "redis-1", "at": "1s", "for": "5s"})").empty());
   EXPECT_TRUE(
