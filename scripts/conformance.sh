@@ -56,7 +56,7 @@ print("|---|---|---|---|")
 failed = False
 for entry in open(f"{out}/order").read().split():
     name = entry.split(":")[0]
-    shown = os.path.relpath(name) if os.path.exists(name) else entry
+    shown = os.path.relpath(name) + entry[len(name):] if os.path.exists(name) else entry
     for item_mode in ("fencing-off", "fencing-on"):
         entries = [e for e in json.load(open(f"{out}/{name.replace('/', '_')}.json"))["agreement"] if e["mode"] == item_mode]
         if not entries:
