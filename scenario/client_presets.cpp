@@ -10,6 +10,8 @@
 namespace locksim::scenario {
 namespace {
 
+using model::ServiceKind;
+
 // Each value is the library's default at the named version, read in its
 // source (the file, and the name or line there). Keep the closing note of a
 // change here in step with docs/models.md ("Client presets").
@@ -23,7 +25,7 @@ constexpr std::array kRedisPy = std::to_array<PresetSetting>({
     {"/service/request_timeout", "\"none\"", "redis/client.py:906 socket_timeout=None, retry_on_timeout=False: a reply is waited for as long as it takes"},
     {"/workers/sentinel_discovery", "\"on-error\"",
      "redis/sentinel.py:40-44 _connect_retry asks Sentinel for the primary only when a connection is made, and "
-     ":56-68 a READONLY reply drops the connection: nothing listens for +switch-master", "redis-failover"},
+     ":56-68 a READONLY reply drops the connection: nothing listens for +switch-master", {ServiceKind::kRedisFailover}},
 });
 
 constexpr std::array kRedsync = std::to_array<PresetSetting>({
@@ -39,7 +41,7 @@ constexpr std::array kRedsync = std::to_array<PresetSetting>({
      "go-redis v9 options.go:370 ReadTimeout 3 s: redsync's own context.WithTimeout(expiry × 0.05 = 400 ms, mutex.go:107) "
      "does not reach the socket unless ContextTimeoutEnabled (redis.go:1033-1038)"},
     {"/service/drift_factor", "0.01", "redsync.go:38 driftFactor 0.01; mutex.go:114-116 until = now + expiry − elapsed − expiry × 0.01",
-     "redlock"},
+     {ServiceKind::kRedlock}},
 });
 
 constexpr std::array kNodeRedlock = std::to_array<PresetSetting>({
@@ -51,9 +53,9 @@ constexpr std::array kNodeRedlock = std::to_array<PresetSetting>({
     {"/workers/renew", "\"none\"", "src/index.ts: acquire() and release() never extend; using() does (:709-734, not modelled)"},
     {"/workers/clock", "\"wall\"", "src/index.ts:305,328 start = Date.now(); expiration = start + duration − drift"},
     {"/service/request_timeout", "\"none\"", "ioredis v5 RedisOptions.ts: no commandTimeout by default; node-redlock sets none"},
-    {"/service/drift_factor", "0.01", "src/index.ts:106 driftFactor 0.01; :318-321 drift = round(0.01 × duration) + 2", "redlock"},
+    {"/service/drift_factor", "0.01", "src/index.ts:106 driftFactor 0.01; :318-321 drift = round(0.01 × duration) + 2", {ServiceKind::kRedlock}},
     {"/service/recheck_elapsed", "false", "src/index.ts:305-328 the expiration is computed but never checked: a slow round still succeeds",
-     "redlock"},
+     {ServiceKind::kRedlock}},
 });
 
 constexpr std::array kRedisson = std::to_array<PresetSetting>({
@@ -61,11 +63,11 @@ constexpr std::array kRedisson = std::to_array<PresetSetting>({
     {"/workers/acquire", "\"set-nx-px\"", "RedissonLock.java:218-227 tryLockInnerAsync: HINCRBY + PEXPIRE only if the key is absent or mine"},
     {"/workers/release", "\"compare-and-delete\"", "RedissonLock.java:344-367 unlockInnerAsync: only the holder's field is removed"},
     {"/workers/renew", "\"watchdog\"", "renewal/RenewalTask.java: the watchdog extends the lease while the lock is held"},
-    {"/workers/renew_every", "\"10s\"", "renewal/RenewalTask.java:66-67 every lockWatchdogTimeout / 3", "", "/workers/renew"},
+    {"/workers/renew_every", "\"10s\"", "renewal/RenewalTask.java:66-67 every lockWatchdogTimeout / 3", {}, "/workers/renew"},
     {"/workers/renew_command", "\"compare-and-extend\"", "renewal/LockTask.java:81-97 PEXPIRE only if the holder's field exists",
-     "redis redis-failover", "/workers/renew"},
-    {"/workers/renew_on_error", "\"retry\"", "renewal/RenewalTask.java run(): an error is logged and the next period renews again; the holder is not told", "", "/workers/renew"},
-    {"/workers/renew_retries", "4", "config/BaseConfig.java:63 retryAttempts 4 from 3.48.0 (3 up to 3.47.0, :62)", "redis redis-failover", "/workers/renew"},
+     {ServiceKind::kRedis, ServiceKind::kRedisFailover}, "/workers/renew"},
+    {"/workers/renew_on_error", "\"retry\"", "renewal/RenewalTask.java run(): an error is logged and the next period renews again; the holder is not told", {}, "/workers/renew"},
+    {"/workers/renew_retries", "4", "config/BaseConfig.java:63 retryAttempts 4 from 3.48.0 (3 up to 3.47.0, :62)", {ServiceKind::kRedis, ServiceKind::kRedisFailover}, "/workers/renew"},
     {"/workers/clock", "\"wall\"", "RedissonLock.java:233-298 tryLock(waitTime, …) times its wait with System.currentTimeMillis()"},
     {"/service/request_timeout", "\"3s\"", "config/BaseConfig.java:59 timeout 3000"},
 });
@@ -77,54 +79,67 @@ constexpr std::array kRedisSemaphore = std::to_array<PresetSetting>({
     {"/workers/acquire_timeout", "\"10s\"", "src/misc.ts:5 acquireTimeout 10000 (acquireAttemptsLimit +Infinity, :6)"},
     {"/workers/release", "\"compare-and-delete\"", "src/mutex/release.ts:8-20 DEL only if the identifier is mine"},
     {"/workers/renew", "\"watchdog\"", "src/Lock.ts:86-92 setInterval(refresh, refreshInterval)"},
-    {"/workers/renew_every", "\"8s\"", "src/Lock.ts:8,33 refreshInterval = round(lockTimeout × 0.8)", "", "/workers/renew"},
+    {"/workers/renew_every", "\"8s\"", "src/Lock.ts:8,33 refreshInterval = round(lockTimeout × 0.8)", {}, "/workers/renew"},
     {"/workers/renew_command", "\"compare-and-extend\"", "src/mutex/refresh.ts:7-23 PEXPIRE only if the identifier is mine",
-     "redis redis-failover redlock", "/workers/renew"},
-    {"/workers/renew_on_error", "\"stop\"", "src/Lock.ts:116-128 a failed refresh calls onLockLost: by default it throws (src/misc.ts:10-12)", "", "/workers/renew"},
-    {"/workers/renew_retries", "0", "src/Lock.ts:104-128 a refresh is not sent again", "redis redis-failover", "/workers/renew"},
+     {ServiceKind::kRedis, ServiceKind::kRedisFailover, ServiceKind::kRedlock}, "/workers/renew"},
+    {"/workers/renew_on_error", "\"stop\"", "src/Lock.ts:116-128 a failed refresh calls onLockLost: by default it throws (src/misc.ts:10-12)", {}, "/workers/renew"},
+    {"/workers/renew_retries", "0", "src/Lock.ts:104-128 a refresh is not sent again", {ServiceKind::kRedis, ServiceKind::kRedisFailover}, "/workers/renew"},
     {"/workers/clock", "\"wall\"", "src/mutex/acquire.ts:29-30 the acquire timeout is timed with Date.now()"},
     {"/service/request_timeout", "\"none\"", "the library sets none; ioredis v5 has no commandTimeout by default"},
 });
 
 constexpr std::array kPresets = std::to_array<ClientPreset>({
     {"redis-py", "redis-py 4.3 (redis.lock.Lock; read at tag v4.3.6, the same from 4.3.0; Debian 12's python3-redis 4.3.4)",
-     "redis redis-failover", kRedisPy,
+     {ServiceKind::kRedis, ServiceKind::kRedisFailover}, kRedisPy,
      "blocking_timeout (a caller's bound on the wait; default none) and its no-last-try rule (lock.py:206-215)"},
-    {"redsync", "redsync v4 (Go; read at tag v4.17.0, the defaults as since v4.5.0)", "redis redlock", kRedsync,
+    {"redsync", "redsync v4 (Go; read at tag v4.17.0, the defaults as since v4.5.0)", {ServiceKind::kRedis, ServiceKind::kRedlock}, kRedsync,
      "its drift has no + 2 ms (the model's Redlock adds it); go-redis's own 3 re-sends of a timed-out command"},
-    {"node-redlock", "node-redlock 5.0.0-beta.2 (npm redlock; read at tag v5.0.0-beta.2)", "redis redlock", kNodeRedlock,
+    {"node-redlock", "node-redlock 5.0.0-beta.2 (npm redlock; read at tag v5.0.0-beta.2)", {ServiceKind::kRedis, ServiceKind::kRedlock}, kNodeRedlock,
      "validity counted from the first try, across retries (index.ts:305); using()'s automatic extension 500 ms before "
      "expiry and its abort signal; release() of a lock that is gone retries like an acquire (about 2 s) before it throws"},
-    {"redisson", "Redisson 3.48 (Java, RLock.lock(); read at tags redisson-3.47.0 and 3.48.0)", "redis redis-failover", kRedisson,
+    {"redisson", "Redisson 3.48 (Java, RLock.lock(); read at tags redisson-3.47.0 and 3.48.0)", {ServiceKind::kRedis, ServiceKind::kRedisFailover}, kRedisson,
      "tryLock's wait on the unlock channel (pub/sub, RedissonLock.java:248-311); a renewal period that starts after "
      "the previous renewal's reply (RenewalTask.java), not at a fixed rate"},
-    {"redis-semaphore", "redis-semaphore 5.8 (npm, Mutex over ioredis; lib/ identical to tag v5.7.0's src/)", "redis redlock",
+    {"redis-semaphore", "redis-semaphore 5.8 (npm, Mutex over ioredis; lib/ identical to tag v5.7.0's src/)", {ServiceKind::kRedis, ServiceKind::kRedlock},
      kRedisSemaphore,
      "onLockLost's default throws inside the refresh: an unhandled rejection that ends the Node process (live mode "
      "counts that worker as ended); any Redis error in a refresh ends it the same way"},
 });
 
-// "redis redlock" → {"redis", "redlock"}
-std::vector<std::string_view> kinds_in(std::string_view services) {
-  std::vector<std::string_view> kinds;
-  for (std::size_t start = 0; start < services.size();) {
-    const std::size_t end = std::min(services.find(' ', start), services.size());
-    kinds.push_back(services.substr(start, end - start));
-    start = end + 1;
+constexpr std::array kEveryServiceKind{ServiceKind::kRedis, ServiceKind::kRedisFailover, ServiceKind::kRedlock,
+                                       ServiceKind::kConsensus};
+
+// The file's service kind as far as a preset needs it: its name, or the
+// default's. A name that is no kind is the parser's to refuse.
+std::string service_kind_of(const nlohmann::json& document) {
+  const std::string fallback = model::service_kind_name(model::ServiceOptions{}.kind);
+  const auto service = document.find("service");
+  if (service == document.end() || !service->is_object()) return fallback;
+  const auto kind = service->find("kind");
+  return kind != service->end() && kind->is_string() ? kind->get<std::string>() : fallback;
+}
+
+bool takes(ServiceKinds kinds, const std::string& name) {
+  return std::ranges::any_of(kinds.kinds(), [&](ServiceKind kind) { return name == model::service_kind_name(kind); });
+}
+
+}  // namespace
+
+std::vector<ServiceKind> ServiceKinds::kinds() const {
+  std::vector<ServiceKind> kinds;
+  for (const ServiceKind kind : kEveryServiceKind) {
+    if (contains(kind)) kinds.push_back(kind);
   }
   return kinds;
 }
 
-bool takes(std::string_view services, std::string_view kind) { return std::ranges::count(kinds_in(services), kind) > 0; }
-
-std::string service_kind_of(const nlohmann::json& document) {
-  const auto service = document.find("service");
-  if (service == document.end() || !service->is_object()) return "redis";
-  const auto kind = service->find("kind");
-  return kind != service->end() && kind->is_string() ? kind->get<std::string>() : "redis";
+std::string ServiceKinds::text() const {
+  std::string text;
+  for (const ServiceKind kind : kinds()) {
+    text += fmt::format("{}\"{}\"", text.empty() ? "" : " or ", model::service_kind_name(kind));
+  }
+  return text;
 }
-
-}  // namespace
 
 std::span<const ClientPreset> client_presets() { return kPresets; }
 
@@ -145,9 +160,7 @@ std::string apply_client_preset(const ClientPreset& preset, nlohmann::json& docu
   const std::string kind = service_kind_of(document);
   const nlohmann::json as_written = document;
   if (!takes(preset.services, kind)) {
-    std::string kinds;
-    for (const std::string_view each : kinds_in(preset.services)) kinds += fmt::format("{}\"{}\"", kinds.empty() ? "" : " or ", each);
-    return fmt::format("{} locks with service kind {}, not \"{}\"", preset.name, kinds, kind);
+    return fmt::format("{} locks with service kind {}, not \"{}\"", preset.name, preset.services.text(), kind);
   }
   for (const PresetSetting& setting : preset.settings) {
     if (!setting.services.empty() && !takes(setting.services, kind)) continue;
@@ -162,10 +175,10 @@ std::string apply_client_preset(const ClientPreset& preset, nlohmann::json& docu
 std::string client_presets_text() {
   std::string text;
   for (const ClientPreset& preset : kPresets) {
-    text += fmt::format("\n\"{}\": {}; services: {}\n", preset.name, preset.library, preset.services);
+    text += fmt::format("\n\"{}\": {}; services: {}\n", preset.name, preset.library, preset.services.text());
     for (const PresetSetting& setting : preset.settings) {
       text += fmt::format("  {} = {}{}\n      {}\n", setting.pointer, setting.value,
-                          setting.services.empty() ? "" : fmt::format(" (with {})", setting.services), setting.source);
+                          setting.services.empty() ? "" : fmt::format(" (with {})", setting.services.text()), setting.source);
     }
     text += fmt::format("  not modelled: {}\n", preset.not_modelled);
   }
@@ -176,10 +189,10 @@ std::string client_presets_markdown_table() {
   std::string table = "| preset | key | value | the library's source |\n|---|---|---|---|\n";
   for (const ClientPreset& preset : kPresets) {
     table += fmt::format("| `{}` | | | {}; services: {}; not modelled: {} |\n", preset.name, preset.library,
-                         preset.services, preset.not_modelled);
+                         preset.services.text(), preset.not_modelled);
     for (const PresetSetting& setting : preset.settings) {
       table += fmt::format("| | `{}` | `{}`{} | {} |\n", setting.pointer, setting.value,
-                           setting.services.empty() ? "" : fmt::format(" (with {})", setting.services), setting.source);
+                           setting.services.empty() ? "" : fmt::format(" (with {})", setting.services.text()), setting.source);
     }
   }
   return table;

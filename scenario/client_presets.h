@@ -10,19 +10,42 @@
 // What a library does that no key describes is said in the preset's
 // `not_modelled`, so the user knows where the model stops.
 
+#include <initializer_list>
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "model/options.h"
+
 namespace locksim::scenario {
+
+// A set of service kinds (model::ServiceKind), as bits.
+class ServiceKinds {
+ public:
+  constexpr ServiceKinds() = default;
+  constexpr ServiceKinds(std::initializer_list<model::ServiceKind> kinds) {
+    for (const model::ServiceKind kind : kinds) bits_ |= bit(kind);
+  }
+  [[nodiscard]] constexpr bool empty() const { return bits_ == 0; }
+  [[nodiscard]] constexpr bool contains(model::ServiceKind kind) const { return (bits_ & bit(kind)) != 0; }
+  // In the order of model::ServiceKind.
+  [[nodiscard]] std::vector<model::ServiceKind> kinds() const;
+  // "\"redis\" or \"redis-failover\"", as the file names them.
+  [[nodiscard]] std::string text() const;
+
+ private:
+  static constexpr unsigned bit(model::ServiceKind kind) { return 1u << static_cast<unsigned>(kind); }
+  unsigned bits_ = 0;
+};
 
 struct PresetSetting {
   std::string_view pointer;  // the scenario key, "/workers/retry"
   std::string_view value;    // its value as the file would write it (JSON)
   std::string_view source;   // where the library says so: file, and the line or name
-  std::string_view services = "";  // only with these service kinds (space-separated); "" = every kind the preset takes
+  ServiceKinds services = {};  // only with these service kinds; empty: every kind the preset takes
   // A setting of the library's renewal goes with its renewal: a file that
   // sets this key itself (`"renew": "none"`) gets none of them.
   std::string_view follows = "";
@@ -31,7 +54,7 @@ struct PresetSetting {
 struct ClientPreset {
   std::string_view name;      // the value of workers.client
   std::string_view library;   // as its users know it, with the version the values come from
-  std::string_view services;  // the service kinds it can lock with (space-separated)
+  ServiceKinds services;      // the service kinds it can lock with
   std::span<const PresetSetting> settings;
   std::string_view not_modelled;  // what it does that no key describes
 };

@@ -19,21 +19,6 @@ namespace {
 
 using nlohmann::json;
 
-std::vector<std::string> kinds_of(std::string_view services) {
-  std::vector<std::string> kinds;
-  std::string kind;
-  for (const char letter : services) {
-    if (letter == ' ') {
-      kinds.push_back(kind);
-      kind.clear();
-    } else {
-      kind += letter;
-    }
-  }
-  kinds.push_back(kind);
-  return kinds;
-}
-
 // A scenario with a pause past a 10 s lease, so that retries, the lease and the timeouts all act.
 json base_scenario(const std::string& kind) {
   return json{{"name", "preset"},
@@ -51,14 +36,14 @@ std::uint64_t history_hash(const json& document, std::uint64_t seed) {
 
 TEST(ClientPresets, APresetRunsAsItsKeysWrittenOutInTheFile) {
   for (const ClientPreset& preset : client_presets()) {
-    for (const std::string& kind : kinds_of(preset.services)) {
+    for (const model::ServiceKind service : preset.services.kinds()) {
+      const std::string kind = model::service_kind_name(service);
       json with_preset = base_scenario(kind);
       with_preset["workers"]["client"] = std::string{preset.name};
       json written_out = base_scenario(kind);
       int written = 0;
       for (const PresetSetting& setting : preset.settings) {
-        const std::vector<std::string> only_with = setting.services.empty() ? kinds_of(preset.services) : kinds_of(setting.services);
-        if (std::ranges::find(only_with, kind) == only_with.end()) continue;
+        if (!setting.services.empty() && !setting.services.contains(service)) continue;
         written_out[json::json_pointer{std::string{setting.pointer}}] = json::parse(setting.value);
         ++written;
       }
