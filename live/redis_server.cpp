@@ -43,11 +43,12 @@ int free_loopback_port() {
 
 std::vector<std::string> remove_left_behind_directories() {
   std::vector<std::string> removed;
-  const std::filesystem::path prefix{kDirectoryPrefix};
   std::error_code error;
-  for (const auto& entry : std::filesystem::directory_iterator{prefix.parent_path(), error}) {
+  const std::filesystem::path temporary = std::filesystem::temp_directory_path(error);
+  if (error) return removed;
+  for (const auto& entry : std::filesystem::directory_iterator{temporary, error}) {
     const std::string name = entry.path().filename().string();
-    const std::string wanted = prefix.filename().string();
+    const std::string wanted = kDirectoryPrefix;
     if (!name.starts_with(wanted)) continue;
     // "<pid>-XXXXXX"; a name of another form (an older locksim's) is left alone.
     const std::string rest = name.substr(wanted.size());
@@ -65,7 +66,10 @@ std::vector<std::string> remove_left_behind_directories() {
 RedisServer::RedisServer(ServerPersistence persistence, RedisServerOptions options)
     : persistence_{persistence}, options_{std::move(options)} {
   // Our pid in the name: a later run can tell the directory of a locksim that was killed (remove_left_behind_directories).
-  std::string pattern = fmt::format("{}{}-XXXXXX", kDirectoryPrefix, ::getpid());
+  std::error_code no_temporary;
+  const std::filesystem::path temporary = std::filesystem::temp_directory_path(no_temporary);
+  if (no_temporary) throw LiveError("cannot find a temporary directory for redis-server ($TMPDIR, else /tmp)");
+  std::string pattern = (temporary / fmt::format("{}{}-XXXXXX", kDirectoryPrefix, ::getpid())).string();
   if (::mkdtemp(pattern.data()) == nullptr) throw LiveError("cannot make a directory for redis-server");
   directory_ = pattern;
   // A port taken between the probe and the start makes redis-server exit: try another.

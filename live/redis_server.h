@@ -15,12 +15,14 @@
 
 namespace locksim::live {
 
-// Where each server's throw-away directory is made: this, our pid, a dash and six random characters.
-inline constexpr char kDirectoryPrefix[] = "/tmp/locksim-redis-";
+// Each server's throw-away directory is made in the temporary directory
+// ($TMPDIR, else /tmp) as this, our pid, a dash and six random characters.
+inline constexpr char kDirectoryPrefix[] = "locksim-redis-";
 
-// Removes the directories of locksim processes that no longer exist (one
-// killed with SIGKILL could not remove its own) and returns their paths.
-// A directory whose pid is alive, or whose name has no pid, is left.
+// Removes, from the temporary directory, the server directories of locksim
+// processes that no longer exist (one killed with SIGKILL could not remove
+// its own) and returns their paths. A directory whose pid is alive, or whose
+// name has no pid, is left.
 [[nodiscard]] std::vector<std::string> remove_left_behind_directories();
 
 enum class ServerPersistence {

@@ -262,7 +262,7 @@ TEST(WorkerProgram, SigintAndSigtermEndTheRunCleanly) {
     const Result result = cli_test::run_shell(
         std::string{LOCKSIM_BINARY} + " live " + example("python-worker/pause-past-lease.json") +
         " --runs 1 --fencing off 2>&1 & pid=$!; sleep 2; kill -" + signal + " $pid; wait $pid; echo \"exit=$?\"; " +
-        "ls -d /tmp/locksim-redis-$pid-* 2>/dev/null | wc -l | sed 's/^/left=/'");
+        "ls -d ${TMPDIR:-/tmp}/locksim-redis-$pid-* 2>/dev/null | wc -l | sed 's/^/left=/'");
     EXPECT_NE(result.output.find(fmt::format("exit={}", code)), std::string::npos) << signal << ": " << result.output;
     EXPECT_NE(result.output.find(fmt::format("interrupted by SIG{}: every worker process was killed", signal)),
               std::string::npos)
@@ -272,17 +272,27 @@ TEST(WorkerProgram, SigintAndSigtermEndTheRunCleanly) {
   }
 }
 
-// A locksim killed with SIGKILL cannot remove its servers' directories: the next live run does.
+// A locksim killed with SIGKILL cannot remove its servers' directories: the
+// next live run does. In a temporary directory of the test's own ($TMPDIR),
+// so that no other live run beside it cleans it first.
 TEST(WorkerProgram, TheDirectoriesOfAKilledLocksimAreRemovedByTheNextRun) {
+  const std::string temporary = scratch("own-tmp");
+  std::filesystem::create_directories(temporary);
   const Result dead = cli_test::run_shell("sh -c 'echo $$'");
   const std::string pid = dead.output.substr(0, dead.output.find('\n'));
-  const std::string left = "/tmp/locksim-redis-" + pid + "-Zq9xYw";
-  std::filesystem::create_directories(left);
-  std::ofstream{left + "/dump.rdb"} << "x";
-  const Result result = run_locksim("live " + data("worker-program-bad-line.json") + " --runs 1");
+  const std::string left = temporary + "/locksim-redis-" + pid + "-Zq9xYw";
+  const std::string alive = temporary + "/locksim-redis-1-Aa1bB2";  // init's pid: a process that runs
+  for (const std::string& directory : {left, alive}) {
+    std::filesystem::create_directories(directory);
+    std::ofstream{directory + "/dump.rdb"} << "x";
+  }
+  const Result result = cli_test::run_shell("TMPDIR=" + temporary + " timeout 60 " + std::string{LOCKSIM_BINARY} +
+                                            " live " + data("worker-program-bad-line.json") + " --runs 1");
   EXPECT_NE(result.output.find("removed " + left + ", left by a locksim that no longer runs"), std::string::npos)
       << result.output;
   EXPECT_FALSE(std::filesystem::exists(left));
+  EXPECT_TRUE(std::filesystem::exists(alive)) << "the directory of a process that runs is left";
+  EXPECT_EQ(result.output.find("removed " + alive), std::string::npos) << result.output;
 }
 
 TEST(WorkerProgram, TheKeyIsCheckedWithItsPath) {
