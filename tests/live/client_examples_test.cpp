@@ -37,36 +37,49 @@ std::string example(const std::string& path) { return std::string{LOCKSIM_SOURCE
                     " (scripts/install-deps.sh does)";                                                            \
   }
 
-std::vector<nlohmann::json> history_lines(const std::string& path) {
-  std::vector<nlohmann::json> lines;
-  std::ifstream file{path};
-  for (std::string line; std::getline(file, line);) lines.push_back(nlohmann::json::parse(line));
-  return lines;
+// One live run (seed 1, fencing off) of an example scenario: what locksim
+// printed, the mode's summary and the history (both empty when it failed).
+struct ExampleRun {
+  Result result;
+  nlohmann::json mode;
+  std::string history_file;
+  std::vector<nlohmann::json> history;
+};
+
+ExampleRun run_example(const std::string& scenario, const std::string& tag, const std::string& flags = "") {
+  const std::string json = scratch(tag + ".json");
+  const std::string histories = scratch(tag + "-histories");
+  ExampleRun run;
+  run.result = run_locksim("live " + example(scenario) + " --runs 1 " + flags + " --history " + histories + " --json " + json);
+  if (run.result.exit_code != 0 || !std::filesystem::exists(json)) return run;
+  run.mode = live_mode(read_json(json), "fencing-off");
+  run.history_file = histories + "/" + read_json(example(scenario))["name"].get<std::string>() +
+                     "-live-seed1-fencing-off.jsonl";
+  run.history = history_lines(run.history_file);
+  return run;
+}
+
+void expect_no_violation(const ExampleRun& run) {
+  for (const auto& [kind, count] : run.mode["violations"].items()) {
+    EXPECT_EQ(count, 0) << kind << "\n" << run.result.output;
+  }
 }
 
 // No violation of any kind, live.
 void expect_clean(const std::string& scenario, const std::string& tag) {
-  const std::string json = scratch(tag + "-control.json");
-  const std::string histories = scratch(tag + "-control-histories");
-  const Result result =
-      run_locksim("live " + example(scenario) + " --runs 1 --history " + histories + " --json " + json);
-  ASSERT_EQ(result.exit_code, 0) << result.output;
-  const nlohmann::json summary = read_json(json);
-  const nlohmann::json& mode = live_mode(summary, "fencing-off");
-  EXPECT_EQ(mode["stopped_short"], 0) << result.output;
-  for (const auto& [kind, count] : mode["violations"].items()) EXPECT_EQ(count, 0) << kind << "\n" << result.output;
+  const ExampleRun run = run_example(scenario, tag + "-control");
+  ASSERT_EQ(run.result.exit_code, 0) << run.result.output;
+  EXPECT_EQ(run.mode["stopped_short"], 0) << run.result.output;
+  expect_no_violation(run);
 }
 
 // The pause past the lease: the hazard in the run, the same verdict from
 // `check` on the history, and the pause right after worker-1's write.invoke.
-void expect_pause_past_lease(const std::string& scenario, const std::string& name, const std::string& tag) {
-  const std::string json = scratch(tag + "-pause.json");
-  const std::string histories = scratch(tag + "-pause-histories");
-  const Result result =
-      run_locksim("live " + example(scenario) + " --runs 1 --history " + histories + " --json " + json);
+void expect_pause_past_lease(const std::string& scenario, const std::string& tag) {
+  const ExampleRun run = run_example(scenario, tag + "-pause");
+  const Result& result = run.result;
   ASSERT_EQ(result.exit_code, 0) << result.output;
-  const nlohmann::json summary = read_json(json);
-  const nlohmann::json& mode = live_mode(summary, "fencing-off");
+  const nlohmann::json& mode = run.mode;
   EXPECT_EQ(mode["stopped_short"], 0) << result.output;
   // By construction (the file's description): worker-1 holds first, and
   // worker-2's whole job falls inside worker-1's pause.
@@ -74,9 +87,8 @@ void expect_pause_past_lease(const std::string& scenario, const std::string& nam
   EXPECT_GT(mode["violations"]["stale_write"], 0) << result.output;
   EXPECT_GT(mode["violations"]["lost_update"], 0) << result.output;
 
-  const std::string history = histories + "/" + name + "-live-seed1-fencing-off.jsonl";
   const std::string check_json = scratch(tag + "-check.json");
-  const Result checked = run_locksim("check " + history + " --json " + check_json);
+  const Result checked = run_locksim("check " + run.history_file + " --json " + check_json);
   EXPECT_EQ(checked.exit_code, mode["runs_with_violation"] > 0 ? 1 : 0) << checked.output;
   const nlohmann::json verdict = read_json(check_json)["histories"][0]["violation_counts"];
   for (const auto& [kind, count] : mode["violations"].items()) {
@@ -85,7 +97,7 @@ void expect_pause_past_lease(const std::string& scenario, const std::string& nam
     EXPECT_EQ(checked_count.is_null() ? 0 : checked_count.get<std::int64_t>(), count.get<std::int64_t>()) << kind;
   }
 
-  const std::vector<nlohmann::json> lines = history_lines(history);
+  const std::vector<nlohmann::json>& lines = run.history;
   // Both ask at t = 0 and take turns at the lock service: worker-1 first.
   for (const nlohmann::json& event : lines) {
     if (event["ev"] != "acquire.ok") continue;
@@ -123,26 +135,22 @@ void expect_pause_past_lease(const std::string& scenario, const std::string& nam
 TEST(ClientExamples, RedisPyLockControlIsClean) { expect_clean("redis-py-lock/control.json", "redis-py"); }
 
 TEST(ClientExamples, RedisPyLockPausedPastTheLeaseWritesStaleAndCheckAgrees) {
-  expect_pause_past_lease("redis-py-lock/pause-past-lease.json", "redis-py-lock-pause-past-lease", "redis-py");
+  expect_pause_past_lease("redis-py-lock/pause-past-lease.json", "redis-py");
 }
 
 // redis-py's own Sentinel client through locksim's proxy (link_port): the
 // primary crashes after the grant replicated, real Sentinel promotes the
 // replica, and the workers find it: no second grant, every job done.
 TEST(ClientExamples, RedisPyLockFollowsRealSentinelToThePromotedReplica) {
-  const std::string json = scratch("redis-py-failover.json");
-  const std::string histories = scratch("redis-py-failover-histories");
-  const Result result = run_locksim("live " + example("redis-py-lock/failover.json") +
-                                    " --runs 1 --time-scale 0.1 --history " + histories + " --json " + json);
+  const ExampleRun run = run_example("redis-py-lock/failover.json", "redis-py-failover", "--time-scale 0.1");
+  const Result& result = run.result;
   ASSERT_EQ(result.exit_code, 0) << result.output;
-  const nlohmann::json summary = read_json(json);
-  const nlohmann::json& mode = live_mode(summary, "fencing-off");
-  for (const auto& [kind, count] : mode["violations"].items()) EXPECT_EQ(count, 0) << kind << "\n" << result.output;
-  EXPECT_EQ(mode["unfinished_jobs"], 0) << result.output;
+  expect_no_violation(run);
+  EXPECT_EQ(run.mode["unfinished_jobs"], 0) << result.output;
   // After the promotion a worker was granted the lock, by the promoted replica: it found the new primary.
   std::int64_t promoted_at = -1;
   std::int64_t granted_after = -1;
-  for (const nlohmann::json& event : history_lines(histories + "/redis-py-lock-failover-live-seed1-fencing-off.jsonl")) {
+  for (const nlohmann::json& event : run.history) {
     if (event["ev"] == "replica.promote") promoted_at = event["t"].get<std::int64_t>();
     if (promoted_at >= 0 && event["ev"] == "acquire.ok") granted_after = event["t"].get<std::int64_t>();
   }
@@ -157,12 +165,12 @@ TEST(ClientExamples, NodeRedlockControlIsClean) {
 
 TEST(ClientExamples, NodeRedlockPausedPastTheLeaseWritesStaleAndCheckAgrees) {
   SKIP_WITHOUT_NODE_MODULES("node-redlock");
-  expect_pause_past_lease("node-redlock/pause-past-lease.json", "node-redlock-pause-past-lease", "redlock");
+  expect_pause_past_lease("node-redlock/pause-past-lease.json", "redlock");
 }
 
 TEST(ClientExamples, NodeRedlockOnFiveInstancesPausedPastTheLeaseWritesStaleAndCheckAgrees) {
   SKIP_WITHOUT_NODE_MODULES("node-redlock");
-  expect_pause_past_lease("node-redlock/five-instances.json", "node-redlock-five-instances", "redlock-five");
+  expect_pause_past_lease("node-redlock/five-instances.json", "redlock-five");
 }
 
 // node-redlock's waiter gives up after 11 tries (its preset's max_tries) and
@@ -170,17 +178,12 @@ TEST(ClientExamples, NodeRedlockOnFiveInstancesPausedPastTheLeaseWritesStaleAndC
 // simulated with the preset — and the preset is what makes them agree.
 TEST(ClientExamples, NodeRedlocksWaiterGivesUpAfterElevenTriesAndTheHazardDoesNotHappen) {
   SKIP_WITHOUT_NODE_MODULES("node-redlock");
-  const std::string json = scratch("gives-up.json");
-  const std::string histories = scratch("gives-up-histories");
-  const Result result = run_locksim("live " + example("node-redlock/waiter-gives-up.json") + " --runs 1 --history " +
-                                    histories + " --json " + json);
+  const ExampleRun run = run_example("node-redlock/waiter-gives-up.json", "gives-up");
+  const Result& result = run.result;
   ASSERT_EQ(result.exit_code, 0) << result.output;
-  const nlohmann::json summary = read_json(json);
-  for (const auto& [kind, count] : live_mode(summary, "fencing-off")["violations"].items()) {
-    EXPECT_EQ(count, 0) << kind << "\n" << result.output;
-  }
+  expect_no_violation(run);
   std::vector<std::string> give_ups;
-  for (const nlohmann::json& event : history_lines(histories + "/node-redlock-waiter-gives-up-live-seed1-fencing-off.jsonl")) {
+  for (const nlohmann::json& event : run.history) {
     if (event["ev"] == "acquire.give_up") give_ups.push_back(event["proc"].get<std::string>() + " " + event["reason"].get<std::string>() + " " + event["tries"].dump());
   }
   EXPECT_EQ(give_ups, (std::vector<std::string>{"worker-2 max-tries 11"})) << result.output;
@@ -192,8 +195,8 @@ TEST(ClientExamples, NodeRedlocksWaiterGivesUpAfterElevenTriesAndTheHazardDoesNo
   const std::string file = scratch("gives-up-without-preset.json");
   std::ofstream{file} << without.dump();
   const std::string simulated_json = scratch("gives-up-without-preset-summary.json");
-  const Result run = run_locksim("run " + file + " --seeds 5 --json " + simulated_json);
-  ASSERT_TRUE(std::filesystem::exists(simulated_json)) << run.output;
+  const Result simulated_run = run_locksim("run " + file + " --seeds 5 --json " + simulated_json);
+  ASSERT_TRUE(std::filesystem::exists(simulated_json)) << simulated_run.output;
   const nlohmann::json simulated = read_json(simulated_json);
   EXPECT_EQ(live_mode(simulated, "fencing-off")["runs_with_violation"], 5) << simulated.dump();
 }
@@ -205,7 +208,7 @@ TEST(ClientExamples, RedisSemaphoreControlIsClean) {
 
 TEST(ClientExamples, RedisSemaphorePausedPastTheLeaseWritesStaleAndCheckAgrees) {
   SKIP_WITHOUT_NODE_MODULES("redis-semaphore");
-  expect_pause_past_lease("redis-semaphore/pause-past-lease.json", "redis-semaphore-pause-past-lease", "semaphore");
+  expect_pause_past_lease("redis-semaphore/pause-past-lease.json", "semaphore");
 }
 
 }  // namespace

@@ -26,13 +26,6 @@ using cli_test::Result;
 using cli_test::run_locksim;
 using cli_test::scratch;
 
-std::vector<nlohmann::json> history_lines(const std::string& path) {
-  std::ifstream file{path};
-  std::vector<nlohmann::json> lines;
-  for (std::string line; std::getline(file, line);) lines.push_back(nlohmann::json::parse(line));
-  return lines;
-}
-
 std::vector<nlohmann::json> events(const std::vector<nlohmann::json>& lines, const std::string& proc, const std::string& event) {
   std::vector<nlohmann::json> found;
   for (const nlohmann::json& line : lines) {

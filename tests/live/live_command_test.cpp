@@ -317,13 +317,6 @@ void expect_check_agrees(const nlohmann::json& mode_summary, const std::string& 
   }
 }
 
-std::vector<nlohmann::json> history_lines(const std::string& path) {
-  std::vector<nlohmann::json> lines;
-  std::ifstream file{path};
-  for (std::string line; std::getline(file, line);) lines.push_back(nlohmann::json::parse(line));
-  return lines;
-}
-
 TEST(LiveCommand, RedlockInstancesRestartedEmptyGrantTheLockTwiceAndTheHistoryChecksTheSame) {
   const std::string json = scratch("redlock-restart-empty.json");
   const std::string histories = scratch("redlock-restart-empty-histories");

@@ -1,9 +1,11 @@
 #pragma once
 // What the `locksim live` tests share: their scenario files under
-// tests/data/live/, and the summary `live --json` writes, read back.
+// tests/data/live/, the summary `live --json` writes and the histories
+// `--history` writes, read back.
 
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -14,6 +16,14 @@ inline std::string data(const std::string& name) { return std::string{LOCKSIM_TE
 inline nlohmann::json read_json(const std::string& path) {
   std::ifstream file{path};
   return nlohmann::json::parse(file);
+}
+
+// A history file (`--history`), one JSON object per line.
+inline std::vector<nlohmann::json> history_lines(const std::string& path) {
+  std::vector<nlohmann::json> lines;
+  std::ifstream file{path};
+  for (std::string line; std::getline(file, line);) lines.push_back(nlohmann::json::parse(line));
+  return lines;
 }
 
 // The live summary's counts for one mode.
