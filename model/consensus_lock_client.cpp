@@ -13,9 +13,10 @@ using sim::Context;
 using sim::Duration;
 using sim::LocalTime;
 
-ConsensusLockClient::ConsensusLockClient(sim::NodeId service, std::string lock, std::optional<Duration> lease,
-                                         Duration request_timeout)
-    : service_{service},
+ConsensusLockClient::ConsensusLockClient(std::vector<sim::NodeId> members, std::size_t first, std::string lock,
+                                         std::optional<Duration> lease, Duration request_timeout)
+    : members_{std::move(members)},
+      member_{first % members_.size()},
       lock_{std::move(lock)},
       ttl_{lease.value_or(Duration::max())},
       poll_every_{lease ? *lease / 3 : request_timeout},
@@ -33,8 +34,13 @@ sim::Task<AcquireOutcome> ConsensusLockClient::acquire(Context context, std::str
     const LocalTime sent_at = context.now(lease_clock());
     const Duration wait = std::clamp(give_up_at - context.monotonic_now(), Duration::zero(), poll_every_);
     ConsensusLockCommand command{lock_, owner, value, ttl_, wait, create};
-    const std::optional<sim::Message> reply = co_await context.call(service_, std::move(command), wait + request_timeout_);
+    const std::optional<sim::Message> reply = co_await context.call(member(), std::move(command), wait + request_timeout_);
+    if (!reply && !create && members_.size() > 1 && context.monotonic_now() < give_up_at) {
+      next_member();  // the key is queued whichever member answers: ask again there
+      continue;
+    }
     if (!reply) {
+      if (members_.size() > 1) next_member();
       co_await give_up(context, owner, value);
       co_return AcquireOutcome{std::nullopt, reason::kTimeout};
     }
@@ -55,15 +61,25 @@ sim::Task<AcquireOutcome> ConsensusLockClient::acquire(Context context, std::str
   }
 }
 
+sim::Task<std::optional<sim::Message>> ConsensusLockClient::call_some_member(Context context, sim::Payload request,
+                                                                             Duration timeout) {
+  for (std::size_t tried = 0; tried < members_.size(); ++tried) {
+    std::optional<sim::Message> reply = co_await context.call(member(), request, timeout);
+    if (reply) co_return reply;
+    if (members_.size() > 1) next_member();
+  }
+  co_return std::nullopt;
+}
+
 sim::Task<> ConsensusLockClient::give_up(Context context, std::string owner, std::string session) {
   ConsensusUnlockCommand command{lock_, std::move(session), std::move(owner)};
-  (void)co_await context.call(service_, std::move(command), request_timeout_);
+  (void)co_await context.call(member(), std::move(command), request_timeout_);
 }
 
 sim::Task<RenewOutcome> ConsensusLockClient::renew(Context context, Lease lease) {
   const LocalTime sent_at = context.now(lease_clock());
   ConsensusKeepAliveCommand command{lease.value};
-  const std::optional<sim::Message> reply = co_await context.call(service_, std::move(command), request_timeout_);
+  const std::optional<sim::Message> reply = co_await call_some_member(context, std::move(command), request_timeout_);
   if (!reply) {
     co_return RenewOutcome{false, {}, reason::kTimeout};
   }
@@ -75,7 +91,7 @@ sim::Task<RenewOutcome> ConsensusLockClient::renew(Context context, Lease lease)
 
 sim::Task<ReleaseOutcome> ConsensusLockClient::release(Context context, std::string owner, Lease lease) {
   ConsensusUnlockCommand command{lock_, std::move(lease.value), std::move(owner)};
-  const std::optional<sim::Message> reply = co_await context.call(service_, std::move(command), request_timeout_);
+  const std::optional<sim::Message> reply = co_await call_some_member(context, std::move(command), request_timeout_);
   if (!reply) {
     co_return ReleaseOutcome{false, reason::kTimeout};
   }

@@ -18,6 +18,16 @@
 // - The lease is believed valid until the worker's clock, read when the
 //   request that last extended the session was sent, plus the TTL: the
 //   server's deadline is no earlier, so the belief errs on the safe side.
+// - With an ensemble (several members) the client talks to one member, the
+//   worker's own by turn (worker-1 to consensus-0, …), and moves to the next
+//   member whenever a request goes unanswered, as a client with several
+//   endpoints that redials does: a keep-alive, a release and a waiter's poll
+//   are asked again there at once (within the attempt's time, for a poll);
+//   an unanswered first request of an attempt still gives the attempt up,
+//   since its key may or may not exist.
+
+#include <cstddef>
+#include <vector>
 
 #include "model/lock_client.h"
 
@@ -25,8 +35,9 @@ namespace locksim::model {
 
 class ConsensusLockClient final : public LockClient {
  public:
-  ConsensusLockClient(sim::NodeId service, std::string lock, std::optional<sim::Duration> lease,
-                      sim::Duration request_timeout);
+  // `members`: the service's nodes; the client starts with members[first].
+  ConsensusLockClient(std::vector<sim::NodeId> members, std::size_t first, std::string lock,
+                      std::optional<sim::Duration> lease, sim::Duration request_timeout);
 
   sim::Task<AcquireOutcome> acquire(sim::Context context, std::string owner, std::string value) override;
   sim::Task<RenewOutcome> renew(sim::Context context, Lease lease) override;
@@ -37,8 +48,14 @@ class ConsensusLockClient final : public LockClient {
   // unanswered revoke leaves the session to expire by its TTL).
   sim::Task<> give_up(sim::Context context, std::string owner, std::string session);
   [[nodiscard]] sim::LocalTime valid_until(sim::LocalTime sent_at) const;
+  // Asks the current member, and each other one in turn while none answers; nothing if none does.
+  sim::Task<std::optional<sim::Message>> call_some_member(sim::Context context, sim::Payload request,
+                                                          sim::Duration timeout);
+  void next_member() { member_ = (member_ + 1) % members_.size(); }
+  [[nodiscard]] sim::NodeId member() const { return members_[member_]; }
 
-  sim::NodeId service_;
+  std::vector<sim::NodeId> members_;
+  std::size_t member_;
   std::string lock_;
   sim::Duration ttl_;            // Duration::max(): the session never expires
   sim::Duration poll_every_;     // how long the server may hold one acquire request

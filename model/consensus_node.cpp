@@ -27,25 +27,15 @@ LocalTime deadline_after(LocalTime now, Duration ttl) { return ttl == Duration::
 
 }  // namespace
 
-ConsensusNode::ConsensusNode(std::string name, Duration lock_delay) : name_{std::move(name)}, lock_delay_{lock_delay} {}
+ConsensusNode::ConsensusNode(std::string name, Duration lock_delay, Expiry expiry)
+    : name_{std::move(name)}, lock_delay_{lock_delay}, expiry_{expiry} {}
 
 sim::NodeBoot ConsensusNode::boot() {
   return [this](Context context) { on_boot(context); };
 }
 
 void ConsensusNode::on_boot(Context context) {
-  if (booted_before_) {
-    // A new leader: requests held in the old one's memory are gone, and every
-    // session gets a fresh TTL so its client has a chance to keep it alive
-    // (etcd's lessor does this on promotion).
-    held_requests_.clear();
-    for (auto& [name, session] : sessions_) {
-      session.deadline = deadline_after(context.monotonic_now(), session.ttl);
-    }
-    for (auto& [name, state] : locks_) {
-      state.delay_timer_running = false;
-    }
-  }
+  if (booted_before_) take_over(context, Duration::zero());
   booted_before_ = true;
   context.spawn("server", serve(context));
   for (const auto& [name, session] : sessions_) {
@@ -62,6 +52,61 @@ void ConsensusNode::on_boot(Context context) {
   }
 }
 
+void ConsensusNode::take_over(Context context, Duration extend) {
+  // Requests held in the old leader's memory are gone, and every session gets
+  // a fresh TTL so its client has a chance to keep it alive (etcd's lessor
+  // does this on promotion).
+  ++epoch_;
+  held_requests_.clear();
+  revoking_.clear();
+  for (auto& [name, session] : sessions_) {
+    session.deadline = session.ttl == Duration::max() ? LocalTime::max()
+                                                      : context.monotonic_now() + session.ttl + extend;
+  }
+  for (auto& [name, state] : locks_) {
+    state.delay_timer_running = false;
+  }
+}
+
+void ConsensusNode::promote(Context context, Duration extend) {
+  take_over(context, extend);
+  for (const auto& [lock_name, state] : locks_) {
+    if (!state.head_granted || state.queue.empty()) continue;
+    const Session& holder = sessions_.at(state.queue.begin()->second);
+    std::vector<sim::Field> fields{
+        {field::kLock, lock_name}, {field::kOwner, holder.owner}, {field::kToken, holder.revision}};
+    if (holder.deadline != LocalTime::max()) fields.emplace_back(field::kLeaseNs, holder.deadline - context.monotonic_now());
+    context.record_fields(EventKind::kLeaseAdopt, fields);
+  }
+  std::vector<std::string> lock_names;
+  for (const auto& [name, state] : locks_) lock_names.push_back(name);
+  for (const std::string& name : lock_names) grant_if_free(context, name);
+}
+
+bool ConsensusNode::needs_quorum(const sim::Message& request) {
+  if (const auto* lock = request.body.get_if<ConsensusLockCommand>()) return lock->create;
+  return request.body.holds<ConsensusUnlockCommand>() || request.body.holds<ValidateCommand>();
+}
+
+std::vector<std::string> ConsensusNode::due_sessions(LocalTime now) {
+  std::vector<std::tuple<LocalTime, std::uint64_t, std::string>> due;
+  for (const auto& [name, session] : sessions_) {
+    if (session.deadline <= now && !revoking_.contains(name)) due.emplace_back(session.deadline, session.number, name);
+  }
+  std::sort(due.begin(), due.end());
+  std::vector<std::string> names;
+  for (const auto& [deadline, number, name] : due) {
+    revoking_.insert(name);
+    names.push_back(name);
+  }
+  return names;
+}
+
+void ConsensusNode::revoke(Context context, const std::string& session) {
+  revoking_.erase(session);
+  if (sessions_.contains(session)) end_session(context, session, EndCause::kExpired, {});
+}
+
 sim::Task<> ConsensusNode::serve(Context context) {
   while (true) {
     sim::Message request = co_await context.receive();
@@ -72,7 +117,7 @@ sim::Task<> ConsensusNode::serve(Context context) {
 void ConsensusNode::handle(Context context, sim::Message request) {
   // Lazy expiry first: a request handled at the same instant as an expiry
   // timer, or right after a pause, sees the sessions this clock has ended.
-  expire_due_sessions(context);
+  if (on_the_dot()) expire_due_sessions(context);
   if (request.body.holds<ConsensusLockCommand>()) {
     lock(context, std::move(request));
   } else if (const auto* keep = request.body.get_if<ConsensusKeepAliveCommand>()) {
@@ -111,10 +156,15 @@ void ConsensusNode::lock(Context context, sim::Message request) {
     created.deadline = deadline_after(context.monotonic_now(), command.ttl);
     session = sessions_.emplace(session_name, std::move(created)).first;
     locks_[command.lock].queue.emplace(session->second.revision, session_name);
-    if (session->second.deadline != LocalTime::max()) {
+    if (on_the_dot() && session->second.deadline != LocalTime::max()) {
       context.spawn("session", watch_session(context, session_name, session->second.number));
     }
     grant_if_free(context, command.lock);
+  } else if (session->second.deadline <= context.monotonic_now()) {
+    // Only with Expiry::kByLeader (else it has ended already): etcd's lessor
+    // renews no expired lease; its revocation is on its way.
+    context.reply(request, ConsensusLockReply{ConsensusLockStatus::kSessionGone, 0});
+    return;
   } else {
     refresh(context, session->second);  // a poll keeps a waiting session alive
   }
@@ -176,7 +226,7 @@ void ConsensusNode::answer_held(Context context, const std::string& session, Con
 
 ConsensusKeepAliveReply ConsensusNode::keep_alive(Context context, const ConsensusKeepAliveCommand& command) {
   const auto session = sessions_.find(command.session);
-  if (session == sessions_.end()) {
+  if (session == sessions_.end() || session->second.deadline <= context.monotonic_now()) {
     return ConsensusKeepAliveReply{false};
   }
   refresh(context, session->second);
@@ -269,7 +319,7 @@ void ConsensusNode::grant_if_free(Context context, const std::string& lock_name)
   if (context.monotonic_now() < state.grants_resume_at) {
     if (!state.delay_timer_running) {
       state.delay_timer_running = true;
-      context.spawn("lock-delay", grant_when_delay_ends(context, lock_name));
+      context.spawn("lock-delay", grant_when_delay_ends(context, lock_name, epoch_));
     }
     return;
   }
@@ -297,10 +347,11 @@ void ConsensusNode::grant_if_free(Context context, const std::string& lock_name)
   answer_held(context, session_name, ConsensusLockReply{ConsensusLockStatus::kGranted, revision});
 }
 
-sim::Task<> ConsensusNode::grant_when_delay_ends(Context context, std::string lock_name) {
+sim::Task<> ConsensusNode::grant_when_delay_ends(Context context, std::string lock_name, std::uint64_t epoch) {
   co_await context.sleep_until(locks_[lock_name].grants_resume_at, sim::ClockKind::kMonotonic);
+  if (epoch != epoch_) co_return;  // another leader took over (and runs its own timer)
   locks_[lock_name].delay_timer_running = false;
-  expire_due_sessions(context);
+  if (on_the_dot()) expire_due_sessions(context);
   grant_if_free(context, lock_name);
 }
 

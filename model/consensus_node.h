@@ -35,10 +35,24 @@
 // The node object outlives crashes (its state stands for the ensemble's
 // replicated log). A restart keeps sessions and keys but, like etcd's new
 // leader, gives every session a fresh TTL; requests held in memory are lost.
+//
+// Two ways to run it:
+// - Expiry::kOnTheDot: it is a node of its own (`consensus`, service.nodes 1),
+//   answering every request at once and ending each session the instant its
+//   deadline passes.
+// - Expiry::kByLeader: it is the replicated state of an ensemble
+//   (consensus_member.h), driven by whichever member leads: that member calls
+//   handle() for a request once it is committed (or at once, for the ones a
+//   leader answers alone), promote() when it takes over, and revoke() for
+//   each session its lessor loop found expired (due_sessions()) once the
+//   revocation is committed. A session past its deadline is then only
+//   refused, never ended, until its revocation commits.
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
+#include <vector>
 
 #include "model/consensus_protocol.h"
 #include "model/protocol.h"
@@ -48,9 +62,26 @@ namespace locksim::model {
 
 class ConsensusNode {
  public:
-  ConsensusNode(std::string name, sim::Duration lock_delay);
+  enum class Expiry { kOnTheDot, kByLeader };
+
+  ConsensusNode(std::string name, sim::Duration lock_delay, Expiry expiry = Expiry::kOnTheDot);
 
   [[nodiscard]] sim::NodeBoot boot();
+  // Whether an ensemble's leader may answer `request` only once a quorum has
+  // it (a change to the keys, or storage's linearizable read), rather than
+  // alone (a keep-alive or a waiter's poll: etcd's lessor is the leader's).
+  [[nodiscard]] static bool needs_quorum(const sim::Message& request);
+  // Answers `request` on `context`'s node (Expiry::kByLeader: the leader's).
+  void handle(sim::Context context, sim::Message request);
+  // Expiry::kByLeader: `context`'s node now leads. As etcd's lessor Promote:
+  // every session's deadline is now + its TTL + `extend`; each holder's lease
+  // is adopted (`lease.adopt`); requests the old leader held are dropped.
+  void promote(sim::Context context, sim::Duration extend);
+  // Expiry::kByLeader: the sessions whose deadline `now` has passed, earliest
+  // first, that were not handed out by an earlier call since the last promote.
+  [[nodiscard]] std::vector<std::string> due_sessions(sim::LocalTime now);
+  // Expiry::kByLeader: the revocation of an expired session is committed.
+  void revoke(sim::Context context, const std::string& session);
   [[nodiscard]] const std::string& name() const { return name_; }
   // H15: from now on, tell a waiter whose session expired that it holds the lock.
   void reproduce_etcd_3_4_3_lock_bug() { tell_expired_waiters_they_hold_ = true; }
@@ -86,13 +117,14 @@ class ConsensusNode {
   enum class EndCause { kExpired, kReleased };
 
   void on_boot(sim::Context context);
+  // A new leader (or a restart): held requests are gone and every session's deadline is now + TTL + `extend`.
+  void take_over(sim::Context context, sim::Duration extend);
   sim::Task<> serve(sim::Context context);
   sim::Task<> watch_session(sim::Context context, std::string session, std::uint64_t number);
   sim::Task<> answer_when_wait_ends(sim::Context context, std::string session, std::uint64_t number,
                                     sim::Duration wait);
-  sim::Task<> grant_when_delay_ends(sim::Context context, std::string lock);
+  sim::Task<> grant_when_delay_ends(sim::Context context, std::string lock, std::uint64_t epoch);
 
-  void handle(sim::Context context, sim::Message request);
   void lock(sim::Context context, sim::Message request);
   ConsensusKeepAliveReply keep_alive(sim::Context context, const ConsensusKeepAliveCommand& command);
   ConsensusUnlockReply unlock(sim::Context context, const ConsensusUnlockCommand& command);
@@ -114,9 +146,14 @@ class ConsensusNode {
   void tell_expired_waiters(sim::Context context, const std::string& lock);
   [[nodiscard]] bool has_key_below(const std::string& lock, std::int64_t revision) const;
 
+  [[nodiscard]] bool on_the_dot() const { return expiry_ == Expiry::kOnTheDot; }
+
   std::string name_;
   sim::Duration lock_delay_;
+  Expiry expiry_;
   bool booted_before_ = false;
+  std::uint64_t epoch_ = 0;  // one per take-over: a timer of an earlier leader does nothing
+  std::set<std::string> revoking_;  // Expiry::kByLeader: handed out by due_sessions(), not yet revoked
   std::int64_t revision_ = 0;
   std::uint64_t next_number_ = 0;
   std::map<std::string, Session> sessions_;

@@ -173,6 +173,7 @@ struct BoundFault {
   std::optional<sim::NodeId> target;  // none for an untargeted partition or failover
   sim::Duration length;               // `for`, drawn by the plan (unused by a kind without one)
   FaultParamsOf<sim::NodeId> params;
+  bool at_leader = false;  // `consensus-leader`: the target is whoever leads when the fault strikes
 };
 
 }  // namespace locksim::model

@@ -4,6 +4,7 @@
 // it knows how to carry out.
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,9 @@ class LockService {
     (void)node;
     return nullptr;
   }
+  // The node that leads the service now, if it has such a thing (a consensus
+  // ensemble) and one leads: the `consensus-leader` fault target.
+  [[nodiscard]] virtual std::optional<sim::NodeId> leader() const { return std::nullopt; }
   // The `failover` fault. Returns false if this kind of service has none (or
   // is failing over already); the service carries it out from now on.
   virtual bool failover(sim::Simulation& simulation, const FailoverFault& fault) {

@@ -25,10 +25,16 @@ using sim::RawJson;
 void Nemesis::at(sim::Time at, std::function<void()> fault) { simulation_->schedule(at, std::move(fault)); }
 
 void Nemesis::after_event(std::string proc, EventKind event, int nth, Duration delay, std::function<void()> fault) {
+  after_event(std::vector<std::string>{std::move(proc)}, event, nth, delay, std::move(fault));
+}
+
+void Nemesis::after_event(std::vector<std::string> procs, EventKind event, int nth, Duration delay,
+                          std::function<void()> fault) {
   auto seen = std::make_shared<int>(0);
-  simulation_->observe([this, proc = std::move(proc), event, nth, delay, seen, fault = std::move(fault)](
+  simulation_->observe([this, procs = std::move(procs), event, nth, delay, seen, fault = std::move(fault)](
                            std::string_view recorded_proc, EventKind recorded_event, std::span<const Field>) {
-    if (recorded_proc != proc || recorded_event != event || ++*seen != nth) {
+    if (recorded_event != event || std::find(procs.begin(), procs.end(), recorded_proc) == procs.end() ||
+        ++*seen != nth) {
       return;
     }
     // Scheduled, not run inline: the recording process is mid-step. It runs
@@ -38,6 +44,15 @@ void Nemesis::after_event(std::string proc, EventKind event, int nth, Duration d
 }
 
 bool Nemesis::apply(const BoundFault& fault) {
+  if (fault.at_leader) {
+    // No leader at that moment (an election under way): nothing to strike.
+    const std::optional<sim::NodeId> leader = system_->service().leader();
+    if (!leader) return false;
+    BoundFault struck = fault;
+    struck.target = leader;
+    struck.at_leader = false;
+    return apply(struck);
+  }
   return std::visit([this, &fault](const auto& params) { return act(fault, params); }, fault.params);
 }
 

@@ -30,6 +30,9 @@ class Nemesis {
   // Runs `fault` `delay` after the `nth` (from 1) `event` recorded by `proc`.
   void after_event(std::string proc, vocabulary::EventKind event, int nth, sim::Duration delay,
                    std::function<void()> fault);
+  // The same, counting the `event`s any of `procs` records.
+  void after_event(std::vector<std::string> procs, vocabulary::EventKind event, int nth, sim::Duration delay,
+                   std::function<void()> fault);
 
   // Carries out a planned fault, bound to this system's nodes, now; true iff
   // it fired (and was recorded). One overload of act() per fault kind.

@@ -64,6 +64,13 @@ struct ServiceOptions {
   Duration delayed_restart = Duration::zero();      // redlock: an instance refuses to start until this long after a crash
   Duration lock_delay = Duration::zero();           // consensus: no grant for this long after a holder's failure
   bool etcd_3_4_3_lock_bug = false;                 // consensus: behave as etcd 3.4.3's lock service (H15); default off
+  // consensus: the ensemble's members (consensus-0, …); 1 is one node,
+  // `consensus`, standing for a whole ensemble; default 3.
+  int nodes = 3;
+  // consensus with nodes > 1: etcd's --heartbeat-interval (default 100 ms)
+  // and --election-timeout (default 1000 ms; a whole number of heartbeats).
+  Duration heartbeat = Duration::milliseconds(100);
+  Duration election_timeout = Duration::milliseconds(1000);
   Duration request_timeout = Duration::milliseconds(500);  // client-side timeout of one request; default 500 ms
   // redis-failover: Sentinel's `down-after-milliseconds` — it fails over a
   // primary whose oldest unanswered ping is this old (docs/models.md);

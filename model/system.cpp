@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "model/client_rules.h"
+#include "model/consensus_member.h"
 #include "model/redis_instance.h"
 #include "model/redlock_service.h"
 #include "vocabulary/event_kind.h"
@@ -187,7 +188,12 @@ std::vector<std::string> System::node_names(const SystemOptions& options) {
     case ServiceKind::kRedis: instances = 1; break;
     case ServiceKind::kRedisFailover: instances = 2; break;
     case ServiceKind::kRedlock: instances = RedlockService::instance_count(options.service); break;
-    case ServiceKind::kConsensus: names.emplace_back("consensus"); break;
+    case ServiceKind::kConsensus:
+      if (options.service.nodes <= 1) names.emplace_back("consensus");
+      for (int index = 0; options.service.nodes > 1 && index < options.service.nodes; ++index) {
+        names.push_back(consensus_member_name(index));
+      }
+      break;
   }
   for (int index = 0; index < instances; ++index) names.push_back(fmt::format("redis-{}", index));
   if (options.service.kind == ServiceKind::kRedisFailover) names.emplace_back(vocabulary::proc::kSentinel);

@@ -7,6 +7,7 @@
 
 #include "checker/history_reader.h"
 #include "locksim/version.h"
+#include "model/consensus_member.h"
 #include "model/nemesis.h"
 #include "model/system.h"
 #include "runner/event_adapter.h"
@@ -45,7 +46,8 @@ std::vector<sim::NodeId> nodes_named(const sim::Simulation& simulation, const st
 // A planned fault bound to the running system, once: its nodes by name become nodes.
 model::BoundFault bind(const PlannedFault& fault, const sim::Simulation& simulation) {
   std::optional<sim::NodeId> target;
-  if (!fault.target.empty()) target = node_named(simulation, fault.target);
+  const bool at_leader = fault.target == model::kConsensusLeader;
+  if (!fault.target.empty() && !at_leader) target = node_named(simulation, fault.target);
   return {target, fault.length, std::visit(
                                     [&simulation](const auto& params) -> model::FaultParamsOf<sim::NodeId> {
                                       if constexpr (std::is_same_v<std::decay_t<decltype(params)>,
@@ -57,7 +59,18 @@ model::BoundFault bind(const PlannedFault& fault, const sim::Simulation& simulat
                                         return params;
                                       }
                                     },
-                                    fault.params)};
+                                    fault.params),
+          at_leader};
+}
+
+// Whose events an event trigger counts: its target's, or with
+// `consensus-leader`, every member's (only the leader records the service's events).
+std::vector<std::string> procs_watched(const std::string& target, const sim::Simulation& simulation,
+                                       model::System& system) {
+  if (target != model::kConsensusLeader) return {target};
+  std::vector<std::string> members;
+  for (const sim::NodeId node : system.service().nodes()) members.push_back(simulation.node_name(node));
+  return members;
 }
 
 sim::Duration drift_allowance(const scenario::Scenario& scenario) {
@@ -237,7 +250,8 @@ SeedRun run_plan(const scenario::Scenario& scenario, const scenario::Plan& plan,
       nemesis.at(sim::Time{} + at->at, act);
     } else {
       const auto& on_event = std::get<scenario::OnEvent>(fault.trigger);
-      nemesis.after_event(fault.target, scenario::watched_event(on_event.when), on_event.nth, on_event.delay, act);
+      nemesis.after_event(procs_watched(fault.target, simulation, system), scenario::watched_event(on_event.when),
+                          on_event.nth, on_event.delay, act);
     }
   }
 

@@ -20,6 +20,7 @@
 #include "scenario/scenario_reference.h"
 #include "scenario/seed_limits.h"
 #include "scenario/setting_warnings.h"
+#include "model/consensus_member.h"
 #include "model/redlock_service.h"
 #include "sim/duration_text.h"
 #include "vocabulary/setup_name.h"
@@ -242,6 +243,55 @@ void read_memory(const Reader& reader, const json& value, Scenario& scenario) {
   });
 }
 
+// service.nodes, heartbeat and election_timeout: a consensus ensemble's, checked as etcd checks its flags.
+void read_ensemble(const Reader& reader, const json& value, model::ServiceOptions& service) {
+  const std::string path = "/service";
+  const auto ensemble_only = [&](const char* key) {
+    if (service.kind != model::ServiceKind::kConsensus) {
+      reader.fail(path + "/" + key, fmt::format("\"{}\" goes with kind \"consensus\"", key));
+    }
+  };
+  with_member(value, "nodes", [&](const json& v) {
+    ensemble_only("nodes");
+    service.nodes = static_cast<int>(reader.integer(v, path + "/nodes", 1, 9));
+  });
+  for (const char* key : {"heartbeat", "election_timeout"}) {
+    with_member(value, key, [&](const json& v) {
+      ensemble_only(key);
+      if (service.nodes == 1) {
+        reader.fail(path + "/" + key, fmt::format("\"{}\" times an ensemble's leader; service.nodes is 1", key));
+      }
+      const Duration length = reader.duration(v, path + "/" + key);
+      (std::string_view{key} == "heartbeat" ? service.heartbeat : service.election_timeout) = length;
+    });
+  }
+  if (service.heartbeat < Duration::milliseconds(1)) {
+    reader.fail(path + "/heartbeat", "expected at least 1ms (etcd's --heartbeat-interval is whole milliseconds)");
+  }
+  // etcd refuses to start otherwise (embed/config.go, Validate).
+  if (service.election_timeout < service.heartbeat * 5) {
+    reader.fail(path + "/election_timeout", fmt::format("expected at least 5 heartbeats ({}), as etcd requires",
+                                                        sim::format_duration(service.heartbeat * 5)));
+  }
+  if (service.election_timeout >= Duration::seconds(50)) {
+    reader.fail(path + "/election_timeout", "expected less than 50s, as etcd requires");
+  }
+}
+
+// An etcd lease is whole seconds, and no shorter than etcd's minimum TTL.
+void check_lease_for_ensemble(const Reader& reader, const Scenario& scenario) {
+  const model::ServiceOptions& service = scenario.system.service;
+  const std::optional<Duration> lease = scenario.system.lock.lease;
+  if (service.kind != model::ServiceKind::kConsensus || service.nodes == 1 || !lease) return;
+  const Duration shortest = model::etcd_min_lease_ttl(service.heartbeat, service.election_timeout);
+  if (lease->count_ns() % Duration::seconds(1).count_ns() != 0 || *lease < shortest) {
+    reader.fail("/lock/lease",
+                fmt::format("an etcd lease is whole seconds, at least {} with these timings (1.5 election timeouts, "
+                            "rounded up); got {}",
+                            sim::format_duration(shortest), sim::format_duration(*lease)));
+  }
+}
+
 void read_service(const Reader& reader, const json& value, Scenario& scenario) {
   const std::string path = "/service";
   if (value.is_object() && value.contains("promotion")) {
@@ -253,7 +303,7 @@ void read_service(const Reader& reader, const json& value, Scenario& scenario) {
                         {"kind", "instances", "persistence", "replication_lag", "drift_factor", "recheck_elapsed",
                          "delayed_restart", "lock_delay", "request_timeout", "down_after",
                          "min_replicas_to_write", "min_replicas_max_lag", "repl_diskless_sync_delay", "maxmemory_policy", "maxmemory_samples", "other_keys",
-                         "other_keys_ttl", "etcd_3_4_3_lock_bug"});
+                         "other_keys_ttl", "etcd_3_4_3_lock_bug", "nodes", "heartbeat", "election_timeout"});
   model::ServiceOptions& service = scenario.system.service;
   with_member(value, "kind", [&](const json& v) {
     service.kind = reader.choice<model::ServiceKind>(v, path + "/kind",
@@ -320,6 +370,7 @@ void read_service(const Reader& reader, const json& value, Scenario& scenario) {
     }
     service.etcd_3_4_3_lock_bug = reader.boolean(v, path + "/etcd_3_4_3_lock_bug");
   });
+  read_ensemble(reader, value, service);
 }
 
 void read_lock(const Reader& reader, const json& value, Scenario& scenario) {
@@ -586,10 +637,15 @@ class FaultParamsReader {
       reader_.expected(path_ + "/between", "two non-empty lists of node names", between);
     }
     for (std::size_t side = 0; side < 2; ++side) {
+      std::vector<std::string>& names = side == 0 ? partition.side_a : partition.side_b;
       for (std::size_t index = 0; index < between[side].size(); ++index) {
-        const std::string name =
-            node_name(reader_, between[side][index], fmt::format("{}/between/{}/{}", path_, side, index), nodes_);
-        (side == 0 ? partition.side_a : partition.side_b).push_back(name);
+        const std::vector<std::string> members = ensemble_members();
+        if (between[side][index] == "consensus" && !members.empty()) {
+          names.insert(names.end(), members.begin(), members.end());  // the whole ensemble
+          continue;
+        }
+        names.push_back(
+            node_name(reader_, between[side][index], fmt::format("{}/between/{}/{}", path_, side, index), nodes_));
       }
     }
     read_length();
@@ -635,6 +691,15 @@ class FaultParamsReader {
   const Reader& reader_;
   const json& value_;
   const std::string& path_;
+  // consensus-0, … when the service is an ensemble (`consensus` in a partition's side stands for them all).
+  [[nodiscard]] std::vector<std::string> ensemble_members() const {
+    std::vector<std::string> members;
+    for (const std::string& node : nodes_) {
+      if (node.starts_with("consensus-")) members.push_back(node);
+    }
+    return members;
+  }
+
   const std::vector<std::string>& nodes_;
   Distribution& length_;
 };
@@ -657,14 +722,15 @@ FaultSpec read_fault(const Reader& reader, const json& value, const std::string&
   reader.require_object(value, path, allowed);
 
   const std::vector<std::string> nodes = scenario_node_names(scenario);
-  std::vector<std::string> targets{"workers", "service", "any"};
-  targets.insert(targets.end(), nodes.begin(), nodes.end());
   if (value.contains("target")) {
     const std::string name = reader.string(value["target"], path + "/target");
     if (name == "workers" || name == "service" || name == "any") {
       fault.target.group = name == "workers" ? TargetGroup::kWorkers : name == "service" ? TargetGroup::kService : TargetGroup::kAny;
     } else {
-      fault.target.node = node_name(reader, value["target"], path + "/target", nodes);
+      std::vector<std::string> targets = nodes;
+      const model::ServiceOptions& service = scenario.system.service;
+      if (service.kind == model::ServiceKind::kConsensus && service.nodes > 1) targets.emplace_back(model::kConsensusLeader);
+      fault.target.node = node_name(reader, value["target"], path + "/target", targets);
     }
   } else if (fault.kind() != FaultKind::kPartition && fault.kind() != FaultKind::kFailover) {
     reader.fail(path, "this fault needs a \"target\": a node name, \"workers\", \"service\" or \"any\"");
@@ -952,6 +1018,7 @@ Scenario parse_scenario(std::string_view text, const std::string& file) {
   // The service first: it decides the node names that faults may target.
   with_member(document, "service", [&](const json& v) { read_service(reader, v, scenario); });
   with_member(document, "lock", [&](const json& v) { read_lock(reader, v, scenario); });
+  check_lease_for_ensemble(reader, scenario);
   if (!document.contains("lock")) {
     scenario.system.lock.stuck_after = default_stuck_after(scenario.system.lock.lease);
   }

@@ -31,7 +31,8 @@ constexpr std::array kReference = std::to_array<KeyReference>({
     {"/service/kind", "\"redis\" | \"redis-failover\" | \"redlock\" | \"consensus\"", "", "\"redis\"", "",
      "redis: one instance, SET NX PX, Lua compare-and-delete, token from INCR; redis-failover: primary redis-0 + "
      "asynchronous replica redis-1, Sentinel-style promotion; redlock: N independent instances, majority quorum; "
-     "consensus: etcd/ZooKeeper-like, linearizable, session keep-alive, the revision is the token"},
+     "consensus: etcd-like, an ensemble of `nodes` members electing a leader (or one node), session keep-alive, the "
+     "revision is the token"},
     {"/service/instances", "integer", "instances", "5", "2 to 99; only with kind redlock",
      "how many Redlock instances (redis-0 … redis-(N-1))"},
     {"/service/persistence", "\"none\" | \"everysec\" | \"always\"", "", "\"none\"", "",
@@ -82,6 +83,16 @@ constexpr std::array kReference = std::to_array<KeyReference>({
     {"/service/etcd_3_4_3_lock_bug", "boolean", "", "false", "consensus only",
      "behave as etcd 3.4.3's lock service (Jepsen, 2020; hazard H15): a waiter whose session expired in the queue is "
      "told it holds the lock"},
+    {"/service/nodes", "integer", "members", "3", "1 to 9; consensus only",
+     "the ensemble's members, consensus-0 … consensus-(N-1), electing a leader as etcd 3.4's Raft does; 1: one "
+     "node, `consensus`, standing for a whole ensemble (no elections). With more than 1, `consensus-leader` is a "
+     "fault target (whoever leads when the fault strikes), `consensus` in a partition's side stands for every "
+     "member, and lock.lease must be whole seconds, at least etcd's shortest lease (2 s with the default timings)"},
+    {"/service/heartbeat", "duration", "time", "100ms", ">= 1ms; consensus with nodes > 1",
+     "etcd's --heartbeat-interval: the Raft tick; the leader's heartbeat goes out every tick"},
+    {"/service/election_timeout", "duration", "time", "1000ms", "5 heartbeats to under 50s; consensus with nodes > 1",
+     "etcd's --election-timeout: a follower that hears no leader for it (randomized up to twice it, in whole "
+     "heartbeats) campaigns; a new leader gives every session its TTL plus this"},
     {"/lock", "object", "", "{}", "", "the lock"},
     {"/lock/name", "string", "", "\"lock\"", "at most 200 bytes", "the lock's key"},
     {"/lock/lease", "duration or \"none\"", "time", "10s", "> 0; at most 8760h",
@@ -212,8 +223,10 @@ constexpr std::array kReference = std::to_array<KeyReference>({
      "for); starve-renewal (for): the worker's renewal process alone is frozen; memory-pressure (evict, for): a "
      "Redis primary evicts by its maxmemory_policy, and stays full for `for` if it could not free the room"},
     {"/faults/N/target", "string", "", "required but for partition and failover", "a node of this scenario, or a group",
-     "a node name (worker-1, redis-0, sentinel, consensus, storage, payments), or workers / service / any: one node of the group, drawn "
-     "from the seed for each occurrence; on a partition or failover with when: whose event triggers it"},
+     "a node name (worker-1, redis-0, sentinel, consensus, consensus-0, storage, payments), consensus-leader (an "
+     "ensemble's leader when the fault strikes; with when: any member's event, since only the leader records the "
+     "service's), or workers / service / any: one node of the group, drawn from the seed for each occurrence; on a "
+     "partition or failover with when: whose event triggers it"},
     {"/faults/N/at", "duration", "true time", "", ">= 0", "trigger: fire at this true time"},
     {"/faults/N/when",
      "\"after-acquire\" | \"before-write\" | \"after-grant\" | \"before-reply\" | \"before-charge\"", "", "", "",

@@ -29,6 +29,7 @@ std::int64_t ns(sim::Duration length) { return length.count_ns(); }
 SystemOptions consensus_two_workers() {
   SystemOptions options = testing::two_workers_one_job();
   options.service.kind = ServiceKind::kConsensus;
+  options.service.nodes = 1;  // the single node; the ensemble: consensus_ensemble_test.cpp
   return options;
 }
 
@@ -467,6 +468,7 @@ RC_GTEST_PROP(ConsensusProperty, ValidatedFencingWithALockDelayAcceptsNoStaleWri
 
   SystemOptions options;
   options.service.kind = ServiceKind::kConsensus;
+  options.service.nodes = 1;
   options.service.lock_delay = 11_s;
   options.service.request_timeout = 60_s;
   options.lock.lease = 1_s;

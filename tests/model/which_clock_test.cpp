@@ -18,6 +18,7 @@ using testing::two_workers_one_job;
 SystemOptions consensus_holder_renewing_through_long_work() {
   SystemOptions options = two_workers_one_job();
   options.service.kind = ServiceKind::kConsensus;
+  options.service.nodes = 1;  // the single node; the ensemble: consensus_ensemble_test.cpp
   options.workers.renew = RenewMethod::kWatchdog;
   options.workers.renew_every = 3_s;
   options.workers.work = sim::Distribution::constant(15_s);

@@ -42,6 +42,9 @@ class ScenarioGenerator {
     scenario["service"] = service_of(service);
     const int workers = static_cast<int>(rng_.between(1, 4));
     scenario["lock"] = chance(10) ? json{{"lease", "none"}} : json{{"lease", milliseconds(200, 15'000)}};
+    if (ensemble() && scenario["lock"]["lease"] != "none") {
+      scenario["lock"]["lease"] = fmt::format("{}s", rng_.between(2, 15));  // etcd: whole seconds, at least 2 s
+    }
     scenario["workers"] = workers_of(service, workers, scenario["lock"]["lease"] != "none");
     scenario["workload"] = workload();
     scenario["storage"] = {{"fencing", "compare"},
@@ -103,6 +106,11 @@ class ScenarioGenerator {
       service["recheck_elapsed"] = chance(50);
       if (chance(30)) service["delayed_restart"] = milliseconds(1'000, 20'000);
     }
+    consensus_nodes_ = 0;
+    if (kind == "consensus") {
+      consensus_nodes_ = chance(30) ? 1 : chance(70) ? 3 : 5;
+      service["nodes"] = consensus_nodes_;
+    }
     if (kind == "consensus" && chance(50)) service["lock_delay"] = milliseconds(0, 15'000);
     if (kind != "consensus") {
       service["maxmemory_policy"] = pick({"noeviction", "volatile-ttl", "volatile-lru", "allkeys-lru"});
@@ -149,7 +157,9 @@ class ScenarioGenerator {
     if (chance(50)) return fmt::format("worker-{}", rng_.between(1, workers));
     if (chance(15)) return "storage";
     if (has_payments_ && chance(20)) return "payments";
-    if (service == "consensus") return "consensus";
+    if (service == "consensus") {
+      return ensemble() ? fmt::format("consensus-{}", rng_.between(0, consensus_nodes_ - 1)) : "consensus";
+    }
     // Sentinel's node: a partition from it, or its pause, decides whether a failover happens.
     if (service == "redis-failover" && chance(10)) return "sentinel";
     const int instances = service == "redis" ? 1 : service == "redis-failover" ? 2 : 3;
@@ -169,7 +179,7 @@ class ScenarioGenerator {
         fault["when"] = has_payments_ ? pick({"after-acquire", "before-write", "before-reply", "before-charge"})
                                       : pick({"after-acquire", "before-write", "before-reply"});
       } else {
-        fault["target"] = service == "consensus" ? "consensus" : "redis-0";
+        fault["target"] = service != "consensus" ? "redis-0" : ensemble() ? "consensus-leader" : "consensus";
         fault["when"] = "after-grant";
       }
       fault["delay"] = milliseconds(0, 12'000);
@@ -222,6 +232,7 @@ class ScenarioGenerator {
       return trigger(fault, service, workers);
     }
     fault["target"] = kind == "starve-renewal" ? fmt::format("worker-{}", rng_.between(1, workers)) : node(service, workers);
+    if (kind != "starve-renewal" && ensemble() && chance(30)) fault["target"] = "consensus-leader";
     if (kind == "pause" || kind == "starve-renewal") fault["for"] = milliseconds(10, 25'000);
     // A third of the crashes are for good: a service node's promises must end at their deadlines all the same.
     if ((kind == "crash" || kind == "power-loss") && chance(70)) fault["restart_after"] = milliseconds(10, 15'000);
@@ -236,6 +247,8 @@ class ScenarioGenerator {
 
   sim::Rng rng_;
   bool has_payments_ = false;  // the scenario being generated has the payments node
+  [[nodiscard]] bool ensemble() const { return consensus_nodes_ > 1; }
+  std::int64_t consensus_nodes_ = 0;  // the scenario being generated: its consensus service's nodes (0: another kind)
 };
 
 std::string describe(const std::vector<OracleMismatch>& mismatches) {

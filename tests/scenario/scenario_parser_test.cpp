@@ -186,6 +186,56 @@ TEST(ScenarioParser, RefusesBadNewKeysNamingTheirPaths) {
   }
 }
 
+TEST(ScenarioParser, ReadsAConsensusEnsembleItsLeaderTargetAndItsAllMembersSide) {
+  const Scenario scenario = parse_scenario(
+      R"({"name": "x", "service": {"kind": "consensus", "nodes": 5, "heartbeat": "50ms", "election_timeout": "500ms"},
+          "faults": [{"kind": "pause", "target": "consensus-leader", "at": "1s", "for": "1s"},
+                     {"kind": "partition", "between": [["worker-1"], ["consensus"]], "at": "1s", "for": "1s"}]})",
+      "x.json");
+  EXPECT_EQ(scenario.system.service.nodes, 5);
+  EXPECT_EQ(scenario.system.service.heartbeat, 50_ms);
+  EXPECT_EQ(scenario.system.service.election_timeout, 500_ms);
+  EXPECT_EQ(scenario.faults.at(0).target.node, "consensus-leader");
+  const auto& partition = std::get<model::faults::Partition>(scenario.faults.at(1).params);
+  EXPECT_EQ(partition.side_b,
+            (std::vector<std::string>{"consensus-0", "consensus-1", "consensus-2", "consensus-3", "consensus-4"}));
+  // The default: three members; one node keeps the name `consensus`.
+  EXPECT_EQ(parse_scenario(R"({"name": "x", "service": {"kind": "consensus"}})", "x.json").system.service.nodes, 3);
+  const Scenario single = parse_scenario(
+      R"({"name": "x", "service": {"kind": "consensus", "nodes": 1}, "lock": {"lease": "1500ms"},
+          "faults": [{"kind": "pause", "target": "consensus", "at": "1s", "for": "1s"}]})",
+      "x.json");
+  EXPECT_EQ(single.faults.at(0).target.node, "consensus");
+}
+
+TEST(ScenarioParser, RefusesEnsembleSettingsEtcdWouldRefuseNamingTheirPaths) {
+  const std::vector<std::pair<const char*, const char*>> cases{
+      {R"({"name": "x", "service": {"kind": "redis", "nodes": 3}})", "/service/nodes"},
+      {R"({"name": "x", "service": {"kind": "consensus", "nodes": 10}})", "/service/nodes"},
+      {R"({"name": "x", "service": {"kind": "consensus", "nodes": 1, "heartbeat": "50ms"}})", "/service/heartbeat"},
+      // etcd: an election timeout of at least 5 heartbeats, and under 50 s.
+      {R"({"name": "x", "service": {"kind": "consensus", "heartbeat": "300ms"}})", "/service/election_timeout"},
+      {R"({"name": "x", "service": {"kind": "consensus", "election_timeout": "50s"}})", "/service/election_timeout"},
+      // An etcd lease is whole seconds, at least 2 s with the default timings.
+      {R"({"name": "x", "service": {"kind": "consensus"}, "lock": {"lease": "1s"}})", "/lock/lease"},
+      {R"({"name": "x", "service": {"kind": "consensus"}, "lock": {"lease": "2500ms"}})", "/lock/lease"},
+      {R"({"name": "x", "service": {"kind": "consensus"},
+           "faults": [{"kind": "pause", "target": "consensus", "at": "1s", "for": "1s"}]})",
+       "/faults/0/target"},
+      {R"({"name": "x", "service": {"kind": "consensus", "nodes": 1},
+           "faults": [{"kind": "pause", "target": "consensus-leader", "at": "1s", "for": "1s"}]})",
+       "/faults/0/target"},
+  };
+  for (const auto& [text, path] : cases) {
+    try {
+      (void)parse_scenario(text, "x.json");
+      ADD_FAILURE() << "parsed: " << text;
+    } catch (const ScenarioError& error) {
+      EXPECT_NE(std::string{error.what()}.find(path), std::string::npos) << error.what();
+    }
+  }
+}
+
 TEST(ScenarioParser, ReadsWhatAPartitionDoesDefaultingToTcp) {
   EXPECT_EQ(parse_scenario(R"({"name": "x"})", "x.json").network.partition_effect, sim::PartitionEffect::kTcpRetransmits);
   EXPECT_EQ(parse_scenario(R"({"name": "x", "network": {"partitions": "drop"}})", "x.json").network.partition_effect,
