@@ -19,6 +19,7 @@
 
 #include <fmt/format.h>
 
+#include "live/etcd_cluster.h"
 #include "live/redis_client.h"
 
 namespace locksim::live {
@@ -48,7 +49,8 @@ std::vector<std::string> remove_left_behind_directories() {
   if (error) return removed;
   for (const auto& entry : std::filesystem::directory_iterator{temporary, error}) {
     const std::string name = entry.path().filename().string();
-    const std::string wanted = kDirectoryPrefix;
+    // A redis-server's directory, or an etcd cluster's (etcd_cluster.h).
+    const std::string wanted = name.starts_with(kDirectoryPrefix) ? kDirectoryPrefix : kEtcdDirectoryPrefix;
     if (!name.starts_with(wanted)) continue;
     // "<pid>-XXXXXX"; a name of another form (an older locksim's) is left alone.
     const std::string rest = name.substr(wanted.size());

@@ -14,6 +14,9 @@ packages=(
   chromium fonts-dejavu-core
   # Live mode runs scenarios against real Redis servers (started by locksim itself on loopback).
   redis-server redis-sentinel libhiredis-dev
+  # ...and against a real etcd cluster, also started by locksim on loopback
+  # (live/etcd_cluster.h); etcdctl to look at one by hand.
+  etcd-server etcd-client
   # The example worker programs (examples/python-worker, examples/redis-py-lock:
   # redis-py's own Lock, run with /usr/bin/python3) and their live tests.
   python3 python3-redis
@@ -47,6 +50,16 @@ if [ "${#missing[@]}" -gt 0 ]; then
   fi
   echo "locksim: installing ${missing[*]}"
   export DEBIAN_FRONTEND=noninteractive
+  # etcd-server's package starts a system etcd (on localhost:2379) when it is
+  # installed; locksim needs only the binary and starts its own clusters. A
+  # policy-rc.d that refuses every start keeps services down during the
+  # install (Debian's invoke-rc.d asks it), unless the machine has its own.
+  policy=/usr/sbin/policy-rc.d
+  if [ ! -e "$policy" ]; then
+    printf '#!/bin/sh\nexit 101\n' | "${sudo_prefix[@]}" tee "$policy" >/dev/null
+    "${sudo_prefix[@]}" chmod +x "$policy"
+    trap '"${sudo_prefix[@]}" rm -f "$policy"' EXIT
+  fi
   "${sudo_prefix[@]}" apt-get update -qq
   "${sudo_prefix[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
