@@ -108,7 +108,11 @@ sim::Task<> ConsensusMember::forward(Context context, sim::Message request) {
   // connection fails it at once. Anything else is proposed once.
   const bool again = request.body.holds<ConsensusKeepAliveCommand>();
   while (context.monotonic_now() < deadline) {
-    if (!lead_ || *lead_ == index_ || !ensemble_->simulation->is_up(ensemble_->members[*lead_])) {
+    if (lead_ == index_) {  // elected meanwhile: it answers itself
+      on_request(context, std::move(request));
+      co_return;
+    }
+    if (!lead_ || !ensemble_->simulation->is_up(ensemble_->members[*lead_])) {
       if (!again) co_return;
       co_await context.sleep(ensemble_->heartbeat);
       continue;
