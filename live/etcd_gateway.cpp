@@ -393,17 +393,17 @@ asio::awaitable<bool> EtcdGateway::revoke_lease(std::int64_t lease, std::chrono:
   co_return reply.has_value();
 }
 
-asio::awaitable<std::optional<EtcdLockStep>> EtcdGateway::lock_step(std::string key, std::int64_t lease,
-                                                                    std::string prefix,
+asio::awaitable<std::optional<EtcdLockStep>> EtcdGateway::lock_step(std::string key, std::string value,
+                                                                    std::int64_t lease, std::string prefix,
                                                                     std::chrono::nanoseconds timeout) {
   // As concurrency.Mutex.Lock (etcd 3.4): If(CreateRevision(key) = 0)
-  // Then(Put(key, "", lease), owner) Else(Get(key), owner), where owner is
-  // the first key under the prefix by create revision.
+  // Then(Put(key, value, lease), owner) Else(Get(key), owner), where owner
+  // is the first key under the prefix by create revision.
   const json owner = {{"request_range", prefix_range_request(EtcdPrefixQuery{prefix, CreateOrder::kOldestFirst, 1, 0})}};
   const json request = {
       {"compare", json::array({{{"target", "CREATE"}, {"result", "EQUAL"}, {"key", base64_encode(key)},
                                 {"create_revision", "0"}}})},
-      {"success", json::array({{{"request_put", {{"key", base64_encode(key)}, {"value", ""}, {"lease", text_of(lease)}}}},
+      {"success", json::array({{{"request_put", {{"key", base64_encode(key)}, {"value", base64_encode(value)}, {"lease", text_of(lease)}}}},
                                owner})},
       {"failure", json::array({{{"request_range", {{"key", base64_encode(key)}}}}, owner})}};
   const std::optional<json> reply = co_await post("/v3/kv/txn", request.dump(), timeout);

@@ -110,10 +110,11 @@ class EtcdGateway {
   // Revokes the lease, deleting its keys; false (failure() "error") when it was gone already.
   asio::awaitable<bool> revoke_lease(std::int64_t lease, std::chrono::nanoseconds timeout);
 
-  // Mutex.Lock's transaction: if `key` was never created, put it (empty)
-  // with `lease`, else read it; either way read the first-created key under
-  // `prefix`, the owner.
-  asio::awaitable<std::optional<EtcdLockStep>> lock_step(std::string key, std::int64_t lease, std::string prefix,
+  // Mutex.Lock's transaction: if `key` was never created, put it with
+  // `value` (the Mutex's is empty) and `lease`, else read it; either way
+  // read the first-created key under `prefix`, the owner.
+  asio::awaitable<std::optional<EtcdLockStep>> lock_step(std::string key, std::string value, std::int64_t lease,
+                                                         std::string prefix,
                                                          std::chrono::nanoseconds timeout);
   asio::awaitable<std::optional<EtcdRange>> range(EtcdPrefixQuery query, std::chrono::nanoseconds timeout);
   // Deletes one key; gives how many keys were deleted (0 or 1).

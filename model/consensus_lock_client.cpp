@@ -35,10 +35,6 @@ sim::Task<AcquireOutcome> ConsensusLockClient::acquire(Context context, std::str
     const Duration wait = std::clamp(give_up_at - context.monotonic_now(), Duration::zero(), poll_every_);
     ConsensusLockCommand command{lock_, owner, value, ttl_, wait, create};
     const std::optional<sim::Message> reply = co_await context.call(member(), std::move(command), wait + request_timeout_);
-    if (!reply && !create && members_.size() > 1 && context.monotonic_now() < give_up_at) {
-      next_member();  // the key is queued whichever member answers: ask again there
-      continue;
-    }
     if (!reply) {
       if (members_.size() > 1) next_member();
       co_await give_up(context, owner, value);

@@ -21,10 +21,9 @@
 // - With an ensemble (several members) the client talks to one member, the
 //   worker's own by turn (worker-1 to consensus-0, …), and moves to the next
 //   member whenever a request goes unanswered, as a client with several
-//   endpoints that redials does: a keep-alive, a release and a waiter's poll
-//   are asked again there at once (within the attempt's time, for a poll);
-//   an unanswered first request of an attempt still gives the attempt up,
-//   since its key may or may not exist.
+//   endpoints that redials does: a keep-alive and a release are asked again
+//   there at once; an unanswered acquire request ends the attempt as
+//   above (a poll's answer is due only after the attempt's time is up).
 
 #include <cstddef>
 #include <vector>

@@ -154,7 +154,8 @@ TEST(EtcdGateway, ALeaseHoldsTheLockKeyAndRevokingItDeletesTheKey) {
 
   const std::string prefix = "locksim/lock/";
   const std::string key = fmt::format("{}{:x}", prefix, lease->id);  // as the Mutex names its key
-  const std::optional<EtcdLockStep> step = run(io, gateway.lock_step(key, lease->id, prefix, kRequestTimeout));
+  const std::optional<EtcdLockStep> step =
+      run(io, gateway.lock_step(key, "worker-1", lease->id, prefix, kRequestTimeout));
   ASSERT_TRUE(step) << gateway.failure() << ": " << gateway.error_message();
   EXPECT_TRUE(step->created);
   EXPECT_EQ(step->my_create_revision, step->header_revision);
@@ -162,9 +163,10 @@ TEST(EtcdGateway, ALeaseHoldsTheLockKeyAndRevokingItDeletesTheKey) {
   EXPECT_EQ(step->owner->key, key);
   EXPECT_EQ(step->owner->create_revision, step->my_create_revision);
   EXPECT_EQ(step->owner->lease, lease->id);
+  EXPECT_EQ(step->owner->value, "worker-1") << "the key holds whose it is";
 
   // A Lock retried with the same session finds its key: the same place in the queue.
-  const std::optional<EtcdLockStep> again = run(io, gateway.lock_step(key, lease->id, prefix, kRequestTimeout));
+  const std::optional<EtcdLockStep> again = run(io, gateway.lock_step(key, "", lease->id, prefix, kRequestTimeout));
   ASSERT_TRUE(again) << gateway.error_message();
   EXPECT_FALSE(again->created);
   EXPECT_EQ(again->my_create_revision, step->my_create_revision);
@@ -175,7 +177,7 @@ TEST(EtcdGateway, ALeaseHoldsTheLockKeyAndRevokingItDeletesTheKey) {
   EXPECT_EQ(listed->key_values[0].key, key);
   EXPECT_EQ(listed->key_values[0].create_revision, step->my_create_revision);
   EXPECT_EQ(listed->key_values[0].lease, lease->id);
-  EXPECT_EQ(listed->key_values[0].value, "");
+  EXPECT_EQ(listed->key_values[0].value, "worker-1");
   // The key below mine (max_create_revision = mine - 1): none, I am first.
   const std::optional<EtcdRange> below = run(
       io, gateway.range(EtcdPrefixQuery{prefix, CreateOrder::kNewestFirst, 1, step->my_create_revision - 1},
@@ -223,9 +225,9 @@ TEST(EtcdGateway, KeysAreBytesAndTheQueueIsInCreateOrder) {
   const std::string prefix = std::string{"q\xff", 2};
   const std::vector<std::string> keys = {prefix + std::string{"\x00\x01", 2}, prefix + "b", prefix + "\xff\xfe"};
   for (const std::string& key : keys) {
-    ASSERT_TRUE(run(io, gateway.lock_step(key, lease->id, prefix, kRequestTimeout))) << gateway.error_message();
+    ASSERT_TRUE(run(io, gateway.lock_step(key, "", lease->id, prefix, kRequestTimeout))) << gateway.error_message();
   }
-  const std::optional<EtcdLockStep> outside = run(io, gateway.lock_step("r", lease->id, "r", kRequestTimeout));
+  const std::optional<EtcdLockStep> outside = run(io, gateway.lock_step("r", "", lease->id, "r", kRequestTimeout));
   ASSERT_TRUE(outside) << gateway.error_message();
 
   const std::optional<EtcdRange> oldest_first = run(io, gateway.range(EtcdPrefixQuery{prefix}, kRequestTimeout));
@@ -245,7 +247,7 @@ TEST(EtcdGateway, KeysAreBytesAndTheQueueIsInCreateOrder) {
 
   EXPECT_EQ(run(io, gateway.delete_key(keys[0], kRequestTimeout)), std::optional<std::int64_t>{1});
   EXPECT_EQ(run(io, gateway.delete_key(keys[0], kRequestTimeout)), std::optional<std::int64_t>{0});
-  const std::optional<EtcdLockStep> next = run(io, gateway.lock_step(keys[2], lease->id, prefix, kRequestTimeout));
+  const std::optional<EtcdLockStep> next = run(io, gateway.lock_step(keys[2], "", lease->id, prefix, kRequestTimeout));
   ASSERT_TRUE(next && next->owner) << gateway.error_message();
   EXPECT_EQ(next->owner->key, keys[1]) << "with the first key deleted, the second owns the lock";
 }
@@ -351,7 +353,7 @@ TEST(EtcdCluster, TheClusterServesThroughACrashAndTheMemberRejoins) {
   const auto deadline = steady_clock::now() + seconds{5};
   while (!lease && steady_clock::now() < deadline) lease = run(io, gateway.grant_lease(30, milliseconds{1000}));
   ASSERT_TRUE(lease) << "the survivors do not serve: " << gateway.failure() << ": " << gateway.error_message();
-  const std::optional<EtcdLockStep> step = run(io, gateway.lock_step("lock/a", lease->id, "lock/", kRequestTimeout));
+  const std::optional<EtcdLockStep> step = run(io, gateway.lock_step("lock/a", "", lease->id, "lock/", kRequestTimeout));
   ASSERT_TRUE(step && step->created) << gateway.error_message();
   const std::optional<std::size_t> new_leader = cluster.leader();
   ASSERT_TRUE(new_leader);
