@@ -108,13 +108,7 @@ EtcdCluster::EtcdCluster(EtcdClusterOptions options) : options_{std::move(option
   if (options_.member_count != 1 && options_.member_count != 3) {
     throw LiveError(fmt::format("an etcd cluster of live mode has 1 or 3 members, not {}", options_.member_count));
   }
-  // Our pid in the name: a later run can tell the directory of a locksim that was killed (remove_left_behind_directories).
-  std::error_code no_temporary;
-  const std::filesystem::path temporary = std::filesystem::temp_directory_path(no_temporary);
-  if (no_temporary) throw LiveError("cannot find a temporary directory for etcd ($TMPDIR, else /tmp)");
-  std::string pattern = (temporary / fmt::format("{}{}-XXXXXX", kEtcdDirectoryPrefix, ::getpid())).string();
-  if (::mkdtemp(pattern.data()) == nullptr) throw LiveError("cannot make a directory for etcd");
-  directory_ = pattern;
+  directory_ = make_server_directory(kEtcdDirectoryPrefix, "etcd");
   // The directory's name is unique among live runs, so it makes a cluster
   // token no other cluster has: a stray member of another run cannot join.
   token_ = std::filesystem::path{directory_}.filename().string();

@@ -65,15 +65,17 @@ std::vector<std::string> remove_left_behind_directories() {
   return removed;
 }
 
-RedisServer::RedisServer(ServerPersistence persistence, RedisServerOptions options)
-    : persistence_{persistence}, options_{std::move(options)} {
-  // Our pid in the name: a later run can tell the directory of a locksim that was killed (remove_left_behind_directories).
+std::string make_server_directory(const char* prefix, const char* server) {
   std::error_code no_temporary;
   const std::filesystem::path temporary = std::filesystem::temp_directory_path(no_temporary);
-  if (no_temporary) throw LiveError("cannot find a temporary directory for redis-server ($TMPDIR, else /tmp)");
-  std::string pattern = (temporary / fmt::format("{}{}-XXXXXX", kDirectoryPrefix, ::getpid())).string();
-  if (::mkdtemp(pattern.data()) == nullptr) throw LiveError("cannot make a directory for redis-server");
-  directory_ = pattern;
+  if (no_temporary) throw LiveError(fmt::format("cannot find a temporary directory for {} ($TMPDIR, else /tmp)", server));
+  std::string pattern = (temporary / fmt::format("{}{}-XXXXXX", prefix, ::getpid())).string();
+  if (::mkdtemp(pattern.data()) == nullptr) throw LiveError(fmt::format("cannot make a directory for {}", server));
+  return pattern;
+}
+
+RedisServer::RedisServer(ServerPersistence persistence, RedisServerOptions options)
+    : persistence_{persistence}, options_{std::move(options)}, directory_{make_server_directory(kDirectoryPrefix, "redis-server")} {
   // A port taken between the probe and the start makes redis-server exit: try another.
   for (int attempt = 0; attempt < 5; ++attempt) {
     port_ = free_loopback_port();

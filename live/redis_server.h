@@ -25,6 +25,12 @@ inline constexpr char kDirectoryPrefix[] = "locksim-redis-";
 // name has no pid, is left.
 [[nodiscard]] std::vector<std::string> remove_left_behind_directories();
 
+// Makes a server's throw-away directory in the temporary directory, named
+// `prefix`, our pid, a dash and six random characters (so that a later run
+// can tell the directory of a locksim that was killed), and returns its
+// path. Throws LiveError naming `server` when it cannot.
+[[nodiscard]] std::string make_server_directory(const char* prefix, const char* server);
+
 enum class ServerPersistence {
   kNone,         // no RDB, no AOF: a restart comes back empty
   kEverySecond,  // appendonly yes, appendfsync everysec
