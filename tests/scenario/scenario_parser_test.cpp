@@ -17,6 +17,18 @@ using test_support::read_text;
 
 using namespace sim::literals;
 
+// Each (scenario text, JSON path) is refused, and the message names the path.
+void expect_each_refused_at_its_path(const std::vector<std::pair<const char*, const char*>>& cases) {
+  for (const auto& [text, path] : cases) {
+    try {
+      (void)parse_scenario(text, "x.json");
+      ADD_FAILURE() << "parsed: " << text;
+    } catch (const ScenarioError& error) {
+      EXPECT_NE(std::string{error.what()}.find(path), std::string::npos) << error.what();
+    }
+  }
+}
+
 TEST(ScenarioParser, ReadsTheSpecExampleWithEveryValue) {
   const Scenario scenario = load_scenario_file((std::filesystem::path{LOCKSIM_TEST_DATA_DIR} / "scenarios" / "spec-example.json").string());
   EXPECT_EQ(scenario.name, "gc-pause-past-lease");
@@ -107,7 +119,7 @@ TEST(ScenarioParser, ReadsSentinelTimingMitigationsAndASplitBrainFailoverWithThe
 }
 
 TEST(ScenarioParser, RefusesSentinelSettingsWhereTheyDoNotApplyNamingThePath) {
-  const std::pair<const char*, const char*> cases[] = {
+  const std::vector<std::pair<const char*, const char*>> cases{
       {R"({"name": "x", "service": {"kind": "redis", "down_after": "5s"}})", "/service/down_after"},
       {R"({"name": "x", "workers": {"wait_replicas": {"replicas": 1}}})", "/workers/wait_replicas"},
       // Removed: Sentinel's own steps time the promotion; an old file says so at the key.
@@ -127,14 +139,7 @@ TEST(ScenarioParser, RefusesSentinelSettingsWhereTheyDoNotApplyNamingThePath) {
            "faults": [{"kind": "failover", "at": "1s", "primary": "partition", "for": "1s", "with_primary": ["storage"]}]})",
        "/faults/0/with_primary/0"},
   };
-  for (const auto& [text, path] : cases) {
-    try {
-      (void)parse_scenario(text, "x.json");
-      ADD_FAILURE() << "parsed: " << text;
-    } catch (const ScenarioError& error) {
-      EXPECT_NE(std::string{error.what()}.find(path), std::string::npos) << error.what();
-    }
-  }
+  expect_each_refused_at_its_path(cases);
 }
 
 TEST(ScenarioParser, ReadsAnExternalBillingChargeWithItsKeyAndClientsThatGiveUp) {
@@ -176,14 +181,7 @@ TEST(ScenarioParser, RefusesBadNewKeysNamingTheirPaths) {
       {R"({"name": "x", "service": {"kind": "redis-failover", "repl_diskless_sync_delay": "-1s"}})",
        "/service/repl_diskless_sync_delay"},
   };
-  for (const auto& [text, path] : cases) {
-    try {
-      (void)parse_scenario(text, "x.json");
-      ADD_FAILURE() << "parsed: " << text;
-    } catch (const ScenarioError& error) {
-      EXPECT_NE(std::string{error.what()}.find(path), std::string::npos) << error.what();
-    }
-  }
+  expect_each_refused_at_its_path(cases);
 }
 
 TEST(ScenarioParser, ReadsAConsensusEnsembleItsLeaderTargetAndItsAllMembersSide) {
@@ -226,14 +224,7 @@ TEST(ScenarioParser, RefusesEnsembleSettingsEtcdWouldRefuseNamingTheirPaths) {
            "faults": [{"kind": "pause", "target": "consensus-leader", "at": "1s", "for": "1s"}]})",
        "/faults/0/target"},
   };
-  for (const auto& [text, path] : cases) {
-    try {
-      (void)parse_scenario(text, "x.json");
-      ADD_FAILURE() << "parsed: " << text;
-    } catch (const ScenarioError& error) {
-      EXPECT_NE(std::string{error.what()}.find(path), std::string::npos) << error.what();
-    }
-  }
+  expect_each_refused_at_its_path(cases);
 }
 
 TEST(ScenarioParser, ReadsWhatAPartitionDoesDefaultingToTcp) {
