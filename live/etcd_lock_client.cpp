@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "live/monotonic_clock.h"
+#include "model/client_rules.h"
 #include "sim/assert.h"
 #include "vocabulary/reason.h"
 
@@ -78,7 +79,9 @@ EtcdLockClient::EtcdLockClient(asio::any_io_executor executor, std::vector<std::
       member_{0},
       prefix_{std::move(lock) + "/"},
       ttl_seconds_{ttl_seconds},
-      poll_every_{nanoseconds{std::chrono::seconds{ttl_seconds}} / 3},
+      poll_every_{model::consensus_poll_interval(sim::Duration::seconds(ttl_seconds),
+                                                 sim::Duration::nanoseconds(request_timeout.count()))
+                      .count_ns()},
       request_timeout_{request_timeout} {
   LOCKSIM_ASSERT(!endpoints.empty(), "an etcd lock client needs a member to talk to");
   LOCKSIM_ASSERT(ttl_seconds >= 1, "etcd takes a session's TTL in whole seconds, at least one");

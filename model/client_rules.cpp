@@ -49,6 +49,10 @@ const char* hold_end_reason(bool lease_lost, bool lease_ran_out) {
   return lease_ran_out ? vocabulary::reason::kExpired : vocabulary::reason::kReleased;
 }
 
+Duration consensus_poll_interval(std::optional<Duration> ttl, Duration request_timeout) {
+  return ttl ? *ttl / 3 : request_timeout;
+}
+
 bool renews_again_after(const WorkerOptions& workers, std::string_view reason) {
   namespace why = vocabulary::reason;
   const bool lock_gone = reason == why::kNotOwner || reason == why::kNotHeld || reason == why::kSessionExpired ||

@@ -44,6 +44,12 @@ struct AfterFailedAcquire {
                                                       std::optional<sim::Duration> timeout, std::int64_t tries,
                                                       sim::Duration elapsed, sim::Duration drawn);
 
+// How long one of a consensus client's acquire requests may wait for its
+// turn: a third of the session's TTL (etcd's client keeps a session alive
+// every TTL/3, and the waiting doubles as that keep-alive), or without a
+// TTL the request timeout.
+[[nodiscard]] sim::Duration consensus_poll_interval(std::optional<sim::Duration> ttl, sim::Duration request_timeout);
+
 // A worker that gave a job up: billing's worker stops (its jobs are the
 // shared customers); the others go on with their next job.
 [[nodiscard]] bool stops_after_giving_up(const Workload& workload);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "model/client_rules.h"
 #include "model/consensus_protocol.h"
 #include "vocabulary/reason.h"
 
@@ -19,7 +20,7 @@ ConsensusLockClient::ConsensusLockClient(std::vector<sim::NodeId> members, std::
       member_{first % members_.size()},
       lock_{std::move(lock)},
       ttl_{lease.value_or(Duration::max())},
-      poll_every_{lease ? *lease / 3 : request_timeout},
+      poll_every_{consensus_poll_interval(lease, request_timeout)},
       request_timeout_{request_timeout} {}
 
 LocalTime ConsensusLockClient::valid_until(LocalTime sent_at) const {
