@@ -40,10 +40,13 @@
 namespace locksim::cli {
 namespace {
 
+// A 10 s lease lasts 500 ms live.
+constexpr double kDefaultTimeScale = 0.05;
+
 struct LiveArguments {
   std::string path;
   int runs = 10;
-  double time_scale = 0.05;
+  std::optional<double> time_scale;  // default kDefaultTimeScale, 1 for a consensus service
   double ready_timeout_s = 10;
   std::string fencing;
   std::string redis;
@@ -91,7 +94,9 @@ ExitCode live(const LiveArguments& arguments) {
   if (!arguments.history_directory.empty()) prepare_output_directory("--history", arguments.history_directory);
   live::LiveScenarioRequest request;
   request.runs = arguments.runs;
-  request.time_scale = arguments.time_scale;
+  // etcd's timing is its own (its TTLs are whole seconds): a consensus scenario runs at its real length.
+  const bool consensus = scenario.system.service.kind == model::ServiceKind::kConsensus;
+  request.time_scale = arguments.time_scale.value_or(consensus ? 1.0 : kDefaultTimeScale);
   request.ready_timeout = std::chrono::milliseconds{std::llround(arguments.ready_timeout_s * 1000)};
   if (!arguments.fencing.empty()) request.modes = *scenario::fencing_modes_from_switch(arguments.fencing);
   if (!arguments.redis.empty()) request.redis = parse_endpoint(arguments.redis, arguments.allow_remote);
@@ -137,7 +142,7 @@ ExitCode live(const LiveArguments& arguments) {
     summaries.push_back(std::move(simulated));
   }
   fmt::print("live: {} run{} per mode against {}, time scale {}\n", arguments.runs, arguments.runs == 1 ? "" : "s",
-             outcome.against, arguments.time_scale);
+             outcome.against, request.time_scale);
   fmt::print("{}", reports::summary_to_table(summaries));
   if (arguments.compare_sim) fmt::print("\n{}", reports::agreement_to_text(agreement));
   if (!arguments.json_file.empty()) {
@@ -166,7 +171,8 @@ void add_live_command(CLI::App& app, ExitCode& exit_code) {
   command->add_option("--runs", arguments->runs, "Runs per fencing mode, 1 to 10000 (default 10); run k uses seed first_seed+k-1")
       ->check(CLI::Range(1, 10'000));
   command->add_option("--time-scale", arguments->time_scale,
-                      "Multiply every scenario duration by F, 0.0001 to 10 (default 0.05: a 10 s lease lasts 500 ms)")
+                      "Multiply every scenario duration by F, 0.0001 to 10 (default 0.05: a 10 s lease lasts 500 ms; "
+                      "1 for a consensus service, whose etcd has its own timing)")
       ->check(CLI::Range(0.0001, 10.0));
   command->add_option("--ready-timeout", arguments->ready_timeout_s,
                       "Wait at most S seconds for every workers.command program to say it is ready, 0.1 to 600 "

@@ -266,6 +266,19 @@ std::optional<std::size_t> EtcdCluster::leader(std::chrono::milliseconds timeout
   return leading;
 }
 
+void EtcdCluster::hand_leadership_to(std::size_t member) {
+  const auto deadline = std::chrono::steady_clock::now() + options_.start_timeout;
+  while (true) {
+    const std::optional<std::size_t> leading = leader();
+    if (leading == member) return;
+    if (std::chrono::steady_clock::now() >= deadline) {
+      fail(member, fmt::format("was not made the leader within {} ms", options_.start_timeout.count()));
+    }
+    if (leading) (void)etcd_move_leader(client_endpoint(*leading), members_.at(member).id, options_.start_timeout);
+    std::this_thread::sleep_for(kPollInterval);
+  }
+}
+
 void EtcdCluster::pause(std::size_t member) {
   Member& paused_member = members_.at(member);
   signal_member(paused_member.pid, SIGSTOP);

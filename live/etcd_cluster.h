@@ -73,6 +73,10 @@ class EtcdCluster {
   [[nodiscard]] std::optional<std::size_t> leader(
       std::chrono::milliseconds timeout = std::chrono::milliseconds{500}) const;
 
+  // Makes `member` the leader (etcd's move-leader, asked of the leader) and
+  // waits until it leads. Throws LiveError when it does not within start_timeout.
+  void hand_leadership_to(std::size_t member);
+
   // SIGSTOP / SIGCONT: the whole member freezes; requests to it wait in the kernel.
   void pause(std::size_t member);
   void resume(std::size_t member);

@@ -439,6 +439,21 @@ asio::awaitable<std::optional<EtcdStatus>> EtcdGateway::status(std::chrono::nano
   });
 }
 
+asio::awaitable<bool> EtcdGateway::move_leader(std::uint64_t target, std::chrono::nanoseconds timeout) {
+  const json request = {{"targetID", std::to_string(target)}};
+  const std::optional<json> reply = co_await post("/v3/maintenance/transfer-leadership", request.dump(), timeout);
+  co_return reply.has_value();
+}
+
+bool etcd_move_leader(const std::string& endpoint, std::uint64_t target, std::chrono::milliseconds timeout) {
+  asio::io_context io;
+  EtcdGateway gateway{io.get_executor(), endpoint};
+  bool moved = false;
+  asio::co_spawn(io, gateway.move_leader(target, timeout), [&moved](std::exception_ptr, bool done) { moved = done; });
+  io.run();
+  return moved;
+}
+
 std::optional<EtcdStatus> etcd_status(const std::string& endpoint, std::chrono::milliseconds timeout) {
   asio::io_context io;
   EtcdGateway gateway{io.get_executor(), endpoint};
@@ -457,12 +472,14 @@ EtcdWatch::EtcdWatch(asio::any_io_executor executor, std::string endpoint)
 
 EtcdWatch::~EtcdWatch() = default;
 
-asio::awaitable<bool> EtcdWatch::start(std::string key, std::int64_t start_revision, std::chrono::nanoseconds timeout) {
+asio::awaitable<bool> EtcdWatch::start(std::string key, std::int64_t start_revision, std::chrono::nanoseconds timeout,
+                                       WatchScope scope) {
   GatewayConnection& connection = *connection_;
   connection.reset();  // a watch is one stream from its start
   pending_.clear();
   next_pending_ = 0;
   json create = {{"key", base64_encode(key)}};
+  if (scope == WatchScope::kPrefix) create["range_end"] = base64_encode(prefix_range_end(key));
   if (start_revision > 0) create["start_revision"] = text_of(start_revision);
   const Deadline deadline{connection.socket, timeout};
   boost::system::error_code error = co_await connection.open();
@@ -526,7 +543,8 @@ asio::awaitable<std::optional<EtcdEvent>> EtcdWatch::next_event(std::chrono::nan
         // PUT is the type's first value, so a put's "type" is left out.
         const bool deleted = event.value("type", std::string{"PUT"}) == "DELETE";
         pending_.push_back(EtcdEvent{deleted ? EtcdEvent::Kind::kDelete : EtcdEvent::Kind::kPut,
-                                     key_value(object_field(event, "kv")), header_revision(*message)});
+                                     key_value(object_field(event, "kv")), header_revision(*message),
+                                     uint64_field(object_field(*message, "header"), "raft_term")});
       }
     } catch (const std::exception& error) {
       failure_ = reason::kError;

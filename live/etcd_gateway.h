@@ -75,6 +75,7 @@ struct EtcdEvent {
   Kind kind = Kind::kPut;
   EtcdKeyValue key_value;  // a delete's has only the key and mod_revision (the deletion's revision)
   std::int64_t header_revision = 0;
+  std::uint64_t raft_term = 0;  // the answering member's Raft term when it sent the event
 };
 
 struct EtcdStatus {
@@ -121,6 +122,9 @@ class EtcdGateway {
   asio::awaitable<std::optional<std::int64_t>> delete_key(std::string key, std::chrono::nanoseconds timeout);
 
   asio::awaitable<std::optional<EtcdStatus>> status(std::chrono::nanoseconds timeout);
+  // Asks the leader (this member must be it) to hand its leadership to the
+  // member with ID `target` (etcdctl move-leader); true once it has.
+  asio::awaitable<bool> move_leader(std::uint64_t target, std::chrono::nanoseconds timeout);
 
   // Why the last call failed: vocabulary::reason's kTimeout, kConnection or kError.
   [[nodiscard]] const std::string& failure() const { return failure_; }
@@ -141,8 +145,11 @@ class EtcdGateway {
   std::string error_message_;
 };
 
-// A watch on one key: a POST /v3/watch whose response streams on, one JSON
-// message per line, on a connection of its own.
+// What a watch covers: one key, or every key that starts with it.
+enum class WatchScope { kOneKey, kPrefix };
+
+// A watch on one key or a prefix: a POST /v3/watch whose response streams
+// on, one JSON message per line, on a connection of its own.
 class EtcdWatch {
  public:
   // As EtcdGateway's.
@@ -151,9 +158,10 @@ class EtcdWatch {
   EtcdWatch(const EtcdWatch&) = delete;
   EtcdWatch& operator=(const EtcdWatch&) = delete;
 
-  // Opens the stream on `key` from `start_revision` (0: from now on);
-  // true once etcd says the watch is created.
-  asio::awaitable<bool> start(std::string key, std::int64_t start_revision, std::chrono::nanoseconds timeout);
+  // Opens the stream on `key` (or every key under it) from `start_revision`
+  // (0: from now on); true once etcd says the watch is created.
+  asio::awaitable<bool> start(std::string key, std::int64_t start_revision, std::chrono::nanoseconds timeout,
+                              WatchScope scope = WatchScope::kOneKey);
   // The next event, in revision order, waiting up to `timeout`. nullopt
   // with failure() "timeout" leaves the stream open (ask again); with
   // "connection" or "error" (etcd cancelled the watch: its start revision
@@ -178,5 +186,7 @@ class EtcdWatch {
 // `timeout` (a blocking call, for tests and the cluster's start); nullopt
 // when it does not answer in time (starting, paused, crashed).
 [[nodiscard]] std::optional<EtcdStatus> etcd_status(const std::string& endpoint, std::chrono::milliseconds timeout);
+// EtcdGateway::move_leader as a blocking call to the leader at `endpoint`.
+[[nodiscard]] bool etcd_move_leader(const std::string& endpoint, std::uint64_t target, std::chrono::milliseconds timeout);
 
 }  // namespace locksim::live

@@ -1,5 +1,6 @@
 #include "live/live_fault_forms.h"
 
+#include "live/consensus_service.h"
 #include "live/failover_service.h"
 #include "vocabulary/worker_name.h"
 
@@ -82,7 +83,8 @@ std::string on_network(const PlannedFault& fault) {
 
 LiveFaultContext live_fault_context(const scenario::Scenario& scenario, bool own_lock_servers) {
   return {own_lock_servers, !scenario.worker_command.empty(),
-          scenario.system.service.kind == model::ServiceKind::kRedisFailover, scenario.system.service.memory.policy};
+          scenario.system.service.kind == model::ServiceKind::kRedisFailover,
+          scenario.system.service.kind == model::ServiceKind::kConsensus, scenario.system.service.memory.policy};
 }
 
 bool targets_a_lock_instance(const PlannedFault& fault) { return fault.target.starts_with("redis-"); }
@@ -92,12 +94,17 @@ std::string no_live_form(const PlannedFault& fault, const LiveFaultContext& cont
   switch (fault.kind()) {
     case FaultKind::kPause:
     case FaultKind::kCrash:
+      if (context.consensus_service && is_consensus_target(fault.target)) return consensus_fault_without_live_form(fault);
       if (targets_a_lock_instance(fault)) return on_lock_instance(fault, context);
       if (!targets_a_worker(fault)) return "only workers and the lock service's instances are paused or crashed live";
       return on_worker(fault, context);
     case FaultKind::kClockJump:
     case FaultKind::kClockDrift: return "changing a clock needs root and would disturb the whole machine";
     case FaultKind::kPartition:
+      if (context.consensus_service) {
+        if (std::string why = consensus_fault_without_live_form(fault); !why.empty()) return why;
+      }
+      return on_network(fault);
     case FaultKind::kDelaySpike: return on_network(fault);
     case FaultKind::kFailover:
       if (std::string why = unseen_grant(fault, context); !why.empty()) return why;

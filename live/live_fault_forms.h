@@ -14,6 +14,7 @@ struct LiveFaultContext {
   bool own_lock_servers = false;  // locksim started the lock service's servers (not --redis), so it may kill them
   bool user_program = false;      // workers.command: the user's program, whose lines are all locksim sees of it
   bool failover_service = false;  // redis-failover: Sentinel fails its primary over (failover_service.h)
+  bool consensus_service = false;  // consensus: an etcd cluster of locksim's own (consensus_service.h)
   model::MaxmemoryPolicy maxmemory_policy = model::MaxmemoryPolicy::kNoEviction;  // the scenario's
 };
 

@@ -22,6 +22,7 @@
 
 #include "live/asio_coroutines.h"
 #include "live/client_side_leases.h"
+#include "live/consensus_service.h"
 #include "live/failover_service.h"
 #include "live/fault_proxy.h"
 #include "live/live_fault_forms.h"
@@ -145,6 +146,7 @@ class Coordinator {
     });
     proxy_.emplace(io_, scenario_.network.delay, settings_.time_scale, settings_.seed);
     if (failover_service()) start_failover_service();  // before t = 0 is set: the cluster takes a while to form
+    if (consensus_service()) start_consensus_service();  // likewise
     const std::int64_t realtime_minus_monotonic = clock_ns(CLOCK_REALTIME) - clock_ns(CLOCK_MONOTONIC);
     fired_.assign(scenario_.faults.size(), false);
     for (std::size_t index = 0; index < settings_.lock_instances.size(); ++index) {
@@ -159,6 +161,7 @@ class Coordinator {
     for (int index = 1; index <= scenario_.system.workers.count; ++index) {
       auto worker = std::make_unique<WorkerSlot>(vocabulary::worker_name(index), io_);
       if (failover_) worker->sentinel = failover_->open_worker_links(worker->name, worker->lock_ports.emplace_back());
+      if (consensus_) worker->lock_ports = consensus_->open_worker_links(worker->name);
       for (const auto& instance : instances_) {
         worker->lock_ports.push_back(
             proxy_->open_link(worker->name, instance->name, instance->endpoint.host, instance->endpoint.port));
@@ -293,6 +296,16 @@ class Coordinator {
   }
 
   [[nodiscard]] bool failover_service() const { return scenario_.system.service.kind == model::ServiceKind::kRedisFailover; }
+  [[nodiscard]] bool consensus_service() const { return scenario_.system.service.kind == model::ServiceKind::kConsensus; }
+  void start_consensus_service() {
+    consensus_.emplace(io_, *proxy_, scenario_, LiveKeys{settings_.prefix}.lock(scenario_.system.lock.name) + "/",
+                       [this](Json line) { record(std::move(line)); }, [this] { return now(); },
+                       [this](std::string message) {
+                         failure_ = std::move(message);
+                         end_everything();
+                       });
+    consensus_->watch();
+  }
   void start_failover_service() {
     const LiveKeys keys{settings_.prefix};
     failover_.emplace(io_, *proxy_, scenario_, settings_.time_scale, keys.lock(scenario_.system.lock.name), keys.log(),
@@ -347,6 +360,7 @@ class Coordinator {
     std::set<std::string> lock_servers;
     for (const auto& instance : instances_) lock_servers.insert(instance->name);
     if (failover_) lock_servers.merge(failover_->lock_servers());
+    if (consensus_) lock_servers.merge(consensus_->member_names());
     for (const auto& [start, tied] : starting_at) {
       if (tied.size() > 1) proxy_->take_turns(tied, start_point_ + scaled(start), lock_servers);
     }
@@ -419,6 +433,10 @@ class Coordinator {
   }
 
   void pause_or_crash(const PlannedFault& fault) {
+    if (consensus_ && is_consensus_target(fault.target)) {
+      if (consensus_->act(fault)) fired_[fault.index] = true;
+      return;
+    }
     if (targets_a_lock_instance(fault)) {
       if (failover_) {
         act_on_failover_server(fault);
@@ -487,7 +505,8 @@ class Coordinator {
 
   void partition(const PlannedFault& fault, const model::faults::Partition& params) {
     fired_[fault.index] = true;
-    const int cut = proxy_->cut(params.side_a, params.side_b);
+    const int cut = consensus_ ? proxy_->cut(consensus_->expanded(params.side_a), consensus_->expanded(params.side_b))
+                               : proxy_->cut(params.side_a, params.side_b);
     Json target = Json::array();
     for (const auto& side : {params.side_a, params.side_b}) {
       for (const std::string& node : side) target.push_back(node);
@@ -712,6 +731,7 @@ class Coordinator {
     config.jobs_left = jobs_left;
     config.jobs_done = worker.jobs_done;
     config.sentinel = worker.sentinel;
+    if (consensus_) config.first_member = static_cast<int>(clients_made_++ % worker.lock_ports.size());
     config.stops = stops_still_ahead(worker);
     LaunchedWorker launched;
     try {
@@ -996,6 +1016,10 @@ class Coordinator {
     records.worker_lines = std::move(worker_lines_);
     for (Json& line : coordinator_lines_) records.coordinator_lines.push_back(std::move(line));
     for (auto& instance : instances_) records.lock_instances.push_back(instance_records(*instance, keys));
+    if (consensus_) {
+      consensus_->finish();
+      records.lease_lines = consensus_->lease_lines(records.worker_lines);
+    }
     if (failover_) {
       failover_->collect_unheard();
       records.lock_instances = failover_->lock_instances();
@@ -1038,6 +1062,7 @@ class Coordinator {
   // A user's program's grants are its own acquire.ok lines (client_side_leases):
   // each already means a quorum of Redlock's instances, so its history's quorum is 1.
   [[nodiscard]] Json service_description() const {
+    if (consensus_) return consensus_->service_description();
     if (failover_)
       return Json{{field::kKind, model::service_kind_name(model::ServiceKind::kRedisFailover)},
                   {field::kInstances, FailoverCluster::kInstances},
@@ -1087,6 +1112,8 @@ class Coordinator {
   std::vector<std::unique_ptr<LockInstance>> instances_;  // redis-0 first
   std::optional<FaultProxy> proxy_;  // after io_: gone before it
   std::optional<FailoverService> failover_;  // redis-failover: after proxy_, gone before it
+  std::optional<ConsensusService> consensus_;  // consensus: likewise
+  std::size_t clients_made_ = 0;  // consensus: worker processes started, each a new client (WorkerConfig::first_member)
   std::map<std::string, int> failover_grants_;  // by instance, for after-grant faults
   std::array<std::thread, 2> failover_restarting_;  // a redis-failover server's restart under way
   std::optional<StorageScriptShas> user_scripts_;
@@ -1122,8 +1149,8 @@ LiveInterrupted::LiveInterrupted(int signal)
 
 std::string live_unsupported(const scenario::Scenario& scenario) {
   const model::ServiceKind kind = scenario.system.service.kind;
-  if (kind != model::ServiceKind::kRedis && kind != model::ServiceKind::kRedlock && kind != model::ServiceKind::kRedisFailover) {
-    return "/service/kind: live mode runs the \"redis\", \"redlock\" and \"redis-failover\" services so far";
+  if (kind == model::ServiceKind::kConsensus) {
+    if (const std::string why = consensus_unsupported(scenario); !why.empty()) return why;
   }
   if (!scenario.worker_command.empty() && std::holds_alternative<model::BillingWorkload>(scenario.system.workload)) {
     return "/workers/command: a worker program of your own runs the counter and write-only workloads so far "

@@ -83,6 +83,16 @@ LiveScenarioResult run_live_scenario(const scenario::Scenario& scenario, const L
                                   redis, scenario.file, instances));
   }
   const bool own_lock_servers = !request.redis;
+  const bool consensus = scenario.system.service.kind == model::ServiceKind::kConsensus;
+  if (consensus && request.redis) {
+    throw LiveRefusal(fmt::format("--redis {}: {} has a consensus service, an etcd cluster live mode starts itself",
+                                  redis, scenario.file));
+  }
+  if (consensus && request.time_scale != 1.0) {
+    throw LiveRefusal(fmt::format("--time-scale {}: {} has a consensus service, which runs live at time scale 1 "
+                                  "(etcd's session TTLs are whole seconds, and its timing is its own)",
+                                  request.time_scale, scenario.file));
+  }
 
   // The lock service: the user's server, or our own (Redlock: N of them,
   // each with the scenario's persistence; a redis-failover cluster is
@@ -104,7 +114,7 @@ LiveScenarioResult run_live_scenario(const scenario::Scenario& scenario, const L
                                     "(every key locksim makes starts with P, and it deletes only those)",
                                     redis, keys));
     }
-  } else if (!failover) {
+  } else if (!failover && !consensus) {
     for (int index = 0; index < instances; ++index) {
       own_lock_servers_started.push_back(std::make_unique<RedisServer>(server_persistence(scenario)));
       lock_instances.push_back({own_lock_servers_started.back()->host(), own_lock_servers_started.back()->port()});
@@ -157,7 +167,10 @@ LiveScenarioResult run_live_scenario(const scenario::Scenario& scenario, const L
     where += fmt::format("{}{}:{}", where.empty() ? "" : ", ", text::terminal_escaped(instance.host), instance.port);
   }
   std::string against =
-      failover ? std::string{"a primary, a replica and redis-sentinel started for each run"}
+      consensus ? fmt::format("an etcd cluster of {} started for each run",
+                              scenario.system.service.nodes == 1 ? std::string{"1 member"}
+                                                                 : fmt::format("{} members", scenario.system.service.nodes))
+      : failover ? std::string{"a primary, a replica and redis-sentinel started for each run"}
                : fmt::format("{} at {}", instances > 1 ? fmt::format("{} redis-servers (Redlock)", instances) : "redis-server",
                              where);
   return {std::move(summary), std::move(against)};

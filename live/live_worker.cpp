@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "live/async_redis.h"
+#include "live/etcd_lock_client.h"
 #include "live/get_then_set_script.h"
 #include "live/live_keys.h"
 #include "live/lua_scripts.h"
@@ -54,6 +55,7 @@ struct Held {
   std::string value;              // this acquisition's own key value
   std::int64_t valid_until_ns = 0;  // on the lease clock (workers.clock), from the acquire's send
   std::uint64_t hold = 0;
+  std::optional<EtcdLockLease> session;  // consensus: the etcd session and key that hold it
 };
 
 class Worker {
@@ -73,7 +75,13 @@ class Worker {
   }
 
   asio::awaitable<void> run() {
-    if (redlock()) {
+    if (consensus()) {
+      std::vector<std::string> endpoints;
+      for (const int port : config_.lock_ports) endpoints.push_back(fmt::format("{}:{}", config_.host, port));
+      etcd_.emplace(lock_.executor(), std::move(endpoints), static_cast<std::size_t>(config_.first_member),
+                    keys_.lock(lock_name()), std::max<std::int64_t>(1, lease_ms() / 1000), request_timeout());
+      etcd_->set_lease_clock(options_.workers.clock);
+    } else if (redlock()) {
       co_await redlock_.connect(config_.host, config_.lock_ports);
       co_await redlock_renewals_.connect(config_.host, config_.lock_ports);
     } else {
@@ -123,6 +131,7 @@ class Worker {
  private:
   [[nodiscard]] const std::string& lock_name() const { return options_.lock.name; }
   [[nodiscard]] bool redlock() const { return options_.service.kind == model::ServiceKind::kRedlock; }
+  [[nodiscard]] bool consensus() const { return options_.service.kind == model::ServiceKind::kConsensus; }
 
   [[nodiscard]] RedlockTiming redlock_timing() const {
     RedlockTiming timing;
@@ -195,6 +204,7 @@ class Worker {
     std::optional<std::int64_t> token;
     std::string reason;
     std::int64_t valid_until_ns = INT64_MAX;
+    std::optional<EtcdLockLease> session{};  // consensus
   };
 
   // A lease counts from the send of the request that could set the key.
@@ -264,6 +274,13 @@ class Worker {
     co_return Attempt{outcome.token, "", outcome.valid_until_ns};
   }
 
+  // consensus: etcd's Mutex under the model's client rules (etcd_lock_client.h).
+  asio::awaitable<Attempt> consensus_acquire() {
+    const EtcdAcquireOutcome outcome = co_await etcd_->acquire(config_.name);
+    if (!outcome.lease) co_return Attempt{std::nullopt, outcome.reason};
+    co_return Attempt{outcome.lease->token, "", outcome.lease->valid_until_ns, outcome.lease};
+  }
+
   // get-then-set (H9), as the model's client: GET, and only if the key is
   // empty a plain SET PX — two round trips, between which another worker may
   // do the same. The grant is logged by the SET's script.
@@ -294,7 +311,9 @@ class Worker {
       emit(EventKind::kAcquireInvoke, {{field::kLock, lock_name()}}, call);
       // Not a co_await inside ?: — with GCC 12 that aborted in free() (see sim/task.h on GCC 12 and co_await).
       Attempt attempt;
-      if (redlock()) {
+      if (consensus()) {
+        attempt = co_await consensus_acquire();
+      } else if (redlock()) {
         attempt = co_await redlock_acquire(value, lease, call);
       } else if (options_.workers.acquire == model::AcquireMethod::kGetThenSet) {
         attempt = co_await get_then_set(value, lease, call);
@@ -305,7 +324,7 @@ class Worker {
         Json fields{{field::kLock, lock_name()}, {field::kToken, *attempt.token}};
         if (options_.lock.lease) fields[field::kLeaseNs] = lease_ms() * 1'000'000;
         emit(EventKind::kAcquireOk, fields, call);
-        co_return Held{*attempt.token, value, attempt.valid_until_ns, ++holds_};
+        co_return Held{*attempt.token, value, attempt.valid_until_ns, ++holds_, attempt.session};
       }
       emit(EventKind::kAcquireFail, {{field::kLock, lock_name()}, {field::kReason, attempt.reason}}, call);
       const std::optional<sim::Duration> timeout = options_.workers.acquire_timeout;
@@ -462,6 +481,14 @@ class Worker {
       Renewal renewal;
       renewal.call = next_call();
       emit(EventKind::kRenewInvoke, {{field::kLock, lock_name()}, {field::kToken, held_->token}}, renewal.call);
+      if (consensus()) {  // the client asks the next member itself (etcd_lock_client.h)
+        const EtcdLockLease session = *held_->session;
+        const EtcdRenewOutcome outcome = co_await etcd_->renew(session);
+        renewal.ok = outcome.renewed;
+        renewal.reason = outcome.reason;
+        renewal.valid_until_ns = outcome.valid_until_ns;
+        co_return renewal;
+      }
       const std::int64_t sent_ns = lease_clock_ns(options_.workers.clock);
       // A named local, not a braced temporary inside co_await (GCC 12; sim/task.h).
       std::vector<std::string> arguments{"EVAL", std::string{kRenewScript}, "3", keys_.lock(lock_name()), keys_.sequence(), keys_.log(), held_->value,
@@ -494,6 +521,15 @@ class Worker {
   asio::awaitable<void> release(const Held& held) {
     const std::string call = next_call();
     emit(EventKind::kReleaseInvoke, {{field::kLock, lock_name()}, {field::kToken, held.token}}, call);
+    if (consensus()) {
+      const EtcdReleaseOutcome outcome = co_await etcd_->release(*held.session);
+      if (outcome.released) {
+        emit(EventKind::kReleaseOk, Json::object(), call);
+      } else {
+        emit(EventKind::kReleaseFail, {{field::kReason, outcome.reason}}, call);
+      }
+      co_return;
+    }
     const bool plain = options_.workers.release == model::ReleaseMethod::kPlainDelete;
     // A named local, not a braced temporary inside co_await (GCC 12; sim/task.h).
     std::vector<std::string> arguments = release_arguments(held.value, call, plain);
@@ -532,6 +568,7 @@ class Worker {
   RedlockClient redlock_;           // Redlock: the job loop's connections to every instance
   RedlockClient redlock_renewals_;  // and the watchdog's
   std::optional<PrimaryFinder> primary_;  // redis-failover: Sentinel names the primary
+  std::optional<EtcdLockClient> etcd_;    // consensus: the lock's client of the etcd cluster
   sim::RandomStreams streams_;
   sim::Rng work_rng_{0};
   sim::Rng retry_rng_{0};

@@ -13,6 +13,7 @@ std::string worker_config_json(const WorkerConfig& config) {
                                     {"host", config.host},
                                     {"lock_port", config.lock_port},
                                     {"lock_ports", config.lock_ports},
+                                    {"first_member", config.first_member},
                                     {"storage_port", config.storage_port},
                                     {"prefix", config.prefix},
                                     {"start_ns", config.start_ns},
@@ -45,6 +46,7 @@ WorkerConfig parse_worker_config(const std::string& text) {
     config.lock_port = json.at("lock_port").get<int>();
     // Without the list (a configuration written by hand), the one instance.
     config.lock_ports = json.value("lock_ports", std::vector<int>{config.lock_port});
+    config.first_member = json.value("first_member", 0);
     config.storage_port = json.at("storage_port").get<int>();
     config.prefix = json.at("prefix").get<std::string>();
     config.start_ns = json.at("start_ns").get<std::int64_t>();

@@ -49,7 +49,10 @@ struct WorkerConfig {
   model::Fencing fencing = model::Fencing::kOff;
   std::string host = "127.0.0.1";
   int lock_port = 0;            // the lock service (its first instance)
-  std::vector<int> lock_ports;  // every instance of the lock service, redis-0 first (Redlock: N)
+  std::vector<int> lock_ports;  // every instance of the lock service, redis-0 first (Redlock: N; consensus: its members)
+  // consensus: the member its client asks first, as the model's nth client
+  // made asks member n mod N (a restarted worker's client is a new one).
+  int first_member = 0;
   int storage_port = 0;
   std::string prefix;        // every key this run touches starts with it
   std::int64_t start_ns = 0;  // CLOCK_MONOTONIC at the run's t = 0 (shared by every local process)
