@@ -1,0 +1,118 @@
+// `locksim live` on consensus scenarios, against a real 3-member etcd
+// cluster locksim starts for each run: a holder frozen past its session's
+// TTL is two holders, and the revision it carries fences its late write;
+// the leader frozen past the TTL, or killed and restarted, ends no session
+// (a new leader adopts the lease), and the workers finish with no violation.
+// Each history, checked again by `locksim check`, gives the run's verdict.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "../cli/locksim_process.h"
+#include "live_summary.h"
+
+namespace locksim::live {
+namespace {
+
+using cli_test::Result;
+using cli_test::run_locksim;
+using cli_test::scratch;
+
+// The history's lines of `event`.
+std::vector<nlohmann::json> lines_of(const std::vector<nlohmann::json>& history, const std::string& event) {
+  std::vector<nlohmann::json> found;
+  std::ranges::copy_if(history, std::back_inserter(found), [&](const nlohmann::json& line) { return line["ev"] == event; });
+  return found;
+}
+
+// `locksim check` on a written history agrees with the run's verdict.
+void expect_check_agrees(const std::string& history, const nlohmann::json& mode_summary) {
+  const Result checked = run_locksim("check " + history);
+  EXPECT_EQ(checked.exit_code, mode_summary["runs_with_violation"] > 0 ? 1 : 0) << checked.output;
+}
+
+TEST(ConsensusLive, AHolderFrozenPastItsSessionIsTwoHoldersAndTheRevisionFencesItsWrite) {
+  const std::string json = scratch("holder-pause.json");
+  const std::string histories = scratch("holder-pause-histories");
+  const Result result = run_locksim("live h16-consensus-holder-pause --runs 1 --history " + histories + " --json " + json);
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_NE(result.output.find("an etcd cluster of 3 members"), std::string::npos) << result.output;
+  const nlohmann::json summary = read_json(json);
+  const nlohmann::json& off = live_mode(summary, "fencing-off")["violations"];
+  const nlohmann::json& on = live_mode(summary, "fencing-on")["violations"];
+  EXPECT_GT(off["double_holder"], 0) << result.output;
+  EXPECT_GT(off["stale_write"], 0) << result.output;
+  EXPECT_GT(on["double_holder"], 0) << result.output;
+  EXPECT_EQ(on["stale_write"], 0) << result.output;
+  EXPECT_EQ(on["double_grant"], 0) << "etcd never promised the lock to two sessions";
+
+  const std::string history = histories + "/h16-consensus-holder-pause-live-seed1-fencing-on.jsonl";
+  const std::vector<nlohmann::json> lines = history_lines(history);
+  // The leader's lessor ended the frozen holder's session, then granted the waiter a higher revision.
+  const std::vector<nlohmann::json> expiries = lines_of(lines, "lease.expire");
+  ASSERT_EQ(expiries.size(), 1u) << result.output;
+  EXPECT_EQ(expiries[0]["owner"], "worker-1");
+  const std::vector<nlohmann::json> grants = lines_of(lines, "lease.grant");
+  ASSERT_GE(grants.size(), 2u);
+  EXPECT_EQ(grants[1]["owner"], "worker-2");
+  EXPECT_GT(grants[1]["token"], grants[0]["token"]);
+  const std::int64_t session_ended = expiries[0]["t"].get<std::int64_t>() - grants[0]["t"].get<std::int64_t>();
+  EXPECT_GE(session_ended, 10'000'000'000) << "not before the TTL";
+  EXPECT_LE(session_ended, 11'000'000'000) << "the lessor looks every 500 ms";
+  expect_check_agrees(history, live_mode(summary, "fencing-on"));
+}
+
+TEST(ConsensusLive, TheLeaderFrozenPastTheTtlEndsNoSession) {
+  const std::string json = scratch("leader-pause.json");
+  const std::string histories = scratch("leader-pause-histories");
+  const Result result =
+      run_locksim("live h16-consensus-leader-pause --runs 1 --fencing off --history " + histories + " --json " + json);
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  const nlohmann::json summary = read_json(json);
+  EXPECT_EQ(live_mode(summary, "fencing-off")["runs_with_violation"], 0) << result.output;
+
+  const std::string history = histories + "/h16-consensus-leader-pause-live-seed1-fencing-off.jsonl";
+  const std::vector<nlohmann::json> lines = history_lines(history);
+  EXPECT_TRUE(lines_of(lines, "lease.expire").empty()) << "no session ended";
+  const std::vector<nlohmann::json> paused = lines_of(lines, "fault.begin");
+  ASSERT_EQ(paused.size(), 1u);
+  EXPECT_EQ(paused[0]["target"], "consensus-0") << "the run begins with consensus-0 leading";
+  // Another member took over within a few seconds, with the holder's lease at TTL + election timeout.
+  const std::vector<nlohmann::json> adopted = lines_of(lines, "lease.adopt");
+  ASSERT_EQ(adopted.size(), 1u) << result.output;
+  EXPECT_NE(adopted[0]["proc"], "consensus-0");
+  EXPECT_EQ(adopted[0]["owner"], "worker-1");
+  EXPECT_EQ(adopted[0]["lease_ns"], 11'000'000'000);
+  EXPECT_LT(adopted[0]["t"].get<std::int64_t>() - paused[0]["t"].get<std::int64_t>(), 5'000'000'000);
+  EXPECT_EQ(lines_of(lines, "write.ok").size(), 2u) << "both workers did their job";
+  expect_check_agrees(history, live_mode(summary, "fencing-off"));
+}
+
+TEST(ConsensusLive, TheLeaderKilledAndRestartedEndsNoSession) {
+  const std::string json = scratch("member-crash.json");
+  const std::string histories = scratch("member-crash-histories");
+  const Result result =
+      run_locksim("live h16-consensus-member-crash --runs 1 --fencing off --history " + histories + " --json " + json);
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  const nlohmann::json summary = read_json(json);
+  EXPECT_EQ(live_mode(summary, "fencing-off")["runs_with_violation"], 0) << result.output;
+
+  const std::vector<nlohmann::json> lines =
+      history_lines(histories + "/h16-consensus-member-crash-live-seed1-fencing-off.jsonl");
+  EXPECT_TRUE(lines_of(lines, "lease.expire").empty()) << "no session ended";
+  const std::vector<nlohmann::json> crashes = lines_of(lines, "crash");
+  const std::vector<nlohmann::json> restarts = lines_of(lines, "restart");
+  ASSERT_EQ(crashes.size(), 1u);
+  ASSERT_EQ(restarts.size(), 1u);
+  EXPECT_EQ(crashes[0]["proc"], "consensus-0");
+  EXPECT_EQ(restarts[0]["proc"], "consensus-0");
+  EXPECT_EQ(lines_of(lines, "lease.adopt").size(), 1u);
+  EXPECT_EQ(lines_of(lines, "write.ok").size(), 2u) << "both workers did their job";
+}
+
+}  // namespace
+}  // namespace locksim::live
