@@ -16,6 +16,15 @@ namespace {
 // etcd's lessor looks for expired leases this often (lease/lessor.go, runLoop).
 constexpr Duration kLessorLoop = Duration::milliseconds(500);
 
+// etcd 3.4.23 (issue #15247, fixed in 3.4.31 and 3.5.13): a leader that
+// resumes after a pause steps down in its Raft loop, but its lessor, not yet
+// demoted, may first look at its leases by their stale deadlines and
+// propose the revocation of those past them, which the follower it now is
+// forwards to the new leader. Which goroutine runs first is the Go
+// scheduler's: the lease was revoked in 3 of 40 trials on an idle machine
+// (scripts/etcd-stale-leader.sh, 2026-12-05).
+constexpr double kStaleLessorRace = 3.0 / 40.0;
+
 }  // namespace
 
 std::string consensus_member_name(int index) { return "consensus-" + std::to_string(index); }
@@ -42,6 +51,7 @@ void ConsensusMember::on_boot(Context context) {
   role_ = Role::kFollower;
   lead_.reset();
   pending_.clear();
+  lessor_view_.clear();
   reset_election_timer(context);
   if (!booted_before_) {
     // The run begins with a leader, consensus-0 in term 1, as live mode
@@ -89,6 +99,7 @@ void ConsensusMember::on_request(Context context, sim::Message request) {
       propose(context, Proposal{0, std::move(request), {}});
     } else {
       ensemble_->state.handle(context, std::move(request));
+      remember_deadlines();
     }
     return;
   }
@@ -157,6 +168,10 @@ void ConsensusMember::reset_election_timer(Context context) {
 
 void ConsensusMember::step(Context context, const sim::Message& message, std::size_t from) {
   const sim::Payload& body = message.body;
+  if (const auto* revoke = body.get_if<RaftForwardedRevoke>()) {
+    on_forwarded_revoke(context, *revoke);
+    return;
+  }
   std::int64_t term = 0;
   if (const auto* append = body.get_if<RaftAppend>()) term = append->term;
   if (const auto* ack = body.get_if<RaftAppendAck>()) term = ack->term;
@@ -167,7 +182,9 @@ void ConsensusMember::step(Context context, const sim::Message& message, std::si
     if (body.holds<RaftVote>() && lead_ && election_elapsed_ < ensemble_->election_ticks) {
       return;  // CheckQuorum's lease: this member's leader is alive; the vote is ignored, term and all
     }
-    become_follower(term, body.holds<RaftAppend>() ? std::optional<std::size_t>{from} : std::nullopt);
+    const bool from_new_leader = body.holds<RaftAppend>();
+    if (role_ == Role::kLeader && from_new_leader) revoke_by_stale_deadlines(context, from);
+    become_follower(term, from_new_leader ? std::optional<std::size_t>{from} : std::nullopt);
     reset_election_timer(context);
   } else if (term < term_) {
     // A stale leader (back from a pause or a partition) learns the newer term from the answer.
@@ -216,6 +233,27 @@ void ConsensusMember::on_vote_ack(Context context, const RaftVoteAck& ack, std::
   }
 }
 
+void ConsensusMember::revoke_by_stale_deadlines(Context context, std::size_t new_leader) {
+  if (!context.rng().chance(kStaleLessorRace)) return;
+  for (const ConsensusNode::SessionDeadline& known : lessor_view_) {
+    if (known.deadline <= context.monotonic_now()) {
+      send_to(context, new_leader, RaftForwardedRevoke{known.session, known.number});
+    }
+  }
+}
+
+void ConsensusMember::on_forwarded_revoke(Context context, const RaftForwardedRevoke& revoke) {
+  if (role_ == Role::kLeader && acting_leader()) {
+    propose(context, Proposal{0, std::nullopt, revoke.session, revoke.number});
+  } else if (lead_ && *lead_ != index_) {
+    send_to(context, *lead_, revoke);  // etcd forwards a proposal to the leader it knows, else drops it
+  }
+}
+
+void ConsensusMember::remember_deadlines() {
+  if (acting_leader()) lessor_view_ = ensemble_->state.session_deadlines();
+}
+
 void ConsensusMember::become_follower(std::int64_t term, std::optional<std::size_t> lead) {
   if (term != term_) voted_for_.reset();
   term_ = term;
@@ -247,6 +285,7 @@ void ConsensusMember::become_leader(Context context) {
   active_.clear();
   pending_.clear();
   ensemble_->state.promote(context, ensemble_->election_timeout());
+  remember_deadlines();
   propose(context, Proposal{});  // Raft's empty entry of the new term
 }
 
@@ -282,9 +321,10 @@ void ConsensusMember::commit(Context context) {
     if (proposal.request) {
       ensemble_->state.handle(context, std::move(*proposal.request));
     } else if (!proposal.revoke.empty()) {
-      ensemble_->state.revoke(context, proposal.revoke);
+      ensemble_->state.revoke(context, proposal.revoke, proposal.revoke_number);
     }
   }
+  remember_deadlines();
 }
 
 // --- leases -------------------------------------------------------------------

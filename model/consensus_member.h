@@ -30,6 +30,12 @@
 // - The run begins with consensus-0 leading in term 1: live mode, too,
 //   begins once its cluster has elected a leader.
 //
+// - etcd 3.4.23's deposed leader (issue #15247): stepping down on the new
+//   leader's append, its lessor, in kStaleLessorRace of the cases (the Go
+//   scheduler's race, as measured), first finds leases expired by the
+//   deadlines it knew when it last led and has their revocation forwarded
+//   to the new leader, which commits it.
+//
 // Simplifications, stated: the replicated state is one object all members
 // share (an entry is applied once, by the leader that commits it), so a log
 // is only how far it reaches; a member that leads in a term older than the
@@ -97,6 +103,7 @@ class ConsensusMember {
     std::int64_t index = 0;
     std::optional<sim::Message> request;
     std::string revoke;
+    std::optional<std::uint64_t> revoke_number{};  // a forwarded revocation's: only that session
   };
 
   void on_boot(sim::Context context);
@@ -113,6 +120,12 @@ class ConsensusMember {
   void on_vote(sim::Context context, const RaftVote& vote, std::size_t from);
   void on_vote_ack(sim::Context context, const RaftVoteAck& ack, std::size_t from);
 
+  // etcd 3.4.23's deposed leader (#15247, consensus_member.cpp): as it
+  // steps down, its lessor may revoke by its stale deadlines.
+  void revoke_by_stale_deadlines(sim::Context context, std::size_t new_leader);
+  void on_forwarded_revoke(sim::Context context, const RaftForwardedRevoke& revoke);
+  // The acting leader's lessor's deadlines, kept for when it no longer is.
+  void remember_deadlines();
   void become_follower(std::int64_t term, std::optional<std::size_t> lead);
   void campaign(sim::Context context);
   void become_leader(sim::Context context);
@@ -143,6 +156,8 @@ class ConsensusMember {
   std::map<std::size_t, std::int64_t> match_;  // leader: how far each follower's log reaches
   std::set<std::size_t> active_;               // leader: who answered since the last quorum check
   std::deque<Proposal> pending_;               // leader: in log order
+  // Its lessor's deadlines as last known while it led (kept in memory: a crash loses them).
+  std::vector<ConsensusNode::SessionDeadline> lessor_view_;
 };
 
 }  // namespace locksim::model

@@ -102,9 +102,19 @@ std::vector<std::string> ConsensusNode::due_sessions(LocalTime now) {
   return names;
 }
 
-void ConsensusNode::revoke(Context context, const std::string& session) {
+void ConsensusNode::revoke(Context context, const std::string& session, std::optional<std::uint64_t> number) {
+  const auto found = sessions_.find(session);
+  if (number && (found == sessions_.end() || found->second.number != *number)) return;  // that session is gone
   revoking_.erase(session);
-  if (sessions_.contains(session)) end_session(context, session, EndCause::kExpired, {});
+  if (found != sessions_.end()) end_session(context, session, EndCause::kExpired, {});
+}
+
+std::vector<ConsensusNode::SessionDeadline> ConsensusNode::session_deadlines() const {
+  std::vector<SessionDeadline> deadlines;
+  for (const auto& [name, session] : sessions_) {
+    if (session.deadline != LocalTime::max()) deadlines.push_back({name, session.number, session.deadline});
+  }
+  return deadlines;
 }
 
 sim::Task<> ConsensusNode::serve(Context context) {

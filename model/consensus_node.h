@@ -52,6 +52,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <optional>
 #include <vector>
 
 #include "model/consensus_protocol.h"
@@ -81,7 +82,15 @@ class ConsensusNode {
   // first, that were not handed out by an earlier call since the last promote.
   [[nodiscard]] std::vector<std::string> due_sessions(sim::LocalTime now);
   // Expiry::kByLeader: the revocation of an expired session is committed.
-  void revoke(sim::Context context, const std::string& session);
+  // Ends `session` as expired; with a `number`, only if it is still that session.
+  void revoke(sim::Context context, const std::string& session, std::optional<std::uint64_t> number = std::nullopt);
+  // Every session with a deadline, as a lessor knows them (name, number, deadline).
+  struct SessionDeadline {
+    std::string session;
+    std::uint64_t number = 0;
+    sim::LocalTime deadline;
+  };
+  [[nodiscard]] std::vector<SessionDeadline> session_deadlines() const;
   [[nodiscard]] const std::string& name() const { return name_; }
   // H15: from now on, tell a waiter whose session expired that it holds the lock.
   void reproduce_etcd_3_4_3_lock_bug() { tell_expired_waiters_they_hold_ = true; }

@@ -5,6 +5,7 @@
 // an append carries no entries: only how far the leader's log reaches.
 
 #include <cstdint>
+#include <string>
 
 namespace locksim::model {
 
@@ -31,6 +32,14 @@ struct RaftVote {
 struct RaftVoteAck {
   std::int64_t term = 0;
   bool granted = false;
+};
+
+// A member's lessor asks the leader to revoke a session it found expired
+// (etcd forwards a follower's proposal to its leader): `number` tells the
+// session from a later one of the same name.
+struct RaftForwardedRevoke {
+  std::string session;
+  std::uint64_t number = 0;
 };
 
 }  // namespace locksim::model
