@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The built-in library's live subset (scripts/live-subset.txt): the
-# scenarios whose expectations must hold against a real Redis too. Runs each
+# The built-in library's live subset (scripts/live-subset.txt, and
+# scripts/live-subset-etcd.txt on etcd): the scenarios whose expectations
+# must hold against a real Redis or etcd too. Runs each
 # with `locksim live --compare-sim`
 # (RUNS runs per fencing mode, default 10, beside as many simulated seeds)
 # and exits 1 if an expectation failed live or simulated. An entry
@@ -17,9 +18,11 @@ shift || true
 [ -x build/locksim ] || bash scripts/build.sh
 
 subset=()
-while read -r entry _; do
-  [ -n "$entry" ] && [ "${entry:0:1}" != "#" ] && subset+=("$entry")
-done < scripts/live-subset.txt
+for list in scripts/live-subset.txt scripts/live-subset-etcd.txt; do
+  while read -r entry _; do
+    [ -n "$entry" ] && [ "${entry:0:1}" != "#" ] && subset+=("$entry")
+  done < "$list"
+done
 
 scale_given=0
 for argument in "$@"; do
