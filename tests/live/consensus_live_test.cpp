@@ -29,6 +29,26 @@ std::vector<nlohmann::json> lines_of(const std::vector<nlohmann::json>& history,
   return found;
 }
 
+// One `locksim live NAME --runs 1 --fencing off` and what it wrote.
+struct FencingOffRun {
+  Result result;
+  nlohmann::json summary;              // live --json
+  std::string history;                 // the history file
+  std::vector<nlohmann::json> lines;   // its lines
+};
+
+FencingOffRun run_live_fencing_off(const std::string& name) {
+  const std::string json = scratch(name + ".json");
+  const std::string histories = scratch(name + "-histories");
+  FencingOffRun run;
+  run.result = run_locksim("live " + name + " --runs 1 --fencing off --history " + histories + " --json " + json);
+  if (run.result.exit_code != 0) return run;
+  run.summary = read_json(json);
+  run.history = histories + "/" + name + "-live-seed1-fencing-off.jsonl";
+  run.lines = history_lines(run.history);
+  return run;
+}
+
 // `locksim check` on a written history agrees with the run's verdict.
 void expect_check_agrees(const std::string& history, const nlohmann::json& mode_summary) {
   const Result checked = run_locksim("check " + history);
@@ -67,51 +87,38 @@ TEST(ConsensusLive, AHolderFrozenPastItsSessionIsTwoHoldersAndTheRevisionFencesI
 }
 
 TEST(ConsensusLive, TheLeaderFrozenPastTheTtlEndsNoSession) {
-  const std::string json = scratch("leader-pause.json");
-  const std::string histories = scratch("leader-pause-histories");
-  const Result result =
-      run_locksim("live h16-consensus-leader-pause --runs 1 --fencing off --history " + histories + " --json " + json);
-  ASSERT_EQ(result.exit_code, 0) << result.output;
-  const nlohmann::json summary = read_json(json);
-  EXPECT_EQ(live_mode(summary, "fencing-off")["runs_with_violation"], 0) << result.output;
-
-  const std::string history = histories + "/h16-consensus-leader-pause-live-seed1-fencing-off.jsonl";
-  const std::vector<nlohmann::json> lines = history_lines(history);
-  EXPECT_TRUE(lines_of(lines, "lease.expire").empty()) << "no session ended";
-  const std::vector<nlohmann::json> paused = lines_of(lines, "fault.begin");
+  const FencingOffRun run = run_live_fencing_off("h16-consensus-leader-pause");
+  ASSERT_EQ(run.result.exit_code, 0) << run.result.output;
+  EXPECT_EQ(live_mode(run.summary, "fencing-off")["runs_with_violation"], 0) << run.result.output;
+  EXPECT_TRUE(lines_of(run.lines, "lease.expire").empty()) << "no session ended";
+  const std::vector<nlohmann::json> paused = lines_of(run.lines, "fault.begin");
   ASSERT_EQ(paused.size(), 1u);
   EXPECT_EQ(paused[0]["target"], "consensus-0") << "the run begins with consensus-0 leading";
   // Another member took over within a few seconds, with the holder's lease at TTL + election timeout.
-  const std::vector<nlohmann::json> adopted = lines_of(lines, "lease.adopt");
-  ASSERT_EQ(adopted.size(), 1u) << result.output;
+  const std::vector<nlohmann::json> adopted = lines_of(run.lines, "lease.adopt");
+  ASSERT_EQ(adopted.size(), 1u) << run.result.output;
   EXPECT_NE(adopted[0]["proc"], "consensus-0");
   EXPECT_EQ(adopted[0]["owner"], "worker-1");
   EXPECT_EQ(adopted[0]["lease_ns"], 11'000'000'000);
   EXPECT_LT(adopted[0]["t"].get<std::int64_t>() - paused[0]["t"].get<std::int64_t>(), 5'000'000'000);
-  EXPECT_EQ(lines_of(lines, "write.ok").size(), 2u) << "both workers did their job";
-  expect_check_agrees(history, live_mode(summary, "fencing-off"));
+  EXPECT_EQ(lines_of(run.lines, "write.ok").size(), 2u) << "both workers did their job";
+  expect_check_agrees(run.history, live_mode(run.summary, "fencing-off"));
 }
 
 TEST(ConsensusLive, TheLeaderKilledAndRestartedEndsNoSession) {
-  const std::string json = scratch("member-crash.json");
-  const std::string histories = scratch("member-crash-histories");
-  const Result result =
-      run_locksim("live h16-consensus-member-crash --runs 1 --fencing off --history " + histories + " --json " + json);
-  ASSERT_EQ(result.exit_code, 0) << result.output;
-  const nlohmann::json summary = read_json(json);
-  EXPECT_EQ(live_mode(summary, "fencing-off")["runs_with_violation"], 0) << result.output;
-
-  const std::vector<nlohmann::json> lines =
-      history_lines(histories + "/h16-consensus-member-crash-live-seed1-fencing-off.jsonl");
-  EXPECT_TRUE(lines_of(lines, "lease.expire").empty()) << "no session ended";
-  const std::vector<nlohmann::json> crashes = lines_of(lines, "crash");
-  const std::vector<nlohmann::json> restarts = lines_of(lines, "restart");
+  const FencingOffRun run = run_live_fencing_off("h16-consensus-member-crash");
+  ASSERT_EQ(run.result.exit_code, 0) << run.result.output;
+  EXPECT_EQ(live_mode(run.summary, "fencing-off")["runs_with_violation"], 0) << run.result.output;
+  EXPECT_TRUE(lines_of(run.lines, "lease.expire").empty()) << "no session ended";
+  const std::vector<nlohmann::json> crashes = lines_of(run.lines, "crash");
+  const std::vector<nlohmann::json> restarts = lines_of(run.lines, "restart");
   ASSERT_EQ(crashes.size(), 1u);
   ASSERT_EQ(restarts.size(), 1u);
   EXPECT_EQ(crashes[0]["proc"], "consensus-0");
   EXPECT_EQ(restarts[0]["proc"], "consensus-0");
-  EXPECT_EQ(lines_of(lines, "lease.adopt").size(), 1u);
-  EXPECT_EQ(lines_of(lines, "write.ok").size(), 2u) << "both workers did their job";
+  EXPECT_EQ(lines_of(run.lines, "lease.adopt").size(), 1u);
+  EXPECT_EQ(lines_of(run.lines, "write.ok").size(), 2u) << "both workers did their job";
+  expect_check_agrees(run.history, live_mode(run.summary, "fencing-off"));
 }
 
 }  // namespace

@@ -19,6 +19,30 @@ std::vector<std::string> refused(const std::string& service, const std::string& 
 }
 
 const std::string kFailover = R"({"kind": "redis-failover"})";
+const std::string kEnsemble = R"({"kind": "consensus", "nodes": 3})";
+
+// A consensus member (or whoever leads) is paused or killed for real at a
+// time; the coordinator sees no member's events as they happen, and etcd
+// dials each peer at one address, so the proxy cannot cut members apart.
+TEST(LiveFaultForms, AConsensusMemberIsPausedOrCrashedAtATimeButNotCutFromAnother) {
+  EXPECT_TRUE(refused(kEnsemble, R"({"kind": "pause", "target": "consensus-leader", "at": "2s", "for": "15s"})").empty());
+  EXPECT_TRUE(
+      refused(kEnsemble, R"({"kind": "crash", "target": "consensus-1", "at": "2s", "restart_after": "5s"})").empty());
+  EXPECT_TRUE(refused(kEnsemble, R"({"kind": "partition", "between": [["worker-1"], ["consensus"]], "at": "1s", "for": "5s"})")
+                  .empty());
+  const auto between_members =
+      refused(kEnsemble, R"({"kind": "partition", "between": [["consensus-0"], ["consensus-1", "consensus-2"]], "at": "1s", "for": "5s"})");
+  ASSERT_EQ(between_members.size(), 1u);
+  EXPECT_NE(between_members[0].find("a partition between consensus members has no live form"), std::string::npos)
+      << between_members[0];
+  const auto on_event =
+      refused(kEnsemble, R"({"kind": "pause", "target": "consensus-0", "when": "after-grant", "for": "5s"})");
+  ASSERT_EQ(on_event.size(), 1u);
+  EXPECT_NE(on_event[0].find("only at a time"), std::string::npos) << on_event[0];
+  const auto before_reply = refused(kEnsemble, R"({"kind": "pause", "target": "worker-1", "when": "before-reply", "for": "5s"})");
+  ASSERT_EQ(before_reply.size(), 1u);
+  EXPECT_NE(before_reply[0].find("its acquire is several requests"), std::string::npos) << before_reply[0];
+}
 
 TEST(LiveFaultForms, APauseOrCrashOfTheFailoverPrimaryIsLiveAndRealSentinelReactsToIt) {
   EXPECT_TRUE(refused(kFailover, R"({"kind": "pause", "target": "redis-0", "at": "1s", "for": "40s"})").empty());
