@@ -257,6 +257,7 @@ class Coordinator {
     if (time_is_up_) return;  // a program broke the contract while the others got ready
     ready_limit_.cancel();
     if (start_ns_ == 0) set_start(clock_ns(CLOCK_MONOTONIC) + nanoseconds{kReadyMargin}.count());
+    if (consensus_) consensus_->watch();  // from revision 1: nothing is missed, and every sighting is timed from t = 0
     order_tied_starts();
     for (const PlannedFault& fault : timed_faults_) {
       auto timer = std::make_shared<asio::steady_timer>(io_);
@@ -304,7 +305,6 @@ class Coordinator {
                          failure_ = std::move(message);
                          end_everything();
                        });
-    consensus_->watch();
   }
   void start_failover_service() {
     const LiveKeys keys{settings_.prefix};
