@@ -305,9 +305,9 @@ std::string consensus_unsupported(const scenario::Scenario& scenario) {
   }
   if (service.nodes != 1 && service.nodes != 3) return "/service/nodes: live mode starts an etcd cluster of 1 or 3 members";
   if (!scenario.system.lock.lease) return "/lock/lease: an etcd session always has a TTL";
-  if (!scenario.worker_command.empty()) {
-    return "/workers/command: a worker program of your own runs against the Redis services so far";
-  }
+  // A worker program of your own (workers.command) runs too: it is given the
+  // members' endpoints (user_worker_config.h), and the service's lines come
+  // from its own acquire.ok lines (client_side_leases.h), not from the watch.
   return "";
 }
 

@@ -1018,7 +1018,10 @@ class Coordinator {
     for (auto& instance : instances_) records.lock_instances.push_back(instance_records(*instance, keys));
     if (consensus_) {
       consensus_->finish();
-      records.lease_lines = consensus_->lease_lines(records.worker_lines);
+      // The watch-derived lines assume locksim's own Mutex recipe (keys under
+      // `<lock key>/` whose value is the worker's name); a user's program
+      // keeps its own keys, so its lines are its acquire.ok's (below).
+      if (!user_program()) records.lease_lines = consensus_->lease_lines(records.worker_lines);
     }
     if (failover_) {
       failover_->collect_unheard();
@@ -1030,10 +1033,14 @@ class Coordinator {
     }
     records.lock_name = scenario_.system.lock.name;
     if (user_program()) {
-      // The user's lock code logs nothing in Redis: its grants are its own acquire.ok lines.
+      // The user's lock code logs nothing in Redis (nor in keys locksim
+      // knows, on etcd): its grants are its own acquire.ok lines, written as
+      // the service's proc — redis-0, or consensus / consensus-0 (the
+      // members' names, sorted: member 0's first).
       const std::int64_t lease_ns =
           scenario_.system.lock.lease ? std::max<std::int64_t>(1, scaled(*scenario_.system.lock.lease).count() / 1'000'000) * 1'000'000 : 0;
-      records.lease_lines = client_side_leases(records.worker_lines, {records.lock_name, "redis-0", lease_ns, now()});
+      const std::string instance = consensus_ ? *consensus_->member_names().begin() : "redis-0";
+      records.lease_lines = client_side_leases(records.worker_lines, {records.lock_name, instance, lease_ns, now()});
     }
     records.realtime_minus_run_ns = realtime_at_start;
     records.end_ns = now();

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "live/live_keys.h"
@@ -45,6 +46,14 @@ std::string user_worker_config_json(const WorkerConfig& config, const scenario::
   // As live-worker gives it to Redis: whole milliseconds, at least one.
   if (system.lock.lease) lock["lease_ms"] = std::max<std::int64_t>(1, std::llround(scaled_ms(*system.lock.lease, scale)));
   json["lock"] = lock;
+  if (system.service.kind == model::ServiceKind::kConsensus) {
+    // The etcd cluster: each member through this worker's link in the fault
+    // proxy, member 0 first, and the one the model's client would ask first
+    // (its nth client asks member n mod N).
+    Json endpoints = Json::array();
+    for (const int port : config.lock_ports) endpoints.push_back(fmt::format("{}:{}", config.host, port));
+    json["etcd"] = Json{{"endpoints", endpoints}, {"first", config.first_member}};
+  }
   // null: no timeout (service.request_timeout "none").
   // When to give a job up (after_failed_acquire, model/client_rules.h): null for never.
   json["max_tries"] = system.workers.max_tries ? Json(*system.workers.max_tries) : Json{};

@@ -6,10 +6,11 @@
 // It is live-worker's configuration (worker_config.h) and, so that a
 // program in any language needs neither the scenario file nor locksim's key
 // scheme, the resolved facts: its jobs, the lock's Redis key and scaled lease,
-// the request timeout, its work lengths drawn from the seed, and the
-// storage scripts — locksim's own, loaded into storage with SCRIPT LOAD, to be
-// run by EVALSHA with the KEYS given here. Storage decisions are judged only
-// from those scripts' log; the lock is the program's own code.
+// the request timeout, its work lengths drawn from the seed, the etcd
+// cluster's endpoints for a `consensus` service, and the storage scripts —
+// locksim's own, loaded into storage with SCRIPT LOAD, to be run by EVALSHA
+// with the KEYS given here. Storage decisions are judged only from those
+// scripts' log; the lock is the program's own code.
 
 #include <string>
 

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <fmt/format.h>
@@ -293,6 +294,45 @@ TEST(WorkerProgram, TheDirectoriesOfAKilledLocksimAreRemovedByTheNextRun) {
   EXPECT_FALSE(std::filesystem::exists(left));
   EXPECT_TRUE(std::filesystem::exists(alive)) << "the directory of a process that runs is left";
   EXPECT_EQ(result.output.find("removed " + alive), std::string::npos) << result.output;
+}
+
+// The configuration a program is given, as it printed it on stderr before
+// exiting (a program that exits before its hello has its stderr shown).
+nlohmann::json config_given(const std::string& service, const std::string& tag) {
+  const std::string file = scratch(tag + ".json");
+  std::ofstream{file} << R"({"name": ")" << tag << R"(", "service": )" << service
+                      << R"(, "lock": {"lease": "2s"}, "workload": {"kind": "counter", "jobs": 1},
+    "workers": {"count": 1, "command": ["sh", "-c", "echo \"CONFIG $LOCKSIM_WORKER_CONFIG\" >&2; exit 3"]}})";
+  const Result result = run_locksim("live " + file + " --runs 1 --fencing off");
+  EXPECT_EQ(result.exit_code, 2) << result.output;
+  const std::size_t at = result.output.find("CONFIG {");
+  if (at == std::string::npos) {
+    ADD_FAILURE() << "no configuration on stderr: " << result.output;
+    return nlohmann::json::object();
+  }
+  const std::size_t begin = at + std::string_view{"CONFIG "}.size();
+  return nlohmann::json::parse(result.output.substr(begin, result.output.find('\n', begin) - begin));
+}
+
+// On etcd (`consensus`) a program is given every member's endpoint — its own
+// link through the fault proxy, member 0 first — and the member the model's
+// client would ask first; on Redis it is given none.
+TEST(WorkerProgram, OnConsensusItIsGivenTheEtcdMembersEndpointsAndTheOneToAskFirst) {
+  const nlohmann::json config = config_given(R"({"kind": "consensus", "nodes": 3})", "etcd-config");
+  ASSERT_TRUE(config.contains("etcd")) << config.dump();
+  const nlohmann::json& etcd = config["etcd"];
+  EXPECT_EQ(etcd["first"], 0) << "worker-1's client asks member 0 first: " << config.dump();
+  ASSERT_EQ(etcd["endpoints"].size(), 3u) << config.dump();
+  ASSERT_EQ(config["lock_ports"].size(), 3u) << config.dump();
+  for (std::size_t member = 0; member < 3; ++member) {
+    EXPECT_EQ(etcd["endpoints"][member], fmt::format("127.0.0.1:{}", config["lock_ports"][member].get<int>()))
+        << config.dump();
+  }
+  EXPECT_EQ(config["lock"]["lease_ms"], 2000) << "time scale 1 on etcd: " << config.dump();
+
+  const nlohmann::json redis = config_given(R"({"kind": "redis"})", "redis-config");
+  EXPECT_FALSE(redis.contains("etcd")) << redis.dump();
+  EXPECT_TRUE(redis.contains("lock_port")) << redis.dump();
 }
 
 TEST(WorkerProgram, TheKeyIsCheckedWithItsPath) {
