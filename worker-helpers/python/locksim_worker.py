@@ -26,7 +26,8 @@ import sys
 import threading
 import time
 
-__all__ = ["config", "request_timeout_s", "link_port", "until_ready", "history", "run_jobs", "Failed", "Timeout"]
+__all__ = ["config", "request_timeout_s", "link_port", "etcd_endpoints", "until_ready", "history", "run_jobs", "Failed",
+           "Timeout"]
 
 
 class Failed(Exception):
@@ -64,6 +65,18 @@ def link_port(announced_port):
         if announced == announced_port:
             return link
     raise KeyError("Sentinel announced port %d, which is no server of this run" % announced_port)
+
+
+def etcd_endpoints():
+    """consensus: the etcd members as (host, port) pairs, the one to ask first (config()["etcd"]["first"]) first.
+
+    Each is this worker's link to a member through locksim's fault proxy. A
+    client of one endpoint takes the first; one that fails over goes down the
+    list, as the model's client does (its nth client asks member n mod N first).
+    """
+    etcd = config()["etcd"]
+    endpoints = etcd["endpoints"][etcd["first"]:] + etcd["endpoints"][:etcd["first"]]
+    return [(endpoint.rsplit(":", 1)[0], int(endpoint.rsplit(":", 1)[1])) for endpoint in endpoints]
 
 
 def until_ready(step, limit_s=10.0):
