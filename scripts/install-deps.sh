@@ -18,8 +18,9 @@ packages=(
   # (live/etcd_cluster.h); etcdctl to look at one by hand.
   etcd-server etcd-client
   # The example worker programs (examples/python-worker, examples/redis-py-lock:
-  # redis-py's own Lock, run with /usr/bin/python3) and their live tests.
-  python3 python3-redis
+  # redis-py's own Lock, run with /usr/bin/python3) and their live tests;
+  # examples/python-etcd3-lock: python-etcd3's own Lock (0.12.0).
+  python3 python3-redis python3-etcd3
   # clang++ 14 for the sanitizer build; libclang-rt-14-dev holds its sanitizer
   # and libFuzzer runtimes (libclang_rt.fuzzer-x86_64.a) for fuzz/.
   clang libclang-rt-14-dev
