@@ -1,6 +1,7 @@
 // `locksim live` with the example worker programs built on worker-helpers/:
-// redis-py's own Lock, the npm redlock library (one instance and five) and
-// redis-semaphore's Mutex. Each control is clean; each pause past the lease
+// redis-py's own Lock, the npm redlock library (one instance and five),
+// redis-semaphore's Mutex, and python-etcd3's Lock on a real three-member etcd
+// cluster (time scale 1). Each control is clean; each pause past the lease
 // gives two holders, a stale write and a lost update — in every run, by
 // construction: both workers ask at t = 0, worker-1 is granted first and
 // freezes with its write in hand for twice the lease, worker-2 takes the lock
@@ -156,6 +157,43 @@ TEST(ClientExamples, RedisPyLockFollowsRealSentinelToThePromotedReplica) {
   }
   EXPECT_GE(promoted_at, 0) << "Sentinel promoted the replica: " << result.output;
   EXPECT_GT(granted_after, promoted_at) << "a worker was granted the lock after the promotion: " << result.output;
+}
+
+// python-etcd3's Lock (Debian's python3-etcd3 0.12.0) on etcd: the service's
+// lines come from the program's own acquire.ok lines, written as consensus-0
+// (one grant per acquire.ok), not from the coordinator's watch of locksim's
+// own recipe's keys, which this library does not use.
+void expect_grants_from_acquire_ok(const std::string& history_file) {
+  const std::vector<nlohmann::json> lines = history_lines(history_file);
+  int grants = 0;
+  int acquired = 0;
+  for (const nlohmann::json& event : lines) {
+    const std::string ev = event["ev"];
+    if (ev == "acquire.ok") ++acquired;
+    if (!ev.starts_with("lease.")) continue;
+    EXPECT_EQ(event["proc"], "consensus-0") << event.dump();
+    EXPECT_NE(ev, "lease.adopt") << "no line of the watch: " << event.dump();
+    if (ev == "lease.grant") ++grants;
+  }
+  EXPECT_GT(acquired, 0) << history_file;
+  EXPECT_EQ(grants, acquired) << history_file;
+}
+
+std::string fencing_off_history(const std::string& scenario, const std::string& tag) {
+  return scratch(tag + "-histories") + "/" + read_json(example(scenario))["name"].get<std::string>() +
+         "-live-seed1-fencing-off.jsonl";
+}
+
+TEST(ClientExamples, PythonEtcd3LockControlIsClean) {
+  expect_clean("python-etcd3-lock/control.json", "etcd3");
+  if (HasFatalFailure()) return;
+  expect_grants_from_acquire_ok(fencing_off_history("python-etcd3-lock/control.json", "etcd3-control"));
+}
+
+TEST(ClientExamples, PythonEtcd3LockFrozenPastItsSessionWritesStaleAndCheckAgrees) {
+  expect_pause_past_lease("python-etcd3-lock/pause-past-lease.json", "etcd3");
+  if (HasFatalFailure()) return;
+  expect_grants_from_acquire_ok(fencing_off_history("python-etcd3-lock/pause-past-lease.json", "etcd3-pause"));
 }
 
 TEST(ClientExamples, NodeRedlockControlIsClean) {
