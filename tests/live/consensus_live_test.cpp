@@ -49,6 +49,13 @@ FencingOffRun run_live_fencing_off(const std::string& name) {
   return run;
 }
 
+// The run went through, with no violation and no session ended.
+void expect_no_session_ended(const FencingOffRun& run) {
+  ASSERT_EQ(run.result.exit_code, 0) << run.result.output;
+  EXPECT_EQ(live_mode(run.summary, "fencing-off")["runs_with_violation"], 0) << run.result.output;
+  EXPECT_TRUE(lines_of(run.lines, "lease.expire").empty()) << "no session ended";
+}
+
 // `locksim check` on a written history agrees with the run's verdict.
 void expect_check_agrees(const std::string& history, const nlohmann::json& mode_summary) {
   const Result checked = run_locksim("check " + history);
@@ -88,9 +95,7 @@ TEST(ConsensusLive, AHolderFrozenPastItsSessionIsTwoHoldersAndTheRevisionFencesI
 
 TEST(ConsensusLive, TheLeaderFrozenPastTheTtlEndsNoSession) {
   const FencingOffRun run = run_live_fencing_off("h16-consensus-leader-pause");
-  ASSERT_EQ(run.result.exit_code, 0) << run.result.output;
-  EXPECT_EQ(live_mode(run.summary, "fencing-off")["runs_with_violation"], 0) << run.result.output;
-  EXPECT_TRUE(lines_of(run.lines, "lease.expire").empty()) << "no session ended";
+  ASSERT_NO_FATAL_FAILURE(expect_no_session_ended(run));
   const std::vector<nlohmann::json> paused = lines_of(run.lines, "fault.begin");
   ASSERT_EQ(paused.size(), 1u);
   EXPECT_EQ(paused[0]["target"], "consensus-0") << "the run begins with consensus-0 leading";
@@ -107,9 +112,7 @@ TEST(ConsensusLive, TheLeaderFrozenPastTheTtlEndsNoSession) {
 
 TEST(ConsensusLive, TheLeaderKilledAndRestartedEndsNoSession) {
   const FencingOffRun run = run_live_fencing_off("h16-consensus-member-crash");
-  ASSERT_EQ(run.result.exit_code, 0) << run.result.output;
-  EXPECT_EQ(live_mode(run.summary, "fencing-off")["runs_with_violation"], 0) << run.result.output;
-  EXPECT_TRUE(lines_of(run.lines, "lease.expire").empty()) << "no session ended";
+  ASSERT_NO_FATAL_FAILURE(expect_no_session_ended(run));
   const std::vector<nlohmann::json> crashes = lines_of(run.lines, "crash");
   const std::vector<nlohmann::json> restarts = lines_of(run.lines, "restart");
   ASSERT_EQ(crashes.size(), 1u);
