@@ -183,7 +183,8 @@ TEST(ConsensusEnsemble, EtcdsShortestLeaseIsOneAndAHalfElectionTimeoutsRoundedUp
 // session alive through the others. In the seeds where the old leader's
 // lessor wins the race as it steps down, its stale deadlines revoke the
 // session (at its resume, through the new leader); in the rest nothing ends.
-// Over 200 seeds the race is won at about the measured 3 in 40.
+// Over 200 seeds the race is won at about the measured 1 in 6 (of the wakes
+// that hear of the new leader by its append).
 TEST(ConsensusEnsemble, AResumedLeadersStaleLessorSometimesRevokesASessionKeptAlive) {
   SystemOptions options = ensemble_of_three();
   options.lock.lease = 5_s;
@@ -215,8 +216,8 @@ TEST(ConsensusEnsemble, AResumedLeadersStaleLessorSometimesRevokesASessionKeptAl
     EXPECT_LT(at_ns(worker_1[0]), nanos(9_s + 100_ms)) << "seed " << seed;
     EXPECT_NE(worker_1[0]["proc"], "consensus-0") << "the new leader commits the revocation";
   }
-  EXPECT_GE(revoked, 4) << "about 3 in 40 of 200";
-  EXPECT_LE(revoked, 25);
+  EXPECT_GE(revoked, 15) << "about 1 in 6 of 200";
+  EXPECT_LE(revoked, 45);
 }
 
 }  // namespace
