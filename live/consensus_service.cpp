@@ -2,10 +2,7 @@
 
 #include <algorithm>
 
-#include <fmt/format.h>
-
 #include "live/etcd_gateway.h"
-#include "live/live_fault_forms.h"
 #include "live/redis_client.h"
 #include "model/consensus_member.h"
 #include "vocabulary/event_kind.h"
