@@ -3,20 +3,14 @@
 #include <algorithm>
 
 #include "live/etcd_gateway.h"
-#include "live/redis_client.h"
 #include "model/consensus_member.h"
-#include "vocabulary/event_kind.h"
 #include "vocabulary/fault_kind.h"
 #include "vocabulary/field_name.h"
-#include "vocabulary/proc_name.h"
 #include "vocabulary/reason.h"
 #include "vocabulary/setup_name.h"
 
 namespace locksim::live {
 
-using vocabulary::EventKind;
-using vocabulary::event_kind_name;
-using vocabulary::fault_kind_name;
 namespace field = vocabulary::field;
 
 namespace {
@@ -118,17 +112,14 @@ asio::awaitable<void> ask_who_leads(std::string endpoint, std::size_t member, st
 }  // namespace
 
 ConsensusService::ConsensusService(asio::io_context& io, FaultProxy& proxy, const scenario::Scenario& scenario,
-                                   std::string lock_prefix, Record record, Now now, Fail fail)
+                                   std::string lock_prefix, Now now)
     : io_{io},
       proxy_{proxy},
       scenario_{scenario},
       lock_prefix_{std::move(lock_prefix)},
-      record_{std::move(record)},
       now_{std::move(now)},
-      fail_{std::move(fail)},
       cluster_{cluster_options(scenario)},
-      heard_{std::make_shared<Heard>()},
-      restarting_(cluster_.member_count()) {
+      heard_{std::make_shared<Heard>()} {
   if (cluster_.member_count() > 1) cluster_.hand_leadership_to(0);
   heard_->leader = 0;
 }
@@ -183,95 +174,7 @@ std::optional<std::size_t> ConsensusService::member_of(const std::string& target
   return std::nullopt;
 }
 
-bool ConsensusService::act(const PlannedFault& fault) {
-  const std::optional<std::size_t> member = member_of(fault.target);
-  // A fault that finds its member down does nothing, as in the model.
-  if (!member || cluster_.pid(*member) <= 0 || cluster_.paused(*member) || restarting_[*member].joinable()) return false;
-  if (fault.kind() == FaultKind::kPause) {
-    pause(*member, fault);
-  } else {
-    crash(*member, fault);
-  }
-  return true;
-}
-
-void ConsensusService::record_line(const std::string& proc, std::string_view event) {
-  record_(Json{{field::kTime, now_()}, {field::kProc, proc}, {field::kEvent, event}});
-}
-
-void ConsensusService::pause(std::size_t member, const PlannedFault& fault) {
-  cluster_.pause(member);
-  const std::string name = member_name(member);
-  record_(Json{{field::kTime, now_()},
-               {field::kProc, vocabulary::proc::kNemesis},
-               {field::kEvent, event_kind_name(EventKind::kFaultBegin)},
-               {field::kKind, fault_kind_name(FaultKind::kPause)},
-               {field::kTarget, name},
-               {field::kForNs, fault.length.count_ns()}});
-  auto timer = std::make_shared<asio::steady_timer>(io_);
-  timer->expires_after(std::chrono::nanoseconds{fault.length.count_ns()});
-  timer->async_wait([this, timer, member, name](const boost::system::error_code& error) {
-    if (error) return;
-    cluster_.resume(member);
-    record_(Json{{field::kTime, now_()},
-                 {field::kProc, vocabulary::proc::kNemesis},
-                 {field::kEvent, event_kind_name(EventKind::kFaultEnd)},
-                 {field::kKind, fault_kind_name(FaultKind::kPause)},
-                 {field::kTarget, name}});
-  });
-}
-
-void ConsensusService::crash(std::size_t member, const PlannedFault& fault) {
-  const std::string name = member_name(member);
-  record_(Json{{field::kTime, now_()},
-               {field::kProc, vocabulary::proc::kNemesis},
-               {field::kEvent, event_kind_name(EventKind::kFaultBegin)},
-               {field::kKind, fault_kind_name(FaultKind::kCrash)},
-               {field::kTarget, name}});
-  cluster_.crash(member);
-  record_line(name, event_kind_name(EventKind::kCrash));
-  const auto& restart_after = std::get<model::faults::Crash>(fault.params).restart_after;
-  if (!restart_after) return;
-  auto timer = std::make_shared<asio::steady_timer>(io_);
-  timer->expires_after(std::chrono::nanoseconds{restart_after->count_ns()});
-  timer->async_wait([this, timer, member](const boost::system::error_code& error) {
-    if (!error && !heard_->over) restart(member);
-  });
-}
-
-// etcd takes a while to rejoin: its restart runs on a thread of its own, and
-// its end is recorded back on the run's loop.
-void ConsensusService::restart(std::size_t member) {
-  const std::string name = member_name(member);
-  record_line(name, event_kind_name(EventKind::kRestart));
-  restarting_[member] = std::thread{[this, member, name] {
-    std::string failure;
-    try {
-      cluster_.restart(member);
-    } catch (const LiveError& error) {
-      failure = error.what();
-    }
-    asio::post(io_, [this, member, name, failure] {
-      if (restarting_[member].joinable()) restarting_[member].join();
-      if (!failure.empty()) {
-        fail_(failure);
-        return;
-      }
-      record_(Json{{field::kTime, now_()},
-                   {field::kProc, vocabulary::proc::kNemesis},
-                   {field::kEvent, event_kind_name(EventKind::kFaultEnd)},
-                   {field::kKind, fault_kind_name(FaultKind::kCrash)},
-                   {field::kTarget, name}});
-    });
-  }};
-}
-
-void ConsensusService::finish() {
-  heard_->over = true;
-  for (std::thread& restarting : restarting_) {
-    if (restarting.joinable()) restarting.join();
-  }
-}
+void ConsensusService::finish() { heard_->over = true; }
 
 std::vector<nlohmann::json> ConsensusService::lease_lines(const std::vector<nlohmann::json>& worker_lines) const {
   std::vector<ConsensusKeyChange> changes;

@@ -17,10 +17,10 @@
 //   keeping each change once, at the moment it was first heard, and asks
 //   every member's status every kStatusEvery; the lock service's history
 //   lines are derived from both after the run (consensus_leases.h).
-// - A pause is SIGSTOP/SIGCONT of the member; a crash SIGKILL, and a restart
-//   the same member started again from its data directory (on a thread of
-//   its own: etcd takes a while to rejoin), recorded as the model records
-//   them (`crash`, `restart` of the member).
+// - The coordinator pauses, crashes and restarts members through cluster()
+//   (SIGSTOP/SIGCONT, SIGKILL, the same member started again from its data
+//   directory), and records them as the model does (`crash`, `restart` of
+//   the member).
 
 #include <chrono>
 #include <cstdint>
@@ -30,7 +30,6 @@
 #include <optional>
 #include <set>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -46,15 +45,12 @@ namespace locksim::live {
 
 class ConsensusService {
  public:
-  using Record = std::function<void(nlohmann::ordered_json line)>;  // a coordinator line (t, proc, ev, …)
-  using Now = std::function<std::int64_t()>;                        // the run's time, ns
-  // Something went wrong that ends the run (a member that does not restart).
-  using Fail = std::function<void(std::string message)>;
+  using Now = std::function<std::int64_t()>;  // the run's time, ns
 
   // Starts the cluster (blocking: a second or two) and makes member 0 lead.
   // `lock_prefix`: the Mutex's prefix the workers put their keys under.
   ConsensusService(asio::io_context& io, FaultProxy& proxy, const scenario::Scenario& scenario,
-                   std::string lock_prefix, Record record, Now now, Fail fail);
+                   std::string lock_prefix, Now now);
   ~ConsensusService();
   ConsensusService(const ConsensusService&) = delete;
   ConsensusService& operator=(const ConsensusService&) = delete;
@@ -68,10 +64,13 @@ class ConsensusService {
 
   // Begins watching the lock's keys and asking who leads.
   void watch();
-  // Carries out a pause or crash of a member; false when it did nothing (no
-  // leader known, or the member is down or being restarted).
-  bool act(const scenario::PlannedFault& fault);
-  // Stops watching and waits for any restart under way. At the run's end.
+  // The member a fault's target names: consensus-K, or for
+  // `consensus-leader` the member last seen leading (nullopt: none yet).
+  [[nodiscard]] std::optional<std::size_t> member_of(const std::string& target) const;
+  // `consensus` for a single member, else consensus-K.
+  [[nodiscard]] std::string member_name(std::size_t member) const;
+  [[nodiscard]] EtcdCluster& cluster() { return cluster_; }
+  // Stops watching. At the run's end.
   void finish();
 
   // The lock service's lines (consensus_leases.h), from `worker_lines`.
@@ -82,23 +81,13 @@ class ConsensusService {
   struct Heard;
 
  private:
-  [[nodiscard]] std::string member_name(std::size_t member) const;
-  [[nodiscard]] std::optional<std::size_t> member_of(const std::string& target) const;
-  void pause(std::size_t member, const scenario::PlannedFault& fault);
-  void crash(std::size_t member, const scenario::PlannedFault& fault);
-  void restart(std::size_t member);
-  void record_line(const std::string& proc, std::string_view event);
-
   asio::io_context& io_;
   FaultProxy& proxy_;
   const scenario::Scenario& scenario_;
   std::string lock_prefix_;
-  Record record_;
   Now now_;
-  Fail fail_;
   EtcdCluster cluster_;
   std::shared_ptr<Heard> heard_;
-  std::vector<std::thread> restarting_;  // by member: a restart under way
 };
 
 // Why a consensus scenario cannot run live, naming its JSON path ("" when it can).

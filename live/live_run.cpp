@@ -300,11 +300,8 @@ class Coordinator {
   [[nodiscard]] bool consensus_service() const { return scenario_.system.service.kind == model::ServiceKind::kConsensus; }
   void start_consensus_service() {
     consensus_.emplace(io_, *proxy_, scenario_, LiveKeys{settings_.prefix}.lock(scenario_.system.lock.name) + "/",
-                       [this](Json line) { record(std::move(line)); }, [this] { return now(); },
-                       [this](std::string message) {
-                         failure_ = std::move(message);
-                         end_everything();
-                       });
+                       [this] { return now(); });
+    consensus_restarting_ = std::vector<std::thread>(consensus_->cluster().member_count());
   }
   void start_failover_service() {
     const LiveKeys keys{settings_.prefix};
@@ -434,7 +431,7 @@ class Coordinator {
 
   void pause_or_crash(const PlannedFault& fault) {
     if (consensus_ && is_consensus_target(fault.target)) {
-      if (consensus_->act(fault)) fired_[fault.index] = true;
+      act_on_consensus_member(fault);
       return;
     }
     if (targets_a_lock_instance(fault)) {
@@ -530,10 +527,10 @@ class Coordinator {
     if (!server.running() || failover_restarting_[index].joinable()) return;
     fired_[fault.index] = true;
     if (fault.kind() == FaultKind::kPause) {
-      pause_server(server, fault.target, fault);
+      pause_server([&server] { server.freeze(); }, [&server] { server.thaw(); }, fault.target, fault);
       return;
     }
-    const std::int64_t crashed_at = crash_server(server, fault.target);
+    const std::int64_t crashed_at = crash_server([&server] { server.crash(); }, fault.target);
     if (const auto& restart_after = std::get<model::faults::Crash>(fault.params).restart_after) {
       after(scaled(*restart_after), [this, index, crashed_at] {
         if (time_is_up_) return;
@@ -541,7 +538,8 @@ class Coordinator {
         record(Json{{field::kTime, restarted_at},
                     {field::kProc, instance_name(index)},
                     {field::kEvent, event_kind_name(EventKind::kRestart)}});
-        restart_server(failover_->server(index), failover_restarting_[index], [this, index, crashed_at, restarted_at] {
+        restart_server([this, index] { failover_->server(index).restart(); }, failover_restarting_[index],
+                       [this, index, crashed_at, restarted_at] {
           failover_->restarted(index, LockRestart{crashed_at, restarted_at, std::nullopt});
           record_nemesis(EventKind::kFaultEnd,
                          {{field::kKind, fault_kind_name(FaultKind::kCrash)}, {field::kTarget, instance_name(index)}});
@@ -550,14 +548,43 @@ class Coordinator {
     }
   }
 
-  // Starts `server` again on a thread of its own (redis-server takes some
-  // milliseconds to answer, and the workers' lines must be read
-  // meanwhile), then does `then` on the run's loop.
-  void restart_server(RedisServer& server, std::thread& restarting, std::function<void()> then) {
-    restarting = std::thread{[this, &server, &restarting, then = std::move(then)] {
+  // A pause or crash (and restart) of a consensus member, `consensus-leader`
+  // being the member last seen leading; etcd reacts by itself (an election).
+  void act_on_consensus_member(const PlannedFault& fault) {
+    const std::optional<std::size_t> member = consensus_->member_of(fault.target);
+    // A fault that finds its member down (or no leader known) does nothing, as in the model.
+    if (!member || consensus_restarting_[*member].joinable()) return;
+    EtcdCluster& cluster = consensus_->cluster();
+    if (cluster.pid(*member) <= 0 || cluster.paused(*member)) return;
+    fired_[fault.index] = true;
+    const std::string name = consensus_->member_name(*member);
+    if (fault.kind() == FaultKind::kPause) {
+      pause_server([&cluster, member] { cluster.pause(*member); }, [&cluster, member] { cluster.resume(*member); }, name,
+                   fault);
+      return;
+    }
+    (void)crash_server([&cluster, member] { cluster.crash(*member); }, name);
+    const auto& restart_after = std::get<model::faults::Crash>(fault.params).restart_after;
+    if (!restart_after) return;
+    after(scaled(*restart_after), [this, member = *member, name] {
+      if (time_is_up_) return;
+      record(Json{{field::kTime, now()}, {field::kProc, name}, {field::kEvent, event_kind_name(EventKind::kRestart)}});
+      restart_server([this, member] { consensus_->cluster().restart(member); }, consensus_restarting_[member],
+                     [this, name] {
+                       record_nemesis(EventKind::kFaultEnd,
+                                      {{field::kKind, fault_kind_name(FaultKind::kCrash)}, {field::kTarget, name}});
+                     });
+    });
+  }
+
+  // Starts a server again (`start`) on a thread of its own (redis-server
+  // takes some milliseconds to answer, etcd a second or more to rejoin, and
+  // the workers' lines must be read meanwhile), then does `then` on the run's loop.
+  void restart_server(std::function<void()> start, std::thread& restarting, std::function<void()> then) {
+    restarting = std::thread{[this, start = std::move(start), &restarting, then = std::move(then)] {
       std::string failure;
       try {
-        server.restart();
+        start();
       } catch (const LiveError& error) {
         failure = error.what();
       }
@@ -573,20 +600,21 @@ class Coordinator {
     }};
   }
 
-  // SIGSTOP for the fault's length, with its fault.begin and fault.end.
-  void pause_server(RedisServer& server, const std::string& name, const PlannedFault& fault) {
-    server.freeze();
+  // SIGSTOP (`freeze`) for the fault's length, then SIGCONT (`thaw`), with its fault.begin and fault.end.
+  void pause_server(const std::function<void()>& freeze, std::function<void()> thaw, const std::string& name,
+                    const PlannedFault& fault) {
+    freeze();
     record_nemesis(EventKind::kFaultBegin, fault_begin_fields(fault, name));
-    after(scaled(fault.length), [this, frozen = &server, name] {
-      frozen->thaw();
+    after(scaled(fault.length), [this, thaw = std::move(thaw), name] {
+      thaw();
       record_nemesis(EventKind::kFaultEnd, {{field::kKind, fault_kind_name(FaultKind::kPause)}, {field::kTarget, name}});
     });
   }
 
-  // SIGKILL, with its fault.begin and the server's crash; returns the crash's time.
-  std::int64_t crash_server(RedisServer& server, const std::string& name) {
+  // SIGKILL (`kill`), with its fault.begin and the server's crash; returns the crash's time.
+  std::int64_t crash_server(const std::function<void()>& kill, const std::string& name) {
     record_nemesis(EventKind::kFaultBegin, {{field::kKind, fault_kind_name(FaultKind::kCrash)}, {field::kTarget, name}});
-    server.crash();
+    kill();
     const std::int64_t crashed_at = now();
     record(Json{{field::kTime, crashed_at}, {field::kProc, name}, {field::kEvent, event_kind_name(EventKind::kCrash)}});
     return crashed_at;
@@ -598,10 +626,10 @@ class Coordinator {
     if (!server.running() || instance.restarting.joinable()) return;
     fired_[fault.index] = true;
     if (fault.kind() == FaultKind::kPause) {
-      pause_server(server, instance.name, fault);
+      pause_server([&server] { server.freeze(); }, [&server] { server.thaw(); }, instance.name, fault);
       return;
     }
-    instance.restarts.push_back({crash_server(server, instance.name), 0, std::nullopt});
+    instance.restarts.push_back({crash_server([&server] { server.crash(); }, instance.name), 0, std::nullopt});
     // Redlock's delayed restart: the instance stays down that much longer
     // (the model's answers nothing meanwhile; live, it refuses connections).
     if (const auto& restart_after = std::get<model::faults::Crash>(fault.params).restart_after) {
@@ -617,7 +645,7 @@ class Coordinator {
     record(Json{{field::kTime, instance.restarts.back().restarted_ns},
                 {field::kProc, instance.name},
                 {field::kEvent, event_kind_name(EventKind::kRestart)}});
-    restart_server(*instance.server, instance.restarting, [this, slot = &instance] {
+    restart_server([server = instance.server] { server->restart(); }, instance.restarting, [this, slot = &instance] {
       slot->log->resubscribe();
       if (slot->memory_pressures > 0) set_maxmemory(*slot, "1");  // the other applications' data is back too
       RedisClient client{slot->endpoint.host, slot->endpoint.port};
@@ -979,6 +1007,9 @@ class Coordinator {
     for (std::thread& restarting : failover_restarting_) {
       if (restarting.joinable()) restarting.join();
     }
+    for (std::thread& restarting : consensus_restarting_) {
+      if (restarting.joinable()) restarting.join();
+    }
   }
 
   void end_everything() {
@@ -1123,6 +1154,7 @@ class Coordinator {
   std::size_t clients_made_ = 0;  // consensus: worker processes started, each a new client (WorkerConfig::first_member)
   std::map<std::string, int> failover_grants_;  // by instance, for after-grant faults
   std::array<std::thread, 2> failover_restarting_;  // a redis-failover server's restart under way
+  std::vector<std::thread> consensus_restarting_;   // by member: a consensus member's restart under way
   std::optional<StorageScriptShas> user_scripts_;
   std::vector<bool> fired_;
   std::vector<nlohmann::json> worker_lines_;
