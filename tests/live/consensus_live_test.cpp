@@ -22,10 +22,13 @@ using cli_test::Result;
 using cli_test::run_locksim;
 using cli_test::scratch;
 
-// The history's lines of `event`.
-std::vector<nlohmann::json> lines_of(const std::vector<nlohmann::json>& history, const std::string& event) {
+// The history's lines of `event` (about `owner`'s lease, if one is named).
+std::vector<nlohmann::json> lines_of(const std::vector<nlohmann::json>& history, const std::string& event,
+                                     const std::string& owner = "") {
   std::vector<nlohmann::json> found;
-  std::ranges::copy_if(history, std::back_inserter(found), [&](const nlohmann::json& line) { return line["ev"] == event; });
+  std::ranges::copy_if(history, std::back_inserter(found), [&](const nlohmann::json& line) {
+    return line["ev"] == event && (owner.empty() || line.value("owner", "") == owner);
+  });
   return found;
 }
 
@@ -49,11 +52,14 @@ FencingOffRun run_live_fencing_off(const std::string& name) {
   return run;
 }
 
-// The run went through, with no violation and no session ended.
+// The run went through, with no violation, and the holder (worker-1) kept its session.
 void expect_no_session_ended(const FencingOffRun& run) {
   ASSERT_EQ(run.result.exit_code, 0) << run.result.output;
   EXPECT_EQ(live_mode(run.summary, "fencing-off")["runs_with_violation"], 0) << run.result.output;
-  EXPECT_TRUE(lines_of(run.lines, "lease.expire").empty()) << "no session ended";
+  // The holder's session never ended. A waiter's abandoned key may: an attempt
+  // that timed out (no leader, or a loaded machine) leaves its key queued,
+  // granted and unused until its session runs out, as in the model.
+  EXPECT_TRUE(lines_of(run.lines, "lease.expire", "worker-1").empty()) << "the holder's session ended";
 }
 
 // `locksim check` on a written history agrees with the run's verdict.
@@ -80,9 +86,8 @@ TEST(ConsensusLive, AHolderFrozenPastItsSessionIsTwoHoldersAndTheRevisionFencesI
   const std::string history = histories + "/h16-consensus-holder-pause-live-seed1-fencing-on.jsonl";
   const std::vector<nlohmann::json> lines = history_lines(history);
   // The leader's lessor ended the frozen holder's session, then granted the waiter a higher revision.
-  const std::vector<nlohmann::json> expiries = lines_of(lines, "lease.expire");
+  const std::vector<nlohmann::json> expiries = lines_of(lines, "lease.expire", "worker-1");
   ASSERT_EQ(expiries.size(), 1u) << result.output;
-  EXPECT_EQ(expiries[0]["owner"], "worker-1");
   const std::vector<nlohmann::json> grants = lines_of(lines, "lease.grant");
   ASSERT_GE(grants.size(), 2u);
   EXPECT_EQ(grants[1]["owner"], "worker-2");
