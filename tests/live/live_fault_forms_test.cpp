@@ -21,6 +21,20 @@ std::vector<std::string> refused(const std::string& service, const std::string& 
 const std::string kFailover = R"({"kind": "redis-failover"})";
 const std::string kEnsemble = R"({"kind": "consensus", "nodes": 3})";
 
+// What etcd cannot run live is refused before the run, naming the key.
+TEST(LiveUnsupported, AConsensusFileEtcdCannotRunIsRefusedNamingItsKey) {
+  const auto why = [](const std::string& service, const std::string& lock = R"({"lease": "10s"})") {
+    return live_unsupported(scenario::parse_scenario(
+        R"({"name": "x", "service": )" + service + R"(, "lock": )" + lock + "}", "x.json"));
+  };
+  EXPECT_EQ(why(kEnsemble), "");
+  EXPECT_NE(why(R"({"kind": "consensus", "lock_delay": "15s"})").find("/service/lock_delay"), std::string::npos);
+  EXPECT_NE(why(R"({"kind": "consensus", "nodes": 5})").find("/service/nodes"), std::string::npos);
+  EXPECT_NE(why(R"({"kind": "consensus", "etcd_3_4_3_lock_bug": true})").find("/service/etcd_3_4_3_lock_bug"),
+            std::string::npos);
+  EXPECT_NE(why(R"({"kind": "consensus", "nodes": 1})", R"({"lease": "none"})").find("/lock/lease"), std::string::npos);
+}
+
 // A consensus member (or whoever leads) is paused or killed for real at a
 // time; the coordinator sees no member's events as they happen, and etcd
 // dials each peer at one address, so the proxy cannot cut members apart.
