@@ -166,7 +166,7 @@ sim::Task<> ConsensusMember::tick(Context context) {
 void ConsensusMember::reset_election_timer(Context context) {
   election_elapsed_ = 0;
   const auto ticks = static_cast<std::uint64_t>(ensemble_->election_ticks);
-  randomized_timeout_ = ensemble_->election_ticks + static_cast<int>(context.rng().below(ticks));
+  randomized_timeout_ = ensemble_->election_ticks + static_cast<int>(context.draw_below(ticks, "election timeout"));
 }
 
 void ConsensusMember::step(Context context, const sim::Message& message, std::size_t from) {
@@ -237,7 +237,7 @@ void ConsensusMember::on_vote_ack(Context context, const RaftVoteAck& ack, std::
 }
 
 void ConsensusMember::revoke_by_stale_deadlines(Context context, std::size_t new_leader) {
-  if (!context.rng().chance(kStaleLessorRace)) return;
+  if (!context.draw_chance(kStaleLessorRace, "stale lessor")) return;
   for (const ConsensusNode::SessionDeadline& known : lessor_view_) {
     if (known.deadline <= context.monotonic_now()) {
       send_to(context, new_leader, RaftForwardedRevoke{known.session, known.number});

@@ -165,6 +165,11 @@ template <class Node>
 template <class Params>
 inline constexpr bool kTakesLength = std::ranges::find(Params::kKeys, std::string_view{"for"}) != Params::kKeys.end();
 
+template <class Node>
+[[nodiscard]] bool takes_length(const FaultParamsOf<Node>& params) {
+  return std::visit([](const auto& kind) { return kTakesLength<std::decay_t<decltype(kind)>>; }, params);
+}
+
 // The default parameters of `kind` (what a file that gives none of its keys means).
 [[nodiscard]] FaultParams default_fault_params(vocabulary::FaultKind kind);
 

@@ -450,6 +450,8 @@ bool RedisInstance::sample_into_eviction_pool(Context context) {
   const auto total = static_cast<std::uint64_t>(static_cast<std::int64_t>(locks.size()) + others) + counter;
   if (total == 0) return false;
   // dictGetSomeKeys: up to maxmemory-samples distinct keys, drawn from the seed.
+  // Always from the seed, never `locksim verify`'s chooser: drawing until the
+  // keys differ needs fresh values, and a chooser gives one site one value.
   const std::uint64_t samples = std::min<std::uint64_t>(static_cast<std::uint64_t>(options_.memory.samples), total);
   std::vector<std::uint64_t> drawn;
   while (drawn.size() < samples) {
@@ -578,7 +580,7 @@ void RedisInstance::changed(Context context, const std::string& lock) {
 }
 
 void RedisInstance::ship_in_order(Context context, sim::Payload message) {
-  const LocalTime drawn = context.monotonic_now() + options_.replication_lag.sample(context.rng());
+  const LocalTime drawn = context.monotonic_now() + context.draw(options_.replication_lag, "service.replication_lag");
   last_shipment_due_ = std::max(last_shipment_due_, drawn);
   context.spawn("replicate", ship_when_due(context, std::move(message), last_shipment_due_));
 }

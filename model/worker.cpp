@@ -49,7 +49,7 @@ sim::Task<> Worker::run(Context context) {
     if (!granted) {
       ++jobs_.given_up;
       if (stops_after_giving_up(options_.workload)) break;
-      co_await context.sleep(options_.workers.between.sample(context.rng()));
+      co_await context.sleep(context.draw(options_.workers.between, "workers.between"));
       continue;
     }
     const Lease& lease = *granted;
@@ -72,7 +72,7 @@ sim::Task<> Worker::run(Context context) {
     if (result.done) {
       ++jobs_.done;
     }
-    co_await context.sleep(options_.workers.between.sample(context.rng()));
+    co_await context.sleep(context.draw(options_.workers.between, "workers.between"));
   }
   finished_ = true;
   on_finished_();
@@ -112,7 +112,7 @@ sim::Task<std::optional<Lease>> Worker::acquire_until_granted(Context context) {
     ++tries;
     const AfterFailedAcquire next =
         after_failed_acquire(options_.workers.max_tries, options_.workers.acquire_timeout, tries,
-                             context.now() - started, options_.workers.retry.sample(context.rng()));
+                             context.now() - started, context.draw(options_.workers.retry, "workers.retry"));
     if (next.give_up != nullptr) {
       context.record(EventKind::kAcquireGiveUp,
                      {{field::kLock, lock}, {field::kReason, next.give_up}, {field::kTries, tries}});
@@ -191,7 +191,7 @@ sim::Task<Worker::JobResult> Worker::do_job_holding(Context context) {
     co_return JobResult{true, true};  // every customer billed
   }
 
-  co_await context.sleep(options_.workers.work.sample(context.rng()));
+  co_await context.sleep(context.draw(options_.workers.work, "workers.work", true));
 
   if (skips_write(options_.workers, lease_lost_, lease_ran_out(context))) {
     co_return JobResult{};  // the hold ends (expired or lost) without writing
@@ -199,7 +199,7 @@ sim::Task<Worker::JobResult> Worker::do_job_holding(Context context) {
   if (options_.workers.check_before_write) {
     // The client's steps from its look to its write leaving: a pause that
     // lands here is one the check could not see.
-    co_await context.sleep(options_.workers.check_to_write.sample(context.rng()));
+    co_await context.sleep(context.draw(options_.workers.check_to_write, "workers.check_to_write", true));
   }
   if (external) {
     // Step one, the charge, goes to payments with the key; step two, mark
@@ -277,7 +277,7 @@ sim::Task<> Worker::renew_while_holding(Context context, std::uint64_t hold_numb
       if (outcome.renewed || resends_left == 0 || !resends_renewal_after(options_.service.kind, outcome.reason)) break;
       context.record(EventKind::kRenewFail, {{field::kReason, outcome.reason}});
       --resends_left;
-      co_await context.sleep(options_.workers.renew_retry_delay.sample(context.rng()));
+      co_await context.sleep(context.draw(options_.workers.renew_retry_delay, "workers.renew_retry_delay", true));
       if (hold_number != hold_number_) co_return;
     }
     if (!outcome.renewed) {

@@ -65,6 +65,15 @@ model::BoundFault bind(const PlannedFault& fault, const sim::Simulation& simulat
 
 // Whose events an event trigger counts: its target's, or with
 // `consensus-leader`, every member's (only the leader records the service's events).
+// A fault's `for` asked of `locksim verify`'s chooser as the fault strikes,
+// when the lease left of its target (or of the holder) is known.
+sim::Duration chosen_length(sim::Chooser& chooser, const scenario::FaultSpec& spec, const PlannedFault& fault) {
+  if (!model::takes_length(fault.params)) return fault.length;
+  const std::string subject = fmt::format("faults[{}]", fault.index);
+  const std::string_view lease_of = fault.target.empty() ? sim::kLeaseOfHolder : std::string_view{fault.target};
+  return chooser.choose_duration({"fault length", subject, lease_of}, spec.length);
+}
+
 std::vector<std::string> procs_watched(const std::string& target, const sim::Simulation& simulation,
                                        model::System& system) {
   if (target != model::kConsensusLeader) return {target};
@@ -171,7 +180,7 @@ SeedRun run_seed(const scenario::Scenario& scenario, std::uint64_t seed, model::
 }
 
 SeedRun run_plan(const scenario::Scenario& scenario, const scenario::Plan& plan, model::Fencing fencing,
-                 const LineWatcher& watch, OracleChoice oracle_choice) {
+                 const LineWatcher& watch, OracleChoice oracle_choice, sim::Chooser* chooser) {
   SeedRun result;
   result.seed = plan.seed;
   result.fencing = fencing;
@@ -183,6 +192,7 @@ SeedRun run_plan(const scenario::Scenario& scenario, const scenario::Plan& plan,
   simulation_options.time_limit = scenario.duration;
   simulation_options.event_limit = scenario.event_limit;
   simulation_options.network = scenario.network;
+  simulation_options.chooser = chooser;
 
   // The history's text is made only for a watcher (replay's trace,
   // --history, the reports); the checker reads the typed records.
@@ -243,8 +253,9 @@ SeedRun run_plan(const scenario::Scenario& scenario, const scenario::Plan& plan,
   model::Nemesis nemesis{simulation, system};
   std::vector<bool> fired(scenario.faults.size(), false);
   for (const PlannedFault& fault : plan.faults) {
-    auto act = [bound = bind(fault, simulation), index = fault.index, &nemesis, &fired] {
-      if (nemesis.apply(bound)) fired[index] = true;
+    auto act = [bound = bind(fault, simulation), &fault, &scenario, &nemesis, &fired, chooser]() mutable {
+      if (chooser != nullptr) bound.length = chosen_length(*chooser, scenario.faults[fault.index], fault);
+      if (nemesis.apply(bound)) fired[fault.index] = true;
     };
     if (const auto* at = std::get_if<scenario::AtTime>(&fault.trigger)) {
       nemesis.at(sim::Time{} + at->at, act);

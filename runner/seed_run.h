@@ -66,8 +66,11 @@ using LineWatcher = std::function<void(std::string_view line, const sim::Simulat
                                const LineWatcher& watch = {}, OracleChoice oracle = OracleChoice::kOn);
 
 // The same, on a plan given explicitly (a saved plan, or one shared by two modes).
+// With a `chooser` (`locksim verify`), every draw of the run is asked of it,
+// and so is each fault's length, when the fault strikes (sim/chooser.h).
 [[nodiscard]] SeedRun run_plan(const scenario::Scenario& scenario, const scenario::Plan& plan, model::Fencing fencing,
-                               const LineWatcher& watch = {}, OracleChoice oracle = OracleChoice::kOn);
+                               const LineWatcher& watch = {}, OracleChoice oracle = OracleChoice::kOn,
+                               sim::Chooser* chooser = nullptr);
 
 // The kinds on which `verdict` and the oracle's `counts` disagree (a kind the
 // checker could not run is not compared; late_writes is).

@@ -24,18 +24,25 @@ Network::Route Network::route(NodeId from, NodeId to, Time now) {
     route.held = options_.partition_effect == PartitionEffect::kTcpRetransmits;
     return route;
   }
-  if (options_.drop_probability > 0.0 && rng_.chance(options_.drop_probability)) {
+  if (options_.drop_probability > 0.0 && chance(from, to, options_.drop_probability, "message lost")) {
     return route;
   }
   route.arrival = arrival_time(from, to, now);
-  if (options_.duplicate_probability > 0.0 && rng_.chance(options_.duplicate_probability)) {
+  if (options_.duplicate_probability > 0.0 && chance(from, to, options_.duplicate_probability, "message duplicated")) {
     route.duplicate_arrival = arrival_time(from, to, now);
   }
   return route;
 }
 
+bool Network::chance(NodeId from, NodeId to, double probability, std::string_view what) {
+  if (chooser_ == nullptr) return rng_.chance(probability);
+  return chooser_->choose_chance({what, link_name_(from, to), {}}, probability);
+}
+
 Time Network::arrival_time(NodeId from, NodeId to, Time now) {
-  Time arrival = now + options_.delay.sample(rng_);
+  Time arrival = now + (chooser_ == nullptr ? options_.delay.sample(rng_)
+                                            : chooser_->choose_duration({"network delay", link_name_(from, to), {}},
+                                                                        options_.delay));
   if (options_.fifo_links) {
     LOCKSIM_ASSERT(from.index < node_count_ && to.index < node_count_, "message between unknown nodes");
     Time& last = last_arrival_[from.index * node_count_ + to.index];

@@ -16,9 +16,13 @@
 // All draws come from the network's own random stream, in send order.
 
 #include <cstdint>
+#include <functional>
 #include <optional>
+#include <string>
+#include <string_view>
 #include <vector>
 
+#include "chooser.h"
 #include "distribution.h"
 #include "message.h"
 #include "random.h"
@@ -104,6 +108,13 @@ class Network {
     ++connections_[b.index * node_count_ + a.index];
   }
 
+  // From now on every loss, duplicate and delay of a message is asked of
+  // `chooser` (sim/chooser.h), the link named by `link_name`.
+  void choose_with(Chooser* chooser, std::function<std::string(NodeId from, NodeId to)> link_name) {
+    chooser_ = chooser;
+    link_name_ = std::move(link_name);
+  }
+
   // Makes room for the per-link bookkeeping of `count` nodes.
   void resize(std::size_t count);
 
@@ -121,11 +132,14 @@ class Network {
 
   // Inline (defined in network.cpp, its only caller): once or twice per message.
   inline Time arrival_time(NodeId from, NodeId to, Time now);
+  bool chance(NodeId from, NodeId to, double probability, std::string_view what);
   bool is_cut_by_a_partition(NodeId from, NodeId to) const;
   Duration spike_delay(NodeId from, NodeId to) const;
 
   NetworkOptions options_;
   Rng rng_;
+  Chooser* chooser_ = nullptr;
+  std::function<std::string(NodeId, NodeId)> link_name_;
   std::vector<Partition> partitions_;
   std::vector<DelaySpike> spikes_;
   std::uint64_t next_id_ = 1;

@@ -16,6 +16,25 @@ LocalTime Context::monotonic_now() const { return simulation_->local_time(node_,
 LocalTime Context::now(ClockKind clock) const { return simulation_->local_time(node_, clock); }
 const std::string& Context::node_name() const { return simulation_->node_name(node_); }
 Rng& Context::rng() const { return simulation_->node_state(node_).rng; }
+Duration Context::draw(const Distribution& distribution, std::string_view what, bool lease_timed) const {
+  if (Chooser* chooser = simulation_->chooser()) {
+    const std::string& node = node_name();
+    return chooser->choose_duration({what, node, lease_timed ? std::string_view{node} : std::string_view{}},
+                                    distribution);
+  }
+  return distribution.sample(rng());
+}
+
+std::uint64_t Context::draw_below(std::uint64_t bound, std::string_view what) const {
+  if (Chooser* chooser = simulation_->chooser()) return chooser->choose_below({what, node_name(), {}}, bound);
+  return rng().below(bound);
+}
+
+bool Context::draw_chance(double probability, std::string_view what) const {
+  if (Chooser* chooser = simulation_->chooser()) return chooser->choose_chance({what, node_name(), {}}, probability);
+  return rng().chance(probability);
+}
+
 std::optional<NodeId> Context::find_node(std::string_view name) const { return simulation_->find_node(name); }
 
 Context::SleepAwaiter Context::sleep(Duration length) const {
@@ -62,7 +81,13 @@ Simulation::Simulation(SimulationOptions options, HistorySink history_sink)
       streams_{options_.seed},
       network_{options_.network, streams_.stream("network")},
       history_{std::move(history_sink)},
-      time_limit_{Time{} + options_.time_limit} {}
+      time_limit_{Time{} + options_.time_limit} {
+  if (options_.chooser != nullptr) {
+    network_.choose_with(options_.chooser,
+                         [this](NodeId from, NodeId to) { return node_name(from) + ">" + node_name(to); });
+    options_.chooser->attach(*this);
+  }
+}
 
 Simulation::~Simulation() {
   for (NodeState& node : nodes_) {

@@ -42,6 +42,7 @@
 #include <string_view>
 #include <vector>
 
+#include "chooser.h"
 #include "event_queue.h"
 #include "fifo_queue.h"
 #include "history_recorder.h"
@@ -63,6 +64,9 @@ struct SimulationOptions {
   Duration time_limit = Duration::minutes(60);       // run() stops at this true time; default 60 min
   std::uint64_t event_limit = 100'000'000;           // run() stops after this many events; default 1e8
   NetworkOptions network;                            // delays, loss, duplication; see network.h
+  // Set: every draw site asks it instead of the random streams (sim/chooser.h).
+  // Not owned; it must outlive the simulation.
+  Chooser* chooser = nullptr;
 };
 
 // A process, as (slot, generation): a stale id never matches a reused slot.
@@ -116,6 +120,14 @@ class Context {
   [[nodiscard]] const std::string& node_name() const;
   // The node's own random stream ("node/<name>"), e.g. for retry jitter.
   [[nodiscard]] Rng& rng() const;
+  // A draw at one of the model's draw sites: from rng(), or from the
+  // simulation's chooser when it has one (`locksim verify`). `what` names the
+  // site; the subject is this node. `lease_timed`: the length races this
+  // node's lease (or, off a worker, the holder's), so the lease left is a
+  // critical value.
+  [[nodiscard]] Duration draw(const Distribution& distribution, std::string_view what, bool lease_timed = false) const;
+  [[nodiscard]] std::uint64_t draw_below(std::uint64_t bound, std::string_view what) const;
+  [[nodiscard]] bool draw_chance(double probability, std::string_view what) const;
   [[nodiscard]] std::optional<NodeId> find_node(std::string_view name) const;
 
   // Resumes when the node's monotonic clock reads monotonic_now() + length
@@ -217,6 +229,7 @@ class Simulation {
 
   [[nodiscard]] Network& network() { return network_; }
   [[nodiscard]] const RandomStreams& random_streams() const { return streams_; }
+  [[nodiscard]] Chooser* chooser() const { return options_.chooser; }
 
   // --- history ----------------------------------------------------------------
   // Appends an event for a proc that is not a node ("nemesis", "run").
