@@ -1,0 +1,144 @@
+#include "verify/scripted_chooser.h"
+
+#include <fmt/core.h>
+
+#include "sim/duration_text.h"
+#include "vocabulary/event_kind.h"
+#include "vocabulary/field_name.h"
+
+namespace locksim::verify {
+namespace {
+
+namespace field = vocabulary::field;
+using vocabulary::EventKind;
+
+std::string_view text_of(std::span<const sim::Field> fields, std::string_view key) {
+  for (const sim::Field& f : fields) {
+    if (f.key == key) {
+      if (const auto* text = std::get_if<std::string_view>(&f.value)) return *text;
+    }
+  }
+  return {};
+}
+
+std::optional<std::int64_t> number_of(std::span<const sim::Field> fields, std::string_view key) {
+  for (const sim::Field& f : fields) {
+    if (f.key == key) {
+      if (const auto* number = std::get_if<std::int64_t>(&f.value)) return *number;
+    }
+  }
+  return std::nullopt;
+}
+
+std::string described(const DurationValue& value) {
+  return fmt::format("{} ({})", sim::format_duration(value.value), value.why);
+}
+
+}  // namespace
+
+ScriptedChooser::ScriptedChooser(std::vector<std::uint32_t> script, DomainOptions options)
+    : script_{std::move(script)}, options_{options} {}
+
+void ScriptedChooser::attach(sim::Simulation& simulation) {
+  simulation_ = &simulation;
+  simulation.observe([this](std::string_view proc, EventKind event, std::span<const sim::Field> fields) {
+    follow(proc, event, fields);
+  });
+}
+
+void ScriptedChooser::follow(std::string_view /*proc*/, EventKind event, std::span<const sim::Field> fields) {
+  switch (event) {
+    case EventKind::kAcquireOk:
+      ++epoch_;
+      return;
+    case EventKind::kLeaseGrant:
+    case EventKind::kLeaseRenew: {
+      const std::optional<std::int64_t> lease_ns = number_of(fields, field::kLeaseNs);
+      if (!lease_ns) return;  // a lock without a lease
+      const std::string owner{text_of(fields, field::kOwner)};
+      lease_ends_[owner] = simulation_->now() + sim::Duration::nanoseconds(*lease_ns);
+      if (event == EventKind::kLeaseGrant) last_owner_ = owner;
+      return;
+    }
+    case EventKind::kLeaseExpire:
+    case EventKind::kLeaseRelease:
+    case EventKind::kLeaseLost:
+      lease_ends_.erase(std::string{text_of(fields, field::kOwner)});
+      return;
+    default:
+      return;
+  }
+}
+
+std::optional<sim::Duration> ScriptedChooser::lease_left(std::string_view node) const {
+  if (simulation_ == nullptr) return std::nullopt;  // before the run
+  auto found = lease_ends_.find(std::string{node});
+  if (found == lease_ends_.end()) found = lease_ends_.find(last_owner_);
+  if (found == lease_ends_.end()) return std::nullopt;
+  return found->second - simulation_->now();
+}
+
+std::string ScriptedChooser::class_key(const sim::DrawSite& site) const {
+  return fmt::format("{} of {}, epoch {}", site.what, site.subject, epoch_);
+}
+
+std::uint32_t ScriptedChooser::next_index(std::string site, std::uint32_t size) {
+  const std::size_t position = points_.size();
+  const std::uint32_t index = position < script_.size() ? script_[position] : 0;
+  // A script is only ever a prefix of a run already made with the same
+  // domains (the run is deterministic), so its index is always in range.
+  points_.push_back({std::move(site), size, index < size ? index : 0, {}, {}});
+  return points_.back().index;
+}
+
+sim::Duration ScriptedChooser::choose_duration(const sim::DrawSite& site, const sim::Distribution& distribution) {
+  std::string key = class_key(site);
+  if (auto known = chosen_.find(key); known != chosen_.end()) return sim::Duration::nanoseconds(known->second);
+  const std::optional<sim::Duration> left = site.lease_of.empty() ? std::nullopt : lease_left(site.lease_of);
+  const std::vector<DurationValue> domain = duration_domain(distribution, left, options_);
+  const std::uint32_t index = next_index(key, static_cast<std::uint32_t>(domain.size()));
+  if (index != 0) {
+    points_.back().chosen = described(domain[index]);
+    points_.back().default_text = described(domain[0]);
+  }
+  chosen_.emplace(std::move(key), domain[index].value.count_ns());
+  return domain[index].value;
+}
+
+std::uint64_t ScriptedChooser::choose_below(const sim::DrawSite& site, std::uint64_t bound) {
+  std::string key = class_key(site);
+  if (auto known = chosen_.find(key); known != chosen_.end()) return static_cast<std::uint64_t>(known->second);
+  const std::vector<std::uint64_t> domain = below_domain(bound, false);
+  const std::uint32_t index = next_index(key, static_cast<std::uint32_t>(domain.size()));
+  if (index != 0) {
+    points_.back().chosen = fmt::format("{} of 0–{}", domain[index], bound - 1);
+    points_.back().default_text = fmt::format("{} (median)", domain[0]);
+  }
+  chosen_.emplace(std::move(key), static_cast<std::int64_t>(domain[index]));
+  return domain[index];
+}
+
+bool ScriptedChooser::choose_chance(const sim::DrawSite& site, double probability) {
+  std::string key = class_key(site);
+  if (auto known = chosen_.find(key); known != chosen_.end()) return known->second != 0;
+  const std::vector<bool> domain = chance_domain(probability);
+  const std::uint32_t index = next_index(key, static_cast<std::uint32_t>(domain.size()));
+  if (index != 0) {
+    points_.back().chosen = fmt::format("{} (probability {})", domain[index] ? "yes" : "no", probability);
+    points_.back().default_text = domain[0] ? "yes" : "no";
+  }
+  chosen_.emplace(std::move(key), domain[index] ? 1 : 0);
+  return domain[index];
+}
+
+std::uint64_t ScriptedChooser::choose_every(const sim::DrawSite& site, std::uint64_t bound,
+                                            const std::vector<std::string>& names) {
+  const std::uint32_t index = next_index(class_key(site), static_cast<std::uint32_t>(bound));
+  if (index != 0) {
+    points_.back().chosen = names.at(index);
+    points_.back().default_text = names.at(0);
+  }
+  return index;
+}
+
+}  // namespace locksim::verify

@@ -1,0 +1,66 @@
+#pragma once
+// The chooser one verified run is made with: it answers the n-th choice
+// point of the run with the n-th index of its script (the default, index 0,
+// past the script's end) and records every choice point it met, with its
+// domain's size, so the enumerator can find the run's neighbours.
+//
+// Choice points are classes of draws: the draws of one site (what, subject)
+// within one lease epoch — between one acquire.ok in the run and the next —
+// share one choice, so a worker's retries while it waits, or the messages on
+// one link while one holder holds, move together. The first draw of a class
+// is its choice point; the class's later draws repeat its value.
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/chooser.h"
+#include "sim/simulation.h"
+#include "verify/choice_domain.h"
+
+namespace locksim::verify {
+
+// One choice point as a run met it.
+struct ChoicePoint {
+  std::string site;  // "workers.work of worker-1, epoch 2"
+  std::uint32_t domain_size = 1;
+  std::uint32_t index = 0;   // 0: the default
+  std::string chosen;        // the value and why, for people: "10.001s (the lease left + 1ms)"
+  std::string default_text;  // the default's: "1.05s (median)"
+};
+
+class ScriptedChooser : public sim::Chooser {
+ public:
+  ScriptedChooser(std::vector<std::uint32_t> script, DomainOptions options);
+
+  void attach(sim::Simulation& simulation) override;
+  sim::Duration choose_duration(const sim::DrawSite& site, const sim::Distribution& distribution) override;
+  std::uint64_t choose_below(const sim::DrawSite& site, std::uint64_t bound) override;
+  bool choose_chance(const sim::DrawSite& site, double probability) override;
+
+  // Plan-time choices (before the run): every value of [0, bound) is a different story.
+  std::uint64_t choose_every(const sim::DrawSite& site, std::uint64_t bound, const std::vector<std::string>& names);
+
+  [[nodiscard]] const std::vector<ChoicePoint>& points() const { return points_; }
+
+ private:
+  // The index for the next choice point, whose domain has `size` values; records it.
+  std::uint32_t next_index(std::string site, std::uint32_t size);
+  [[nodiscard]] std::string class_key(const sim::DrawSite& site) const;
+  [[nodiscard]] std::optional<sim::Duration> lease_left(std::string_view node) const;
+  void follow(std::string_view proc, vocabulary::EventKind event, std::span<const sim::Field> fields);
+
+  std::vector<std::uint32_t> script_;
+  DomainOptions options_;
+  std::vector<ChoicePoint> points_;
+  // Each class's value once chosen: a duration, an integer or a flag, by class key.
+  std::map<std::string, std::int64_t> chosen_;
+  const sim::Simulation* simulation_ = nullptr;
+  std::int64_t epoch_ = 0;  // acquire.ok lines so far
+  std::map<std::string, sim::Time> lease_ends_;  // by owner: when the service's lease ends (grant or renewal + lease)
+  std::string last_owner_;  // granted last
+};
+
+}  // namespace locksim::verify

@@ -1,0 +1,219 @@
+#include "verify/verification.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <limits>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+
+#include <fmt/core.h>
+
+#include "verify/chosen_plan.h"
+
+namespace locksim::verify {
+namespace {
+
+// A first deviation of the run with none: each is explored as its own task.
+struct FirstDeviation {
+  std::size_t position = 0;
+  std::uint32_t index = 0;
+};
+
+// What one task found, merged in task order so the result does not depend on threads.
+struct TaskResult {
+  std::int64_t runs = 0;
+  std::int64_t simulations = 0;
+  std::map<checker::ViolationKind, std::int64_t> runs_showing;
+  std::optional<VerifiedRun> found;
+};
+
+bool meets(const explore::ExploreGoal& goal, const runner::SeedRun& run) {
+  return std::any_of(goal.kinds.begin(), goal.kinds.end(),
+                     [&](checker::ViolationKind kind) { return run.verdict.violation_count(kind).value_or(0) > 0; });
+}
+
+void tally(const runner::SeedRun& run, std::map<checker::ViolationKind, std::int64_t>& runs_showing) {
+  for (const checker::ViolationKind kind : checker::kAllViolationKinds) {
+    if (run.verdict.violation_count(kind).value_or(0) > 0) ++runs_showing[kind];
+  }
+}
+
+std::vector<std::uint32_t> indices_before(const std::vector<ChoicePoint>& points, std::size_t end) {
+  std::vector<std::uint32_t> script;
+  script.reserve(end + 1);
+  for (std::size_t position = 0; position < end; ++position) script.push_back(points[position].index);
+  return script;
+}
+
+class LevelSearch {
+ public:
+  LevelSearch(const scenario::Scenario& scenario, const explore::ExploreGoal& goal, const Bounds& bounds,
+              std::atomic<std::int64_t>& runs_done)
+      : scenario_{scenario}, goal_{goal}, bounds_{bounds}, runs_done_{runs_done} {}
+
+  // Every run that has `remaining` more deviations after `script`, all after position `last`.
+  void visit(std::vector<std::uint32_t> script, std::size_t last, int remaining, TaskResult& out) const {
+    VerifiedRun made = run_script(scenario_, goal_.mode, std::move(script), bounds_);
+    ++out.simulations;
+    if (remaining == 0) {
+      ++out.runs;
+      runs_done_.fetch_add(1, std::memory_order_relaxed);
+      tally(made.run, out.runs_showing);
+      if (meets(goal_, made.run)) out.found = std::move(made);
+      return;
+    }
+    for (std::size_t position = last + 1; position < made.points.size(); ++position) {
+      for (std::uint32_t index = 1; index < made.points[position].domain_size; ++index) {
+        std::vector<std::uint32_t> child = indices_before(made.points, position);
+        child.push_back(index);
+        visit(std::move(child), position, remaining - 1, out);
+        if (out.found) return;
+      }
+    }
+  }
+
+ private:
+  const scenario::Scenario& scenario_;
+  const explore::ExploreGoal& goal_;
+  const Bounds& bounds_;
+  std::atomic<std::int64_t>& runs_done_;
+};
+
+}  // namespace
+
+std::vector<ChoicePoint> VerifiedRun::deviations() const {
+  std::vector<ChoicePoint> deviating;
+  for (const ChoicePoint& point : points) {
+    if (point.index != 0) deviating.push_back(point);
+  }
+  return deviating;
+}
+
+std::vector<std::int64_t> runs_per_level(const std::vector<ChoicePoint>& default_points, int deviations) {
+  // The elementary symmetric sums of the alternatives' counts: level d has
+  // one run per choice of d points and of an alternative at each.
+  constexpr double kMost = static_cast<double>(std::numeric_limits<std::int64_t>::max() / 2);
+  std::vector<double> sums(static_cast<std::size_t>(deviations) + 1, 0.0);
+  sums[0] = 1.0;
+  for (const ChoicePoint& point : default_points) {
+    const double alternatives = point.domain_size - 1.0;
+    for (std::size_t level = sums.size() - 1; level >= 1; --level) {
+      sums[level] = std::min(kMost, sums[level] + sums[level - 1] * alternatives);
+    }
+  }
+  std::vector<std::int64_t> counts;
+  for (const double sum : sums) counts.push_back(static_cast<std::int64_t>(sum));
+  return counts;
+}
+
+VerifiedRun run_script(const scenario::Scenario& scenario, model::Fencing mode, std::vector<std::uint32_t> script,
+                       const Bounds& bounds, const runner::LineWatcher& watch) {
+  ScriptedChooser chooser{script, bounds.domain};
+  VerifiedRun made;
+  made.plan = chosen_plan(scenario, chooser, bounds.anchors);
+  made.run = runner::run_plan(scenario, made.plan, mode, watch, runner::OracleChoice::kOn, &chooser);
+  if (!made.run.oracle_mismatches.empty()) {
+    const runner::OracleMismatch& first = made.run.oracle_mismatches.front();
+    throw std::runtime_error(fmt::format("the checker and the oracle disagree on {} (checker {}, oracle {})",
+                                         first.measure, first.checker_count, first.oracle_count));
+  }
+  made.points = chooser.points();
+  // Kept up to its last deviation: the rest is the default.
+  while (!script.empty() && script.back() == 0) script.pop_back();
+  made.script = std::move(script);
+  return made;
+}
+
+Verification verify(const scenario::Scenario& scenario, const explore::ExploreGoal& goal, const Bounds& bounds,
+                    int jobs, const ProgressWatcher& progress, std::optional<VerifiedRun> base_run) {
+  const auto started = std::chrono::steady_clock::now();
+  Verification result;
+  result.bounds = bounds;
+  result.goal = goal;
+  auto finish = [&] {
+    result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    return result;
+  };
+
+  VerifiedRun base = base_run ? std::move(*base_run) : run_script(scenario, goal.mode, {}, bounds);
+  result.runs = result.simulations = 1;
+  tally(base.run, result.runs_showing);
+  if (meets(goal, base.run)) {
+    result.counterexample = std::move(base);
+    return finish();
+  }
+  result.levels_done = 1;
+  const std::vector<std::int64_t> per_level = runs_per_level(base.points, bounds.deviations);
+  std::int64_t expected = 0;
+  for (const std::int64_t count : per_level) expected += count;
+
+  std::vector<FirstDeviation> firsts;
+  for (std::size_t position = 0; position < base.points.size(); ++position) {
+    for (std::uint32_t index = 1; index < base.points[position].domain_size; ++index) firsts.push_back({position, index});
+  }
+
+  std::atomic<std::int64_t> runs_done{1};
+  const LevelSearch search{scenario, goal, bounds, runs_done};
+  for (int level = 1; level <= bounds.deviations; ++level) {
+    std::vector<TaskResult> results(firsts.size());
+    std::atomic<std::size_t> next{0};
+    std::atomic<std::size_t> best{firsts.size()};  // the first task that found a run meeting the goal
+    std::exception_ptr failure;
+    std::mutex failure_mutex;
+    const int threads_wanted = std::max(1, jobs);
+    std::atomic<int> running{threads_wanted};
+    auto work = [&] {
+      struct Done {
+        std::atomic<int>& running;
+        ~Done() { --running; }
+      } done{running};
+      for (std::size_t task = next++; task < firsts.size(); task = next++) {
+        if (task > best.load()) continue;
+        try {
+          std::vector<std::uint32_t> script(firsts[task].position, 0);
+          script.push_back(firsts[task].index);
+          search.visit(std::move(script), firsts[task].position, level - 1, results[task]);
+        } catch (...) {
+          const std::lock_guard lock{failure_mutex};
+          if (!failure) failure = std::current_exception();
+          best = 0;
+          return;
+        }
+        if (results[task].found) {
+          std::size_t seen = best.load();
+          while (task < seen && !best.compare_exchange_weak(seen, task)) {
+          }
+        }
+      }
+    };
+    std::vector<std::jthread> threads;
+    for (int thread = 0; thread < threads_wanted; ++thread) threads.emplace_back(work);
+    auto last_report = std::chrono::steady_clock::now();
+    while (progress && running.load() > 0) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      if (std::chrono::steady_clock::now() - last_report >= std::chrono::milliseconds(500)) {
+        progress({runs_done.load(), expected, level});
+        last_report = std::chrono::steady_clock::now();
+      }
+    }
+    threads.clear();  // joins
+    if (failure) std::rethrow_exception(failure);
+
+    const std::size_t last = std::min(best.load(), firsts.size() - 1);
+    for (std::size_t task = 0; task <= last && !firsts.empty(); ++task) {
+      result.runs += results[task].runs;
+      result.simulations += results[task].simulations;
+      for (const auto& [kind, count] : results[task].runs_showing) result.runs_showing[kind] += count;
+    }
+    if (best.load() < firsts.size()) {
+      result.counterexample = std::move(results[best.load()].found);
+      return finish();
+    }
+    result.levels_done = level + 1;
+  }
+  return finish();
+}
+
+}  // namespace locksim::verify
