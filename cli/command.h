@@ -32,6 +32,7 @@ void add_list_command(CLI::App& app, ExitCode& exit_code);
 void add_merge_command(CLI::App& app, ExitCode& exit_code);
 void add_explain_command(CLI::App& app, ExitCode& exit_code);
 void add_explore_command(CLI::App& app, ExitCode& exit_code);
+void add_verify_command(CLI::App& app, ExitCode& exit_code);
 void add_advise_command(CLI::App& app, ExitCode& exit_code);
 void add_sweep_command(CLI::App& app, ExitCode& exit_code);
 void add_report_command(CLI::App& app, ExitCode& exit_code);

@@ -29,6 +29,7 @@ int main(int argc, char** argv) {
   locksim::cli::add_merge_command(app, exit_code);
   locksim::cli::add_explain_command(app, exit_code);
   locksim::cli::add_explore_command(app, exit_code);
+  locksim::cli::add_verify_command(app, exit_code);
   locksim::cli::add_advise_command(app, exit_code);
   locksim::cli::add_sweep_command(app, exit_code);
   locksim::cli::add_report_command(app, exit_code);

@@ -27,6 +27,7 @@
 #include "scenario/saved_plan.h"
 #include "scenario/scenario_text.h"
 #include "scenario/seed_limits.h"
+#include "verify/counterexample_file.h"
 
 namespace locksim::cli {
 namespace {
@@ -43,7 +44,7 @@ struct ReplayArguments {
 };
 
 ExitCode replay(const ReplayArguments& arguments) {
-  const std::vector<scenario::Scenario> loaded = load_scenarios({arguments.path});
+  const std::vector<scenario::Scenario> loaded = load_scenarios({arguments.path}, ChoiceFiles::kAccepted);
   if (loaded.size() != 1) throw BadInput(fmt::format("{}: replay takes one scenario file", arguments.path));
   const scenario::Scenario& scenario = loaded.front();
   // Without --fencing, the scenario's mode (compare: its first, off).
@@ -53,11 +54,15 @@ ExitCode replay(const ReplayArguments& arguments) {
   reports::TraceViewParse view =
       reports::parse_trace_view(arguments.trace, reports::trace_proc_names(scenario::scenario_node_names(scenario)));
   if (!view.view) throw BadInput(view.error);
+  if (scenario.choices && (arguments.seed || !arguments.plan_file.empty())) {
+    throw BadInput(fmt::format("{}: a verify counterexample is replayed by its `choices`, not by a seed: "
+                               "leave out --seed and --save-plan",
+                               arguments.path));
+  }
   const std::optional<std::uint64_t> seed = arguments.seed ? arguments.seed : scenario.first_seed;
-  if (!seed) {
+  if (!seed && !scenario.choices) {
     throw BadInput(fmt::format("{}: replay needs --seed S (the file records no first_seed)", arguments.path));
   }
-  const scenario::Plan plan = scenario::make_plan(scenario, *seed);
 
   std::ofstream history;
   if (!arguments.history_file.empty()) {
@@ -71,14 +76,27 @@ ExitCode replay(const ReplayArguments& arguments) {
     if (!svg) throw BadInput(fmt::format("--svg {}: cannot write the file", arguments.svg_file));
   }
   std::vector<reports::TraceEntry> trace;
-  const runner::SeedRun run = runner::run_plan(scenario, plan, fencing, [&](std::string_view line, const sim::Simulation& simulation) {
+  const runner::LineWatcher watch = [&](std::string_view line, const sim::Simulation& simulation) {
     reports::TraceEntry entry = reports::trace_entry(line);
     if (const std::optional<sim::NodeId> node = simulation.find_node(entry.proc)) {
       entry.local_time_ns = simulation.local_time(*node).ns();
     }
     trace.push_back(std::move(entry));
     if (history.is_open()) history << line << '\n';
-  });
+  };
+  runner::SeedRun run;
+  scenario::Plan plan;
+  if (scenario.choices) {
+    verify::VerifiedRun made = verify::run_script(scenario, fencing, verify::script_of(*scenario.choices),
+                                                  verify::bounds_of(*scenario.choices), watch);
+    if (const std::string problem = verify::check_sites(*scenario.choices, made); !problem.empty()) {
+      throw BadInput(fmt::format("{}: {}", arguments.path, problem));
+    }
+    run = std::move(made.run);
+  } else {
+    plan = scenario::make_plan(scenario, *seed);
+    run = runner::run_plan(scenario, plan, fencing, watch);
+  }
   if (!arguments.plan_file.empty()) {
     std::ofstream output{arguments.plan_file, std::ios::binary};
     output << scenario::saved_plan_json(scenario::read_scenario_text(scenario.file), scenario, plan);

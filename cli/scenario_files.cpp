@@ -45,6 +45,15 @@ std::vector<std::string> scenario_files(const std::vector<std::string>& paths) {
   return files;
 }
 
+// Thrown as a ScenarioError, so that `run` counts the file among its bad files.
+void refuse_choices(const scenario::Scenario& scenario) {
+  if (!scenario.choices) return;
+  throw scenario::ScenarioError(fmt::format(
+      "{}: /choices: a verify counterexample is one run, made by its choices, not a scenario to sample: "
+      "replay it (locksim replay {})",
+      scenario.file, scenario.file));
+}
+
 }  // namespace
 
 std::string resolve_scenario_path(const std::string& argument) {
@@ -66,11 +75,12 @@ std::string resolve_scenario_path(const std::string& argument) {
   throw BadInput(fmt::format("{}: no such scenario file or directory", argument));
 }
 
-std::vector<scenario::Scenario> load_scenarios(const std::vector<std::string>& paths) {
+std::vector<scenario::Scenario> load_scenarios(const std::vector<std::string>& paths, ChoiceFiles choice_files) {
   std::vector<scenario::Scenario> loaded;
   for (const std::string& file : scenario_files(paths)) {
     try {
       loaded.push_back(scenario::load_scenario_file(file));
+      if (choice_files == ChoiceFiles::kRefused) refuse_choices(loaded.back());
       print_setting_warnings(loaded.back());
     } catch (const scenario::ScenarioError& error) {
       throw BadInput(error.what());
@@ -84,6 +94,7 @@ LoadedScenarios load_scenarios_keeping_going(const std::vector<std::string>& pat
   for (const std::string& file : scenario_files(paths)) {
     try {
       loaded.scenarios.push_back(scenario::load_scenario_file(file));
+      refuse_choices(loaded.scenarios.back());
       print_setting_warnings(loaded.scenarios.back());
     } catch (const scenario::ScenarioError& error) {
       loaded.bad_files.push_back({file, error.what()});

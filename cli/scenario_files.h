@@ -3,6 +3,7 @@
 // *.json files of a directory in name order, and the built-in scenarios by
 // the names `locksim list` shows. Bad input becomes BadInput.
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -17,9 +18,15 @@ namespace locksim::cli {
 // nearest built-in name if it is a near miss.
 [[nodiscard]] std::string resolve_scenario_path(const std::string& argument);
 
+// Whether a command takes a `locksim verify` counterexample (a file with
+// `choices`, one run made by its choices): replay does; the others, which
+// sample seeds or search plans, would silently ignore its choices, so they refuse it.
+enum class ChoiceFiles : std::uint8_t { kRefused, kAccepted };
+
 // Requires every path to exist; a directory must hold at least one .json.
 // Prints each scenario's setting warnings to stderr once (print_setting_warnings).
-[[nodiscard]] std::vector<scenario::Scenario> load_scenarios(const std::vector<std::string>& paths);
+[[nodiscard]] std::vector<scenario::Scenario> load_scenarios(const std::vector<std::string>& paths,
+                                                             ChoiceFiles choice_files = ChoiceFiles::kRefused);
 
 // What `run` loaded: the valid scenarios, and every file that was not one
 // (so one bad file in a suite does not stop the others from running).

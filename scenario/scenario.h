@@ -111,6 +111,24 @@ struct SettingWarning {
   friend bool operator==(const SettingWarning&, const SettingWarning&) = default;
 };
 
+// One deviation of a run `locksim verify` found: the choice point at
+// `position` (in the order the run meets them) takes value `index` of its
+// domain; `site` names the point, so a file from another model is refused.
+struct ScriptedChoice {
+  std::size_t position = 0;
+  std::uint32_t index = 0;
+  std::string site;
+};
+
+// A counterexample of `locksim verify`, as its file keeps it (`choices`):
+// the bounds its domains were made under and its deviations. `replay` runs
+// it exactly; every other choice takes its default.
+struct ChoiceScript {
+  int anchors = 2;
+  bool wide_domain = false;
+  std::vector<ScriptedChoice> deviations;
+};
+
 struct Scenario {
   int format_version = kCurrentFormatVersion;  // the scenario format the file was written for
   std::string name;
@@ -124,6 +142,7 @@ struct Scenario {
   std::uint64_t event_limit = kMostEventsPerRun;
   int seeds = 100;                      // default seed count for `run`; default 100
   std::optional<std::uint64_t> first_seed;  // default first seed for `run`/`replay` (a saved plan's seed); else 1
+  std::optional<ChoiceScript> choices;      // a verify counterexample: replayed by its choices, not by a seed
   model::SystemOptions system;
   // workers.command: the user's own worker program, run by `locksim live`
   // in place of its own worker (docs/live.md); empty = locksim's. The

@@ -796,6 +796,38 @@ Bound read_bound(const Reader& reader, const json& value, const std::string& pat
   return *bound;
 }
 
+// `choices`: a `locksim verify` counterexample's deviations (scenario.h, ChoiceScript).
+void read_choices(const Reader& reader, const json& value, Scenario& scenario) {
+  reader.require_object(value, "/choices", {"anchors", "domain", "deviations"});
+  ChoiceScript script;
+  with_member(value, "anchors",
+              [&](const json& v) { script.anchors = static_cast<int>(reader.integer(v, "/choices/anchors", 0, 100)); });
+  with_member(value, "domain", [&](const json& v) {
+    const std::string domain = reader.string(v, "/choices/domain");
+    if (domain != "standard" && domain != "wide") reader.expected("/choices/domain", "\"standard\" or \"wide\"", v);
+    script.wide_domain = domain == "wide";
+  });
+  with_member(value, "deviations", [&](const json& v) {
+    if (!v.is_array()) reader.expected("/choices/deviations", "a list of deviations", v);
+    for (std::size_t index = 0; index < v.size(); ++index) {
+      const std::string path = fmt::format("/choices/deviations/{}", index);
+      reader.require_object(v[index], path, {"at", "index", "site"});
+      for (const char* key : {"at", "index", "site"}) {
+        if (!v[index].contains(key)) reader.fail(path, fmt::format("a deviation needs \"{}\"", key));
+      }
+      ScriptedChoice choice;
+      choice.position = static_cast<std::size_t>(reader.integer(v[index]["at"], path + "/at", 0, 100'000'000));
+      choice.index = static_cast<std::uint32_t>(reader.integer(v[index]["index"], path + "/index", 1, 1'000'000));
+      choice.site = reader.string(v[index]["site"], path + "/site", kLongestDescription);
+      if (!script.deviations.empty() && choice.position <= script.deviations.back().position) {
+        reader.fail(path + "/at", "deviations must be in the order of their positions, each at most once");
+      }
+      script.deviations.push_back(std::move(choice));
+    }
+  });
+  scenario.choices = std::move(script);
+}
+
 void read_expect(const Reader& reader, const json& value, Scenario& scenario) {
   const std::string path = "/expect";
   std::vector<std::string> modes;
@@ -996,7 +1028,7 @@ Scenario parse_scenario(std::string_view text, const std::string& file) {
   fill_in_client_preset(reader, document);
   reader.require_object(document, "",
                         {"format_version", "name", "description", "duration", "seeds", "first_seed", "service", "lock", "workers", "workload", "storage",
-                         "network", "clocks", "faults", "swarm", "expect", "allow_inert", "probes_required"});
+                         "network", "clocks", "faults", "swarm", "expect", "allow_inert", "probes_required", "choices"});
   Scenario scenario;
   scenario.file = file;
   scenario.content_hash = content_hash(text);
@@ -1050,6 +1082,7 @@ Scenario parse_scenario(std::string_view text, const std::string& file) {
     }
   });
   with_member(document, "expect", [&](const json& v) { read_expect(reader, v, scenario); });
+  with_member(document, "choices", [&](const json& v) { read_choices(reader, v, scenario); });
   scenario.warnings = setting_warnings(scenario);
   return scenario;
 }

@@ -266,6 +266,20 @@ constexpr std::array kReference = std::to_array<KeyReference>({
      "hazard probes that must be reached in every mode, else the scenario is inert"},
     {"/probes_required/N", "string", "", "", "at most 200 bytes", "a probe: pause_past_lease, late_op_at_storage, "
      "clock_jump_beyond_drift, failover_lost_lease, foreign_key_release"},
+    {"/choices", "object", "", "none", "written by `locksim verify`",
+     "a verify counterexample: the run is made by these choices, not by a seed; only `replay` takes such a file "
+     "(docs/verify.md)"},
+    {"/choices/anchors", "integer", "events", "2", "0 to 100", "the --anchors the run's domains were made under"},
+    {"/choices/domain", "\"standard\" | \"wide\"", "", "\"standard\"", "", "the --domain the run's domains were made under"},
+    {"/choices/deviations", "list of deviations", "", "[]", "in the order of their positions",
+     "the choice points that take a value other than their default; every other takes its default"},
+    {"/choices/deviations/N", "object", "", "", "at, index and site, all required", "one deviation"},
+    {"/choices/deviations/N/at", "integer", "", "", "0 to 100,000,000",
+     "the choice point's position: the run meets its choice points in this order, from 0"},
+    {"/choices/deviations/N/index", "integer", "", "", "1 to 1,000,000", "the value taken: its place in the point's domain"},
+    {"/choices/deviations/N/site", "string", "", "", "at most 4,000 bytes",
+     "the point's name, e.g. \"workers.work of worker-1, epoch 2\"; replay refuses a file whose run meets another "
+     "point there (written by another model)"},
     {"/expect", "object", "", "{}", "", "what must hold; a failed expectation is exit 1"},
     {"/expect/MODE", "object", "", "", "MODE: fencing-off, fencing-on or any",
      "expectations for runs with fencing off, on, or every mode that runs"},

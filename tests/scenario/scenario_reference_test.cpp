@@ -63,6 +63,8 @@ std::vector<ObjectProbe> every_object_the_parser_reads() {
       {"/expect", R"({"name": "x", "expect": {"zzzz": {}}})"},
       {"/expect/any", R"({"name": "x", "expect": {"any": {"zzzz": "==0"}}})"},
       {"/expect/fencing-on", R"({"name": "x", "expect": {"fencing-on": {"zzzz": "==0"}}})"},
+      {"/choices", R"({"name": "x", "choices": {"zzzz": 1}})"},
+      {"/choices/deviations/0", R"({"name": "x", "choices": {"deviations": [{"zzzz": 1}]}})"},
   };
   for (const char* kind : {"pause", "crash", "clock-jump", "clock-drift", "partition", "failover", "delay-spike",
                            "starve-renewal", "power-loss", "memory-pressure"}) {
@@ -98,7 +100,7 @@ TEST(ScenarioReference, EveryEntryIsAKeyTheParserAcceptsOrAListItem) {
   }
   // Reached by position in a list, not by a key the parser lists.
   const std::set<std::string> list_items{"/faults/N", "/faults/N/between/N", "/faults/N/between/N/N",
-                                         "/probes_required/N", "DISTRIBUTION"};
+                                         "/probes_required/N", "/choices/deviations/N", "DISTRIBUTION"};
   for (const KeyReference& entry : scenario_key_reference()) {
     const std::string pattern{entry.pattern};
     EXPECT_TRUE(reached.contains(pattern) || list_items.contains(pattern)) << pattern << " is not a key the parser accepts";
