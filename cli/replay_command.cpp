@@ -87,8 +87,10 @@ ExitCode replay(const ReplayArguments& arguments) {
   runner::SeedRun run;
   scenario::Plan plan;
   if (scenario.choices) {
-    verify::VerifiedRun made = verify::run_script(scenario, fencing, verify::script_of(*scenario.choices),
-                                                  verify::bounds_of(*scenario.choices), watch);
+    const verify::Bounds bounds = verify::bounds_of(*scenario.choices);
+    const std::optional<scenario::Scenario> extended = verify::with_extra_faults(scenario, bounds.extra_faults);
+    if (!extended) throw BadInput(fmt::format("{}: /choices/faults: the file has no pause and no crash to add more of", arguments.path));
+    verify::VerifiedRun made = verify::run_script(*extended, fencing, verify::script_of(*scenario.choices), bounds, watch);
     if (const std::string problem = verify::check_sites(*scenario.choices, made); !problem.empty()) {
       throw BadInput(fmt::format("{}: {}", arguments.path, problem));
     }

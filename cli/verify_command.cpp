@@ -1,4 +1,4 @@
-// `locksim verify SCENARIO [--deviations K] [--anchors N] [--domain standard|wide]
+// `locksim verify SCENARIO [--deviations K] [--anchors N] [--faults F] [--domain standard|wide]
 //   [--target KIND] [--fencing on|off] [--jobs J] [--limit RUNS] [--yes]
 //   [--out FILE.json] [--json FILE] [--quiet]`: every run of the scenario
 // within the bounds, made and checked (verify/verification.h): either the
@@ -36,6 +36,7 @@ struct VerifyArguments {
   std::string path;
   int deviations = 2;
   int anchors = 2;
+  int faults = 0;
   std::string domain = "standard";
   std::string target;
   std::string fencing;
@@ -65,7 +66,12 @@ std::optional<checker::ViolationKind> target_kind(const std::string& name) {
 ExitCode verify_scenario(const VerifyArguments& arguments) {
   const std::vector<scenario::Scenario> loaded = load_scenarios({arguments.path});
   if (loaded.size() != 1) throw BadInput(fmt::format("{}: verify takes one scenario file", arguments.path));
-  const scenario::Scenario& scenario = loaded.front();
+  const std::optional<scenario::Scenario> extended = verify::with_extra_faults(loaded.front(), arguments.faults);
+  if (!extended) {
+    throw BadInput(fmt::format("--faults {}: {} has no pause and no crash to add more of", arguments.faults,
+                               arguments.path));
+  }
+  const scenario::Scenario& scenario = *extended;
   const std::optional<model::Fencing> fencing =
       arguments.fencing.empty() ? std::nullopt
                                 : std::optional{scenario::fencing_modes_from_switch(arguments.fencing)->front()};
@@ -73,6 +79,7 @@ ExitCode verify_scenario(const VerifyArguments& arguments) {
   verify::Bounds bounds;
   bounds.deviations = arguments.deviations;
   bounds.anchors = arguments.anchors;
+  bounds.extra_faults = arguments.faults;
   bounds.domain.quartiles = arguments.domain == "wide";
   const std::string out = arguments.out.empty()
                               ? unused_file_name(file_name_part(scenario.name) + "-counterexample.json")
@@ -135,6 +142,10 @@ void add_verify_command(CLI::App& app, ExitCode& exit_code) {
   command->add_option("--anchors", arguments->anchors,
                       "A fault may also strike at its target's first N events of each anchor kind, 0 to 10 (default 2)")
       ->check(CLI::Range(0, 10));
+  command->add_option("--faults", arguments->faults,
+                      "Up to F more faults like the file's first pause (or crash), on any node, at any anchor, 0 to 4 "
+                      "(default 0)")
+      ->check(CLI::Range(0, 4));
   command->add_option("--domain", arguments->domain, "standard, or wide: also each distribution's quartiles")
       ->check(CLI::IsMember({"standard", "wide"}));
   command->add_option("--target", arguments->target, "The violation kind to look for (default: from the file's expect)");

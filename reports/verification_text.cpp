@@ -47,10 +47,15 @@ std::string bounds_text(const verify::Bounds& bounds) {
       "at most {}; each draw's domain is its default (the median, or the fixed value), its min and max "
       "(the 1st and 99th percentiles of an unbounded tail){}, and, for a length that races a lease (work, the "
       "check-to-write gap, a fault's length), the lease left ± {}; a target may be any the fault allows; a fault "
-      "may also strike at its target's first {} events of each anchor kind; draws of one site within one lease epoch "
+      "may also strike at its target's first {} events of each anchor kind;{} draws of one site within one lease epoch "
       "share one choice",
       plural(bounds.deviations, "deviation", "deviations"), bounds.domain.quartiles ? ", its quartiles" : "",
-      sim::format_duration(verify::kCriticalMargin), bounds.anchors);
+      sim::format_duration(verify::kCriticalMargin), bounds.anchors,
+      bounds.extra_faults == 0
+          ? ""
+          : fmt::format(" up to {} like the file's first pause (or crash) may be added, on any node, each one "
+                        "deviation;",
+                        plural(bounds.extra_faults, "more fault", "more faults")));
 }
 
 std::string verification_heading(const scenario::Scenario& scenario, const explore::ExploreGoal& goal,
@@ -124,6 +129,7 @@ std::string verification_json(const scenario::Scenario& scenario, const verify::
                     {"bounds",
                      {{"deviations", verification.bounds.deviations},
                       {"anchors", verification.bounds.anchors},
+                      {"faults", verification.bounds.extra_faults},
                       {"domain", verification.bounds.domain.quartiles ? "wide" : "standard"},
                       {"text", bounds_text(verification.bounds)}}},
                     {"runs", verification.runs},

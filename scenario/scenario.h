@@ -125,6 +125,7 @@ struct ScriptedChoice {
 // it exactly; every other choice takes its default.
 struct ChoiceScript {
   int anchors = 2;
+  int extra_faults = 0;  // --faults
   bool wide_domain = false;
   std::vector<ScriptedChoice> deviations;
 };

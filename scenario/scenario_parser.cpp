@@ -798,10 +798,13 @@ Bound read_bound(const Reader& reader, const json& value, const std::string& pat
 
 // `choices`: a `locksim verify` counterexample's deviations (scenario.h, ChoiceScript).
 void read_choices(const Reader& reader, const json& value, Scenario& scenario) {
-  reader.require_object(value, "/choices", {"anchors", "domain", "deviations"});
+  reader.require_object(value, "/choices", {"anchors", "faults", "domain", "deviations"});
   ChoiceScript script;
   with_member(value, "anchors",
               [&](const json& v) { script.anchors = static_cast<int>(reader.integer(v, "/choices/anchors", 0, 100)); });
+  with_member(value, "faults", [&](const json& v) {
+    script.extra_faults = static_cast<int>(reader.integer(v, "/choices/faults", 0, 4));
+  });
   with_member(value, "domain", [&](const json& v) {
     const std::string domain = reader.string(v, "/choices/domain");
     if (domain != "standard" && domain != "wide") reader.expected("/choices/domain", "\"standard\" or \"wide\"", v);

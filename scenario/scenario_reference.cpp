@@ -270,6 +270,7 @@ constexpr std::array kReference = std::to_array<KeyReference>({
      "a verify counterexample: the run is made by these choices, not by a seed; only `replay` takes such a file "
      "(docs/verify.md)"},
     {"/choices/anchors", "integer", "events", "2", "0 to 100", "the --anchors the run's domains were made under"},
+    {"/choices/faults", "integer", "faults", "0", "0 to 4", "the --faults the run was made under"},
     {"/choices/domain", "\"standard\" | \"wide\"", "", "\"standard\"", "", "the --domain the run's domains were made under"},
     {"/choices/deviations", "list of deviations", "", "[]", "in the order of their positions",
      "the choice points that take a value other than their default; every other takes its default"},

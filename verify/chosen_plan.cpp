@@ -46,7 +46,8 @@ void choose_trigger(const scenario::Scenario& scenario, const FaultSpec& fault, 
 
 }  // namespace
 
-scenario::Plan chosen_plan(const scenario::Scenario& scenario, ScriptedChooser& chooser, int anchors) {
+scenario::Plan chosen_plan(const scenario::Scenario& scenario, ScriptedChooser& chooser, int anchors,
+                           int extra_faults) {
   scenario::Plan plan;
   plan.seed = 1;  // what no site asks the chooser for (Sentinel's timer, an eviction's sample)
 
@@ -62,9 +63,15 @@ scenario::Plan chosen_plan(const scenario::Scenario& scenario, ScriptedChooser& 
     plan.worker_starts[node] = chooser.choose_duration({"workers.start", node, {}}, scenario.system.workers.start);
   }
 
+  const std::size_t first_extra = scenario.faults.size() - static_cast<std::size_t>(extra_faults);
   for (std::size_t index = 0; index < scenario.faults.size(); ++index) {
     const FaultSpec& fault = scenario.faults[index];
     const std::string subject = fmt::format("faults[{}]", index);
+    if (index >= first_extra &&
+        chooser.choose_every({"extra fault", subject, {}}, 2, {"absent", "present: another " + std::string{
+                                                                   scenario::fault_kind_name(fault.kind())}}) == 0) {
+      continue;
+    }
     // Lengths are chosen when the fault strikes; the plan keeps the median for its text.
     const sim::Duration length = duration_domain(fault.length, std::nullopt, {}).front().value;
     if (const auto* rate = std::get_if<scenario::AtRate>(&fault.trigger)) {

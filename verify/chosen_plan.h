@@ -8,7 +8,9 @@
 // (runner::run_plan), against the lease left then.
 //
 // Every fault of the file is in the plan (a swarm file's subsets are not
-// explored); a fault at a rate occurs at its mean gaps.
+// explored); a fault at a rate occurs at its mean gaps. The last
+// `extra_faults` faults of `scenario` are --faults' (with_extra_faults):
+// each is absent by default, and present as a deviation.
 
 #include "scenario/plan.h"
 #include "scenario/scenario.h"
@@ -16,6 +18,7 @@
 
 namespace locksim::verify {
 
-[[nodiscard]] scenario::Plan chosen_plan(const scenario::Scenario& scenario, ScriptedChooser& chooser, int anchors);
+[[nodiscard]] scenario::Plan chosen_plan(const scenario::Scenario& scenario, ScriptedChooser& chooser, int anchors,
+                                         int extra_faults = 0);
 
 }  // namespace locksim::verify

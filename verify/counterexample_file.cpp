@@ -18,6 +18,7 @@ std::string counterexample_file_json(std::string_view original, const scenario::
     deviations.push_back({{"at", position}, {"index", point.index}, {"site", point.site}});
   }
   document["choices"] = {{"anchors", bounds.anchors},
+                         {"faults", bounds.extra_faults},
                          {"domain", bounds.domain.quartiles ? "wide" : "standard"},
                          {"deviations", std::move(deviations)}};
   return document.dump(2) + "\n";
@@ -26,6 +27,7 @@ std::string counterexample_file_json(std::string_view original, const scenario::
 Bounds bounds_of(const scenario::ChoiceScript& choices) {
   Bounds bounds;
   bounds.anchors = choices.anchors;
+  bounds.extra_faults = choices.extra_faults;
   bounds.domain.quartiles = choices.wide_domain;
   bounds.deviations = static_cast<int>(choices.deviations.size());
   return bounds;

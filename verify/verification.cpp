@@ -108,11 +108,26 @@ std::vector<std::int64_t> runs_per_level(const std::vector<ChoicePoint>& default
   return counts;
 }
 
+std::optional<scenario::Scenario> with_extra_faults(const scenario::Scenario& scenario, int extra_faults) {
+  if (extra_faults == 0) return scenario;
+  for (const scenario::FaultKind kind : {scenario::FaultKind::kPause, scenario::FaultKind::kCrash}) {
+    const auto like = std::find_if(scenario.faults.begin(), scenario.faults.end(),
+                                   [kind](const scenario::FaultSpec& fault) { return fault.kind() == kind; });
+    if (like == scenario.faults.end()) continue;
+    scenario::Scenario extended = scenario;
+    scenario::FaultSpec extra = *like;
+    extra.target = {scenario::TargetGroup::kAny, ""};
+    for (int count = 0; count < extra_faults; ++count) extended.faults.push_back(extra);
+    return extended;
+  }
+  return std::nullopt;
+}
+
 VerifiedRun run_script(const scenario::Scenario& scenario, model::Fencing mode, std::vector<std::uint32_t> script,
                        const Bounds& bounds, const runner::LineWatcher& watch) {
   ScriptedChooser chooser{script, bounds.domain};
   VerifiedRun made;
-  made.plan = chosen_plan(scenario, chooser, bounds.anchors);
+  made.plan = chosen_plan(scenario, chooser, bounds.anchors, bounds.extra_faults);
   made.run = runner::run_plan(scenario, made.plan, mode, watch, runner::OracleChoice::kOn, &chooser);
   if (!made.run.oracle_mismatches.empty()) {
     const runner::OracleMismatch& first = made.run.oracle_mismatches.front();

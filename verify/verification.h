@@ -28,8 +28,14 @@ namespace locksim::verify {
 struct Bounds {
   int deviations = 2;  // --deviations
   int anchors = 2;     // --anchors: a fault may move to any of its target's first N events of each kind
+  int extra_faults = 0;  // --faults: up to this many more faults like the file's first pause (or crash)
   DomainOptions domain;
 };
+
+// The scenario with `bounds.extra_faults` copies of its first pause (else
+// its first crash) appended, each hitting any node; chosen_plan makes each
+// present or not. Empty when the file has neither: what to add is unknown.
+[[nodiscard]] std::optional<scenario::Scenario> with_extra_faults(const scenario::Scenario& scenario, int extra_faults);
 
 // One run of the search, as made.
 struct VerifiedRun {
@@ -63,14 +69,15 @@ struct Verification {
 // whose choice points do not depend on earlier choices, an estimate otherwise.
 [[nodiscard]] std::vector<std::int64_t> runs_per_level(const std::vector<ChoicePoint>& default_points, int deviations);
 
-// One run by `script` (the default past its end), checked by the checker and the oracle.
+// One run by `script` (the default past its end), checked by the checker and
+// the oracle. With extra faults, `scenario` is the one with_extra_faults made.
 [[nodiscard]] VerifiedRun run_script(const scenario::Scenario& scenario, model::Fencing mode,
                                      std::vector<std::uint32_t> script, const Bounds& bounds,
                                      const runner::LineWatcher& watch = {});
 
 using ProgressWatcher = std::function<void(const Progress&)>;
 
-// `jobs` threads; `progress` is called from the calling thread about twice a
+// `scenario`: with_extra_faults' when bounds.extra_faults > 0. `jobs` threads; `progress` is called from the calling thread about twice a
 // second. `base`: the run with no deviation, if already made (run_script with no script).
 [[nodiscard]] Verification verify(const scenario::Scenario& scenario, const explore::ExploreGoal& goal,
                                   const Bounds& bounds, int jobs, const ProgressWatcher& progress = {},

@@ -151,6 +151,34 @@ TEST(Verify, APauseOfTheLeaseLeftPlusOrMinusAMillisecondEndsJustAfterOrJustBefor
   EXPECT_GT(made.run.verdict.violation_count(ViolationKind::kStaleWrite).value_or(0), 0);
 }
 
+TEST(Verify, FencedConsensusWithFencedReadsHasNoStaleWriteWithinTwoDeviationsAndTwoPauses) {
+  // h16: the holder freezes 15 s right before its write, past its 10 s
+  // session; storage compares revisions on reads and writes. One more pause
+  // like it, on any node at any of its first two anchors of each kind, makes two.
+  const scenario::Scenario file = builtin("h16-consensus-holder-pause");
+  ASSERT_TRUE(file.system.storage.fence_reads);
+  Bounds bounds = with_deviations(2);
+  bounds.extra_faults = 1;
+  const std::optional<scenario::Scenario> scenario = with_extra_faults(file, bounds.extra_faults);
+  ASSERT_TRUE(scenario);
+  ASSERT_EQ(scenario->faults.size(), 2u);
+  const Verification verification =
+      verify(*scenario, goal(model::Fencing::kOn, {ViolationKind::kStaleWrite}), bounds, 2);
+  EXPECT_FALSE(verification.counterexample);
+  EXPECT_EQ(verification.levels_done, 3);
+  EXPECT_GT(verification.runs, 100);
+  EXPECT_GT(showing(verification, ViolationKind::kDoubleHolder), 0) << "the two holders fencing does not prevent";
+
+  bounds.extra_faults = 0;
+  const Verification one_pause = verify(file, goal(model::Fencing::kOn, {ViolationKind::kStaleWrite}), bounds, 2);
+  EXPECT_LT(one_pause.runs, verification.runs) << "the added pause's runs are runs the file alone does not have";
+}
+
+TEST(Verify, AFileWithoutAPauseOrACrashHasNothingToAddMoreOf) {
+  EXPECT_FALSE(with_extra_faults(builtin("control-no-faults"), 1));
+  EXPECT_TRUE(with_extra_faults(builtin("control-no-faults"), 0));
+}
+
 TEST(Verify, TheResultIsTheSameOnOneThreadAndOnTwo) {
   for (const char* name : {"h03-monotonic-lease-check", "h01-gc-pause-past-lease"}) {
     const scenario::Scenario scenario = builtin(name);
