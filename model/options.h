@@ -203,11 +203,20 @@ enum class Validation {
   kService,  // ask the lock service whether the token is current (Chubby's CheckSequencer)
 };
 
+// A guard broken on purpose, so that the tools meant to catch a broken
+// guard can be shown to (tests/verify: `verify` finds it where `run` does
+// not). No scenario key sets one.
+enum class StorageMutation : std::uint8_t {
+  kNone,
+  kReadsSkipCompare,  // a fenced read registers its token as the highest without comparing it
+};
+
 struct StorageOptions {
   Fencing fencing = Fencing::kOff;          // default off (a scenario's "compare" runs both)
   bool fence_reads = false;                 // reads carry the token and register it; default off
   Validation validate = Validation::kMaxSeen;  // default max-seen
   bool idempotency_keys = false;            // drop a repeated request_id; default off
+  StorageMutation mutation = StorageMutation::kNone;
 };
 
 // Each worker does `jobs` times: acquire → read key → work → write read+1 → release.

@@ -51,6 +51,8 @@ class Storage {
   sim::Task<> handle_write(sim::Context context, sim::Message request);
   // The token rule for a request on `key` carrying `token`.
   sim::Task<Verdict> check_token(sim::Context context, std::string key, std::optional<std::int64_t> token);
+  // StorageMutation::kReadsSkipCompare: the broken guard.
+  Verdict register_without_compare(const std::string& key, std::optional<std::int64_t> token);
   sim::Task<bool> token_is_current(sim::Context context, std::int64_t token);
 
   StorageOptions options_;

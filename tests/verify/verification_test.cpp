@@ -179,6 +179,35 @@ TEST(Verify, AFileWithoutAPauseOrACrashHasNothingToAddMoreOf) {
   EXPECT_TRUE(with_extra_faults(builtin("control-no-faults"), 0));
 }
 
+TEST(Verify, FindsABrokenGuardWithinTheDefaultBoundsWhereAThousandSeedsDoNot) {
+  // The mutation: storage registers a fenced read's token as the highest
+  // without comparing it. In h16 the holder freezes before its write, after
+  // its read, so its late write meets the compare and is turned away: every
+  // seed passes. Moved to after its grant, the frozen holder's first access
+  // on waking is its read, which lowers the highest token back to its own,
+  // and its write then passes.
+  scenario::Scenario mutated = builtin("h16-consensus-holder-pause");
+  mutated.system.storage.mutation = model::StorageMutation::kReadsSkipCompare;
+
+  std::int64_t stale_writes = 0;
+  for (std::uint64_t seed = 1; seed <= 1000; ++seed) {
+    stale_writes += runner::run_seed(mutated, seed, model::Fencing::kOn, {}, runner::OracleChoice::kOff)
+                        .verdict.violation_count(ViolationKind::kStaleWrite)
+                        .value_or(0);
+  }
+  EXPECT_EQ(stale_writes, 0);
+
+  const Verification verification = verify(mutated, goal(model::Fencing::kOn, {ViolationKind::kStaleWrite}), Bounds{}, 2);
+  ASSERT_TRUE(verification.counterexample);
+  const std::vector<ChoicePoint> deviations = verification.counterexample->deviations();
+  ASSERT_EQ(deviations.size(), 1u);
+  EXPECT_EQ(deviations[0].chosen, "at worker-1's acquire.ok #1");
+
+  const Verification intact = verify(builtin("h16-consensus-holder-pause"),
+                                     goal(model::Fencing::kOn, {ViolationKind::kStaleWrite}), Bounds{}, 2);
+  EXPECT_FALSE(intact.counterexample) << "the intact guard holds within the same bounds";
+}
+
 TEST(Verify, TheResultIsTheSameOnOneThreadAndOnTwo) {
   for (const char* name : {"h03-monotonic-lease-check", "h01-gc-pause-past-lease"}) {
     const scenario::Scenario scenario = builtin(name);
