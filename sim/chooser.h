@@ -23,7 +23,7 @@ class Simulation;
 inline constexpr std::string_view kLeaseOfHolder = "(the holder)";
 
 struct DrawSite {
-  std::string_view what;      // "work", "network delay", "fault length" …
+  std::string_view what;      // "workers.work", "network delay" …: a literal, which a chooser may keep
   std::string_view subject;   // whose draw: a node, a link "worker-1>redis", a fault "faults[0]"
   std::string_view lease_of;  // the node whose lease left is critical (or kLeaseOfHolder); empty: none
 };

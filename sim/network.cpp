@@ -34,14 +34,22 @@ Network::Route Network::route(NodeId from, NodeId to, Time now) {
   return route;
 }
 
+const std::string& Network::link_name(NodeId from, NodeId to) {
+  // Named once per link: a chooser is asked at every message.
+  const std::size_t link = from.index * node_count_ + to.index;
+  if (link_names_.size() != node_count_ * node_count_) link_names_.assign(node_count_ * node_count_, std::string{});
+  if (link_names_[link].empty()) link_names_[link] = link_namer_(from, to);
+  return link_names_[link];
+}
+
 bool Network::chance(NodeId from, NodeId to, double probability, std::string_view what) {
   if (chooser_ == nullptr) return rng_.chance(probability);
-  return chooser_->choose_chance({what, link_name_(from, to), {}}, probability);
+  return chooser_->choose_chance({what, link_name(from, to), {}}, probability);
 }
 
 Time Network::arrival_time(NodeId from, NodeId to, Time now) {
   Time arrival = now + (chooser_ == nullptr ? options_.delay.sample(rng_)
-                                            : chooser_->choose_duration({"network delay", link_name_(from, to), {}},
+                                            : chooser_->choose_duration({"network delay", link_name(from, to), {}},
                                                                         options_.delay));
   if (options_.fifo_links) {
     LOCKSIM_ASSERT(from.index < node_count_ && to.index < node_count_, "message between unknown nodes");

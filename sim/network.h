@@ -112,7 +112,7 @@ class Network {
   // `chooser` (sim/chooser.h), the link named by `link_name`.
   void choose_with(Chooser* chooser, std::function<std::string(NodeId from, NodeId to)> link_name) {
     chooser_ = chooser;
-    link_name_ = std::move(link_name);
+    link_namer_ = std::move(link_name);
   }
 
   // Makes room for the per-link bookkeeping of `count` nodes.
@@ -133,13 +133,15 @@ class Network {
   // Inline (defined in network.cpp, its only caller): once or twice per message.
   inline Time arrival_time(NodeId from, NodeId to, Time now);
   bool chance(NodeId from, NodeId to, double probability, std::string_view what);
+  const std::string& link_name(NodeId from, NodeId to);
   bool is_cut_by_a_partition(NodeId from, NodeId to) const;
   Duration spike_delay(NodeId from, NodeId to) const;
 
   NetworkOptions options_;
   Rng rng_;
   Chooser* chooser_ = nullptr;
-  std::function<std::string(NodeId, NodeId)> link_name_;
+  std::function<std::string(NodeId, NodeId)> link_namer_;
+  std::vector<std::string> link_names_;  // by from * node_count_ + to, as named
   std::vector<Partition> partitions_;
   std::vector<DelaySpike> spikes_;
   std::uint64_t next_id_ = 1;

@@ -78,62 +78,66 @@ std::optional<sim::Duration> ScriptedChooser::lease_left(std::string_view node) 
   return found->second - simulation_->now();
 }
 
-std::string ScriptedChooser::class_key(const sim::DrawSite& site) const {
-  return fmt::format("{} of {}, epoch {}", site.what, site.subject, epoch_);
+std::optional<std::int64_t> ScriptedChooser::known(const sim::DrawSite& site) const {
+  const auto found = chosen_.find(ClassView{site.what, site.subject, epoch_});
+  return found == chosen_.end() ? std::nullopt : std::optional{found->second};
 }
 
-std::uint32_t ScriptedChooser::next_index(std::string site, std::uint32_t size) {
+void ScriptedChooser::remember(const sim::DrawSite& site, std::int64_t value) {
+  chosen_.emplace(ClassKey{site.what, std::string{site.subject}, epoch_}, value);
+}
+
+std::uint32_t ScriptedChooser::next_index(const sim::DrawSite& site, std::uint32_t size) {
   const std::size_t position = points_.size();
   const std::uint32_t index = position < script_.size() ? script_[position] : 0;
-  // A script is only ever a prefix of a run already made with the same
-  // domains (the run is deterministic), so its index is always in range.
-  points_.push_back({std::move(site), size, index < size ? index : 0, {}, {}});
+  // A script is a prefix of a run already made with the same domains (the
+  // run is deterministic), so its index is in range; a file's that is not
+  // is caught by check_sites.
+  points_.push_back({fmt::format("{} of {}, epoch {}", site.what, site.subject, epoch_), size, index < size ? index : 0,
+                     {}, {}});
   return points_.back().index;
 }
 
 sim::Duration ScriptedChooser::choose_duration(const sim::DrawSite& site, const sim::Distribution& distribution) {
-  std::string key = class_key(site);
-  if (auto known = chosen_.find(key); known != chosen_.end()) return sim::Duration::nanoseconds(known->second);
+  if (const std::optional<std::int64_t> value = known(site)) return sim::Duration::nanoseconds(*value);
   const std::optional<sim::Duration> left = site.lease_of.empty() ? std::nullopt : lease_left(site.lease_of);
   const std::vector<DurationValue> domain = duration_domain(distribution, left, options_);
-  const std::uint32_t index = next_index(key, static_cast<std::uint32_t>(domain.size()));
+  const std::uint32_t index = next_index(site, static_cast<std::uint32_t>(domain.size()));
   if (index != 0) {
     points_.back().chosen = described(domain[index]);
     points_.back().default_text = described(domain[0]);
   }
-  chosen_.emplace(std::move(key), domain[index].value.count_ns());
+  remember(site, domain[index].value.count_ns());
   return domain[index].value;
 }
 
 std::uint64_t ScriptedChooser::choose_below(const sim::DrawSite& site, std::uint64_t bound) {
-  std::string key = class_key(site);
-  if (auto known = chosen_.find(key); known != chosen_.end()) return static_cast<std::uint64_t>(known->second);
+  if (const std::optional<std::int64_t> value = known(site)) return static_cast<std::uint64_t>(*value);
   const std::vector<std::uint64_t> domain = below_domain(bound, false);
-  const std::uint32_t index = next_index(key, static_cast<std::uint32_t>(domain.size()));
+  const std::uint32_t index = next_index(site, static_cast<std::uint32_t>(domain.size()));
   if (index != 0) {
     points_.back().chosen = fmt::format("{} of 0–{}", domain[index], bound - 1);
     points_.back().default_text = fmt::format("{} (median)", domain[0]);
   }
-  chosen_.emplace(std::move(key), static_cast<std::int64_t>(domain[index]));
+  remember(site, static_cast<std::int64_t>(domain[index]));
   return domain[index];
 }
 
 bool ScriptedChooser::choose_chance(const sim::DrawSite& site, double probability) {
-  std::string key = class_key(site);
-  if (auto known = chosen_.find(key); known != chosen_.end()) return known->second != 0;
+  if (const std::optional<std::int64_t> value = known(site)) return *value != 0;
   const std::vector<bool> domain = chance_domain(probability);
-  const std::uint32_t index = next_index(key, static_cast<std::uint32_t>(domain.size()));
+  const std::uint32_t index = next_index(site, static_cast<std::uint32_t>(domain.size()));
   if (index != 0) {
     points_.back().chosen = fmt::format("{} (probability {})", domain[index] ? "yes" : "no", probability);
     points_.back().default_text = domain[0] ? "yes" : "no";
   }
-  chosen_.emplace(std::move(key), domain[index] ? 1 : 0);
+  remember(site, domain[index] ? 1 : 0);
   return domain[index];
 }
 
 std::uint64_t ScriptedChooser::choose_every(const sim::DrawSite& site, std::uint64_t bound,
                                             const std::vector<std::string>& names) {
-  const std::uint32_t index = next_index(class_key(site), static_cast<std::uint32_t>(bound));
+  const std::uint32_t index = next_index(site, static_cast<std::uint32_t>(bound));
   if (index != 0) {
     points_.back().chosen = names.at(index);
     points_.back().default_text = names.at(0);

@@ -14,6 +14,8 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <tuple>
 #include <vector>
 
 #include "sim/chooser.h"
@@ -46,9 +48,31 @@ class ScriptedChooser : public sim::Chooser {
   [[nodiscard]] const std::vector<ChoicePoint>& points() const { return points_; }
 
  private:
+  // A class of draws (see above): looked up without building a string, as
+  // every message's delay is.
+  struct ClassKey {
+    std::string_view what;  // the sites' own literals: they outlive the chooser
+    std::string subject;
+    std::int64_t epoch = 0;
+  };
+  struct ClassView {
+    std::string_view what;
+    std::string_view subject;
+    std::int64_t epoch = 0;
+  };
+  struct ClassOrder {
+    using is_transparent = void;
+    template <class A, class B>
+    bool operator()(const A& a, const B& b) const {
+      return std::tie(a.epoch, a.what, a.subject) < std::tie(b.epoch, b.what, b.subject);
+    }
+  };
+
   // The index for the next choice point, whose domain has `size` values; records it.
-  std::uint32_t next_index(std::string site, std::uint32_t size);
-  [[nodiscard]] std::string class_key(const sim::DrawSite& site) const;
+  std::uint32_t next_index(const sim::DrawSite& site, std::uint32_t size);
+  // The value already chosen for the site's class, if any.
+  [[nodiscard]] std::optional<std::int64_t> known(const sim::DrawSite& site) const;
+  void remember(const sim::DrawSite& site, std::int64_t value);
   [[nodiscard]] std::optional<sim::Duration> lease_left(std::string_view node) const;
   void follow(std::string_view proc, vocabulary::EventKind event, std::span<const sim::Field> fields);
 
@@ -56,7 +80,7 @@ class ScriptedChooser : public sim::Chooser {
   DomainOptions options_;
   std::vector<ChoicePoint> points_;
   // Each class's value once chosen: a duration, an integer or a flag, by class key.
-  std::map<std::string, std::int64_t> chosen_;
+  std::map<ClassKey, std::int64_t, ClassOrder> chosen_;
   const sim::Simulation* simulation_ = nullptr;
   std::int64_t epoch_ = 0;  // acquire.ok lines so far
   std::map<std::string, sim::Time> lease_ends_;  // by owner: when the service's lease ends (grant or renewal + lease)

@@ -208,6 +208,21 @@ TEST(Verify, FindsABrokenGuardWithinTheDefaultBoundsWhereAThousandSeedsDoNot) {
   EXPECT_FALSE(intact.counterexample) << "the intact guard holds within the same bounds";
 }
 
+TEST(Verify, RedlockWithFencingGivesATokenThatGoesBackwards) {
+  // A Redlock instance restarts empty and grants its next holder a token it
+  // already gave: fencing on the token cannot order the two holders. The
+  // file as written shows it, with every draw at its default.
+  const Verification verification = verify(builtin("h06-redlock-restart-empty"),
+                                            goal(model::Fencing::kOn, {ViolationKind::kTokenOrder}), Bounds{}, 2);
+  ASSERT_TRUE(verification.counterexample);
+  EXPECT_TRUE(verification.counterexample->deviations().empty());
+  const checker::HistoryVerdict& verdict = verification.counterexample->run.verdict;
+  ASSERT_GT(verdict.violation_count(ViolationKind::kTokenOrder).value_or(0), 0);
+  const auto backwards = std::find_if(verdict.violations.begin(), verdict.violations.end(),
+                                      [](const checker::Violation& v) { return v.kind == ViolationKind::kTokenOrder; });
+  EXPECT_NE(backwards->detail.find("with token 1, after it granted token 1"), std::string::npos) << backwards->detail;
+}
+
 TEST(Verify, TheResultIsTheSameOnOneThreadAndOnTwo) {
   for (const char* name : {"h03-monotonic-lease-check", "h01-gc-pause-past-lease"}) {
     const scenario::Scenario scenario = builtin(name);
