@@ -16,10 +16,10 @@
 
 #include "command.h"
 #include "explore/exploration.h"
+#include "goal_flags.h"
 #include "output_files.h"
 #include "reports/exploration_text.h"
 #include "scenario_files.h"
-#include "scenario/fencing_modes.h"
 #include "text/terminal_escape.h"
 
 namespace locksim::cli {
@@ -28,8 +28,6 @@ namespace {
 // Prints to stdout with every character a terminal would act on escaped:
 // the story, the faults and the paths carry the scenario's own names.
 void say(const std::string& text) { fmt::print("{}", text::terminal_escaped_lines(text)); }
-
-using checker::ViolationKind;
 
 struct ExploreArguments {
   std::string path;
@@ -48,23 +46,11 @@ void write_text(const std::string& path, const std::string& text, const char* fl
   if (!file) throw BadInput(fmt::format("{} {}: cannot write the file", flag, path));
 }
 
-std::optional<ViolationKind> target_kind(const std::string& name) {
-  if (name.empty()) return std::nullopt;
-  for (const ViolationKind kind : checker::kAllViolationKinds) {
-    if (checker::violation_kind_name(kind) == name) return kind;
-  }
-  const std::vector<ViolationKind> all(checker::kAllViolationKinds.begin(), checker::kAllViolationKinds.end());
-  throw BadInput(fmt::format("--target {}: not a violation kind; expected one of {}", name, explore::kind_names(all)));
-}
-
 ExitCode explore_scenario(const ExploreArguments& arguments) {
   const std::vector<scenario::Scenario> loaded = load_scenarios({arguments.path});
   if (loaded.size() != 1) throw BadInput(fmt::format("{}: explore takes one scenario file", arguments.path));
   const scenario::Scenario& scenario = loaded.front();
-  const std::optional<model::Fencing> fencing =
-      arguments.fencing.empty() ? std::nullopt
-                                : std::optional{scenario::fencing_modes_from_switch(arguments.fencing)->front()};
-  const explore::ExploreGoal goal = explore::choose_goal(scenario, target_kind(arguments.target), fencing);
+  const explore::ExploreGoal goal = goal_from_flags(scenario, arguments.target, arguments.fencing);
   explore::SearchOptions options;
   options.seed = arguments.seed ? *arguments.seed : std::random_device{}();
   options.tests = arguments.tests;

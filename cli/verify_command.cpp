@@ -11,17 +11,15 @@
 // the oracle disagree.
 
 #include <chrono>
-#include <fstream>
 #include <thread>
 
 #include <fmt/format.h>
 
 #include "command.h"
-#include "explore/explore_goal.h"
+#include "goal_flags.h"
 #include "output_files.h"
 #include "reports/verification_text.h"
 #include "scenario_files.h"
-#include "scenario/fencing_modes.h"
 #include "scenario/scenario_text.h"
 #include "text/terminal_escape.h"
 #include "verify/counterexample_file.h"
@@ -48,21 +46,6 @@ struct VerifyArguments {
   bool quiet = false;
 };
 
-void write_text(const std::string& path, const std::string& text, const char* flag) {
-  std::ofstream file{path, std::ios::binary};
-  file << text;
-  if (!file) throw BadInput(fmt::format("{} {}: cannot write the file", flag, path));
-}
-
-std::optional<checker::ViolationKind> target_kind(const std::string& name) {
-  if (name.empty()) return std::nullopt;
-  for (const checker::ViolationKind kind : checker::kAllViolationKinds) {
-    if (checker::violation_kind_name(kind) == name) return kind;
-  }
-  const std::vector<checker::ViolationKind> all(checker::kAllViolationKinds.begin(), checker::kAllViolationKinds.end());
-  throw BadInput(fmt::format("--target {}: not a violation kind; expected one of {}", name, explore::kind_names(all)));
-}
-
 ExitCode verify_scenario(const VerifyArguments& arguments) {
   const std::vector<scenario::Scenario> loaded = load_scenarios({arguments.path});
   if (loaded.size() != 1) throw BadInput(fmt::format("{}: verify takes one scenario file", arguments.path));
@@ -72,10 +55,7 @@ ExitCode verify_scenario(const VerifyArguments& arguments) {
                                arguments.path));
   }
   const scenario::Scenario& scenario = *extended;
-  const std::optional<model::Fencing> fencing =
-      arguments.fencing.empty() ? std::nullopt
-                                : std::optional{scenario::fencing_modes_from_switch(arguments.fencing)->front()};
-  const explore::ExploreGoal goal = explore::choose_goal(scenario, target_kind(arguments.target), fencing);
+  const explore::ExploreGoal goal = goal_from_flags(scenario, arguments.target, arguments.fencing);
   verify::Bounds bounds;
   bounds.deviations = arguments.deviations;
   bounds.anchors = arguments.anchors;
@@ -114,14 +94,12 @@ ExitCode verify_scenario(const VerifyArguments& arguments) {
     static_cast<void>(verify::run_script(
         scenario, goal.mode, verification.counterexample->script, bounds,
         [&history](std::string_view line, const sim::Simulation&) { history.emplace_back(line); }));
-    write_text(out,
-               verify::counterexample_file_json(scenario::read_scenario_text(scenario.file), scenario, bounds,
-                                                *verification.counterexample),
-               "--out");
+    write_output_file(out, verify::counterexample_file_json(scenario::read_scenario_text(scenario.file), scenario,
+                                                            bounds, *verification.counterexample));
   }
   say(reports::verification_text(verification, history, out));
   if (!arguments.json_file.empty()) {
-    write_text(arguments.json_file, reports::verification_json(scenario, verification, out), "--json");
+    write_output_file(arguments.json_file, reports::verification_json(scenario, verification, out));
   }
   const bool found = verification.counterexample.has_value();
   const bool as_expected = goal.meaning == explore::GoalMeaning::kShowHazard ? found : !found;
