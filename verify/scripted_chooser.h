@@ -64,7 +64,10 @@ class ScriptedChooser : public sim::Chooser {
     using is_transparent = void;
     template <class A, class B>
     bool operator()(const A& a, const B& b) const {
-      return std::tie(a.epoch, a.what, a.subject) < std::tie(b.epoch, b.what, b.subject);
+      // As views, so both sides are tuples of one type (clang compares no others).
+      const std::string_view a_subject = a.subject;
+      const std::string_view b_subject = b.subject;
+      return std::tie(a.epoch, a.what, a_subject) < std::tie(b.epoch, b.what, b_subject);
     }
   };
 
