@@ -5,27 +5,19 @@
 #include "verify/verification.h"
 
 #include <algorithm>
-#include <fstream>
-#include <sstream>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include "scenario/scenario_parser.h"
+#include "tests/explore/explore_support.h"
 
 namespace locksim::verify {
 namespace {
 
 using checker::ViolationKind;
-
-std::string builtin_text(const std::string& name) {
-  std::ifstream file{std::string{LOCKSIM_SCENARIO_DIR} + "/" + name + ".json", std::ios::binary};
-  std::ostringstream text;
-  text << file.rdbuf();
-  return text.str();
-}
-
-scenario::Scenario builtin(const std::string& name) { return scenario::parse_scenario(builtin_text(name), name + ".json"); }
+using explore::testing::builtin;
+using explore::testing::builtin_text;
 
 explore::ExploreGoal goal(model::Fencing mode, std::vector<ViolationKind> kinds) {
   explore::ExploreGoal goal;
