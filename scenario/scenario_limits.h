@@ -43,6 +43,11 @@ inline constexpr std::size_t kLongestName = 200;
 // The longest `description`, in bytes.
 inline constexpr std::size_t kLongestDescription = 4'000;
 
+// A verify counterexample's choice positions (`choices`): replay makes a
+// script as long as the last one before it runs, so a position is bounded
+// (4 MB of script) far above what a run meets (h01: 140 points).
+inline constexpr std::int64_t kLastChoicePosition = 1'000'000;
+
 // workers.command: at most this many words, each at most this many bytes.
 inline constexpr std::size_t kMostCommandWords = 64;
 inline constexpr std::size_t kLongestCommandWord = 4'096;

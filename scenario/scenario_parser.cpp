@@ -819,7 +819,7 @@ void read_choices(const Reader& reader, const json& value, Scenario& scenario) {
         if (!v[index].contains(key)) reader.fail(path, fmt::format("a deviation needs \"{}\"", key));
       }
       ScriptedChoice choice;
-      choice.position = static_cast<std::size_t>(reader.integer(v[index]["at"], path + "/at", 0, 100'000'000));
+      choice.position = static_cast<std::size_t>(reader.integer(v[index]["at"], path + "/at", 0, kLastChoicePosition));
       choice.index = static_cast<std::uint32_t>(reader.integer(v[index]["index"], path + "/index", 1, 1'000'000));
       choice.site = reader.string(v[index]["site"], path + "/site", kLongestDescription);
       if (!script.deviations.empty() && choice.position <= script.deviations.back().position) {

@@ -275,7 +275,7 @@ constexpr std::array kReference = std::to_array<KeyReference>({
     {"/choices/deviations", "list of deviations", "", "[]", "in the order of their positions",
      "the choice points that take a value other than their default; every other takes its default"},
     {"/choices/deviations/N", "object", "", "", "at, index and site, all required", "one deviation"},
-    {"/choices/deviations/N/at", "integer", "", "", "0 to 100,000,000",
+    {"/choices/deviations/N/at", "integer", "", "", "0 to 1,000,000",
      "the choice point's position: the run meets its choice points in this order, from 0"},
     {"/choices/deviations/N/index", "integer", "", "", "1 to 1,000,000", "the value taken: its place in the point's domain"},
     {"/choices/deviations/N/site", "string", "", "", "at most 4,000 bytes",

@@ -74,6 +74,15 @@ TEST(VerifyCommand, ReplayRefusesAChoiceThatTheModelDoesNotMeetThere) {
   EXPECT_EQ(malformed.exit_code, 2) << malformed.output;
   EXPECT_NE(malformed.output.find("/choices/deviations/0/index: expected a whole number from 1"), std::string::npos)
       << malformed.output;
+
+  // A position that would make a script of a hundred million choices is refused before anything runs.
+  scenario["choices"]["deviations"][0]["index"] = 1;
+  scenario["choices"]["deviations"][0]["at"] = 100'000'000;
+  std::ofstream{path, std::ios::binary} << scenario.dump();
+  const Result huge = run_locksim("replay " + path);
+  EXPECT_EQ(huge.exit_code, 2) << huge.output;
+  EXPECT_NE(huge.output.find("/choices/deviations/0/at: expected a whole number from 0 to 1000000"), std::string::npos)
+      << huge.output;
 }
 
 }  // namespace
