@@ -90,7 +90,7 @@ ExitCode replay(const ReplayArguments& arguments) {
     const verify::Bounds bounds = verify::bounds_of(*scenario.choices);
     const std::optional<scenario::Scenario> extended = verify::with_extra_faults(scenario, bounds.extra_faults);
     if (!extended) throw BadInput(fmt::format("{}: /choices/faults: the file has no pause and no crash to add more of", arguments.path));
-    verify::VerifiedRun made = verify::run_script(*extended, fencing, verify::script_of(*scenario.choices), bounds, watch);
+    verify::VerifiedRun made = verify::rerun_script(*extended, fencing, verify::script_of(*scenario.choices), bounds, watch);
     if (const std::string problem = verify::check_sites(*scenario.choices, made); !problem.empty()) {
       throw BadInput(fmt::format("{}: {}", arguments.path, problem));
     }

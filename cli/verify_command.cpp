@@ -68,7 +68,7 @@ ExitCode verify_scenario(const VerifyArguments& arguments) {
   check_writable("--json", arguments.json_file);
 
   verify::VerifiedRun base = verify::run_script(scenario, goal.mode, {}, bounds);
-  const std::vector<std::int64_t> per_level = verify::runs_per_level(base.points, bounds.deviations);
+  const std::vector<std::int64_t> per_level = verify::runs_per_level(base, bounds);
   std::int64_t expected = 0;
   for (const std::int64_t count : per_level) expected += count;
   say(reports::verification_heading(scenario, goal, bounds, base.points.size(), per_level));
@@ -93,7 +93,8 @@ ExitCode verify_scenario(const VerifyArguments& arguments) {
     // Made again with its history, for the story; the file replays it.
     static_cast<void>(verify::run_script(
         scenario, goal.mode, verification.counterexample->script, bounds,
-        [&history](std::string_view line, const sim::Simulation&) { history.emplace_back(line); }));
+        [&history](std::string_view line, const sim::Simulation&) { history.emplace_back(line); },
+        verification.counterexample->landings));
     write_output_file(out, verify::counterexample_file_json(scenario::read_scenario_text(scenario.file), scenario,
                                                             bounds, *verification.counterexample));
   }

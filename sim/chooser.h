@@ -19,6 +19,9 @@ namespace locksim::sim {
 
 class Simulation;
 
+// The DrawSite::what of a message's delay, whose subject is its link "from>to".
+inline constexpr std::string_view kNetworkDelay = "network delay";
+
 // A DrawSite's lease_of for a length that races whoever holds the lock.
 inline constexpr std::string_view kLeaseOfHolder = "(the holder)";
 

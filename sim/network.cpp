@@ -49,7 +49,7 @@ bool Network::chance(NodeId from, NodeId to, double probability, std::string_vie
 
 Time Network::arrival_time(NodeId from, NodeId to, Time now) {
   Time arrival = now + (chooser_ == nullptr ? options_.delay.sample(rng_)
-                                            : chooser_->choose_duration({"network delay", link_name(from, to), {}},
+                                            : chooser_->choose_duration({kNetworkDelay, link_name(from, to), {}},
                                                                         options_.delay));
   if (options_.fifo_links) {
     LOCKSIM_ASSERT(from.index < node_count_ && to.index < node_count_, "message between unknown nodes");

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string_view>
 #include <variant>
 
 #include <fmt/core.h>
@@ -71,7 +72,7 @@ Shape shape_of(const Distribution& distribution) {
 }  // namespace
 
 std::vector<DurationValue> duration_domain(const Distribution& distribution, std::optional<Duration> lease_left,
-                                           const DomainOptions& options) {
+                                           const DomainOptions& options, const std::optional<Landing>& landing) {
   const Shape shape = shape_of(distribution);
   std::vector<DurationValue> domain;
   auto add = [&](Duration value, std::string why) {
@@ -90,6 +91,15 @@ std::vector<DurationValue> duration_domain(const Distribution& distribution, std
     const std::string margin = sim::format_duration(kCriticalMargin);
     add(*lease_left - kCriticalMargin, fmt::format("the lease left − {}", margin));
     add(*lease_left + kCriticalMargin, fmt::format("the lease left + {}", margin));
+  }
+  if (landing) {
+    const std::string margin = sim::format_duration(kCriticalMargin);
+    auto add_landing = [&](Duration value, std::string_view side) {
+      if (value < shape.low || value > shape.high) return;
+      add(value, fmt::format("lands {} {} {}'s next storage access", margin, side, landing->whose));
+    };
+    add_landing(landing->until - kCriticalMargin, "before");
+    add_landing(landing->until + kCriticalMargin, "after");
   }
   return domain;
 }

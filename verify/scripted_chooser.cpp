@@ -5,6 +5,7 @@
 #include "sim/duration_text.h"
 #include "vocabulary/event_kind.h"
 #include "vocabulary/field_name.h"
+#include "vocabulary/proc_name.h"
 
 namespace locksim::verify {
 namespace {
@@ -30,14 +31,23 @@ std::optional<std::int64_t> number_of(std::span<const sim::Field> fields, std::s
   return std::nullopt;
 }
 
+// The sending node of a message delay's link "worker-1>storage"; empty for
+// any other draw.
+std::string_view sender_to_storage(const sim::DrawSite& site) {
+  constexpr std::string_view kToStorage = ">storage";
+  static_assert(kToStorage.substr(1) == vocabulary::proc::kStorage);
+  if (site.what != sim::kNetworkDelay || !site.subject.ends_with(kToStorage)) return {};
+  return site.subject.substr(0, site.subject.size() - kToStorage.size());
+}
+
 std::string described(const DurationValue& value) {
   return fmt::format("{} ({})", sim::format_duration(value.value), value.why);
 }
 
 }  // namespace
 
-ScriptedChooser::ScriptedChooser(std::vector<std::uint32_t> script, DomainOptions options)
-    : script_{std::move(script)}, options_{options} {}
+ScriptedChooser::ScriptedChooser(std::vector<std::uint32_t> script, DomainOptions options, Landings landings)
+    : script_{std::move(script)}, options_{options}, landings_{std::move(landings)} {}
 
 void ScriptedChooser::attach(sim::Simulation& simulation) {
   simulation_ = &simulation;
@@ -60,6 +70,14 @@ void ScriptedChooser::follow(std::string_view /*proc*/, EventKind event, std::sp
       if (event == EventKind::kLeaseGrant) last_owner_ = owner;
       return;
     }
+    case EventKind::kWriteAccept:
+    case EventKind::kWriteReject:
+      storage_accesses_.push_back({simulation_->now(), std::string{text_of(fields, field::kWriter)}});
+      return;
+    case EventKind::kReadAccept:
+    case EventKind::kReadReject:
+      storage_accesses_.push_back({simulation_->now(), std::string{text_of(fields, field::kReader)}});
+      return;
     case EventKind::kLeaseExpire:
     case EventKind::kLeaseRelease:
     case EventKind::kLeaseLost:
@@ -94,15 +112,19 @@ std::uint32_t ScriptedChooser::next_index(const sim::DrawSite& site, std::uint32
   // run is deterministic), so its index is in range; a file's that is not
   // is caught by check_sites.
   points_.push_back({fmt::format("{} of {}, epoch {}", site.what, site.subject, epoch_), size, index < size ? index : 0,
-                     {}, {}});
+                     {}, {}, simulation_ == nullptr ? sim::Time{} : simulation_->now(), std::nullopt});
   return points_.back().index;
 }
 
 sim::Duration ScriptedChooser::choose_duration(const sim::DrawSite& site, const sim::Distribution& distribution) {
   if (const std::optional<std::int64_t> value = known(site)) return sim::Duration::nanoseconds(*value);
   const std::optional<sim::Duration> left = site.lease_of.empty() ? std::nullopt : lease_left(site.lease_of);
-  const std::vector<DurationValue> domain = duration_domain(distribution, left, options_);
+  const std::string_view sender = sender_to_storage(site);
+  const auto landing = sender.empty() ? landings_.end() : landings_.find(points_.size());
+  const std::vector<DurationValue> domain = duration_domain(
+      distribution, left, options_, landing == landings_.end() ? std::nullopt : std::optional{landing->second});
   const std::uint32_t index = next_index(site, static_cast<std::uint32_t>(domain.size()));
+  if (!sender.empty()) points_.back().to_storage = DelayToStorage{std::string{sender}, distribution};
   if (index != 0) {
     points_.back().chosen = described(domain[index]);
     points_.back().default_text = described(domain[0]);

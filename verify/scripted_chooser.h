@@ -9,6 +9,11 @@
 // share one choice, so a worker's retries while it waits, or the messages on
 // one link while one holder holds, move together. The first draw of a class
 // is its choice point; the class's later draws repeat its value.
+//
+// A message's delay to storage may also land just before or just after
+// another worker's next storage access. That access lies ahead of the draw,
+// so it is read from the run made without the deviation (verify/landing.h)
+// and given to the chooser as the script's landings.
 
 #include <cstdint>
 #include <map>
@@ -24,6 +29,13 @@
 
 namespace locksim::verify {
 
+// A message's delay to storage, as its choice point met it: what a landing
+// needs (verify/landing.h).
+struct DelayToStorage {
+  std::string sender;
+  sim::Distribution distribution;
+};
+
 // One choice point as a run met it.
 struct ChoicePoint {
   std::string site;  // "workers.work of worker-1, epoch 2"
@@ -31,11 +43,22 @@ struct ChoicePoint {
   std::uint32_t index = 0;   // 0: the default
   std::string chosen;        // the value and why, for people: "10.001s (the lease left + 1ms)"
   std::string default_text;  // the default's: "1.05s (median)"
+  sim::Time at;              // when it was drawn
+  std::optional<DelayToStorage> to_storage;
 };
+
+// A storage access (read or write, accepted or not) as the run recorded it.
+struct StorageAccess {
+  sim::Time at;
+  std::string worker;
+};
+
+// The landings a script's deviations use, by position.
+using Landings = std::map<std::size_t, Landing>;
 
 class ScriptedChooser : public sim::Chooser {
  public:
-  ScriptedChooser(std::vector<std::uint32_t> script, DomainOptions options);
+  ScriptedChooser(std::vector<std::uint32_t> script, DomainOptions options, Landings landings = {});
 
   void attach(sim::Simulation& simulation) override;
   sim::Duration choose_duration(const sim::DrawSite& site, const sim::Distribution& distribution) override;
@@ -46,6 +69,7 @@ class ScriptedChooser : public sim::Chooser {
   std::uint64_t choose_every(const sim::DrawSite& site, std::uint64_t bound, const std::vector<std::string>& names);
 
   [[nodiscard]] const std::vector<ChoicePoint>& points() const { return points_; }
+  [[nodiscard]] const std::vector<StorageAccess>& storage_accesses() const { return storage_accesses_; }
 
  private:
   // A class of draws (see above): looked up without building a string, as
@@ -81,7 +105,9 @@ class ScriptedChooser : public sim::Chooser {
 
   std::vector<std::uint32_t> script_;
   DomainOptions options_;
+  Landings landings_;
   std::vector<ChoicePoint> points_;
+  std::vector<StorageAccess> storage_accesses_;
   // Each class's value once chosen: a duration, an integer or a flag, by class key.
   std::map<ClassKey, std::int64_t, ClassOrder> chosen_;
   const sim::Simulation* simulation_ = nullptr;

@@ -11,6 +11,7 @@
 #include <fmt/core.h>
 
 #include "verify/chosen_plan.h"
+#include "verify/landing.h"
 
 namespace locksim::verify {
 namespace {
@@ -47,6 +48,12 @@ std::vector<std::uint32_t> indices_before(const std::vector<ChoicePoint>& points
   return script;
 }
 
+// `landings` and the landing `ahead` has at `position`, if any.
+Landings with_landing(Landings landings, const Landings& ahead, std::size_t position) {
+  if (const auto landing = ahead.find(position); landing != ahead.end()) landings.insert(*landing);
+  return landings;
+}
+
 class LevelSearch {
  public:
   LevelSearch(const scenario::Scenario& scenario, const explore::ExploreGoal& goal, const Bounds& bounds,
@@ -54,8 +61,9 @@ class LevelSearch {
       : scenario_{scenario}, goal_{goal}, bounds_{bounds}, runs_done_{runs_done} {}
 
   // Every run that has `remaining` more deviations after `script`, all after position `last`.
-  void visit(std::vector<std::uint32_t> script, std::size_t last, int remaining, TaskResult& out) const {
-    VerifiedRun made = run_script(scenario_, goal_.mode, std::move(script), bounds_);
+  void visit(std::vector<std::uint32_t> script, Landings landings, std::size_t last, int remaining,
+             TaskResult& out) const {
+    VerifiedRun made = run_script(scenario_, goal_.mode, std::move(script), bounds_, {}, std::move(landings));
     ++out.simulations;
     if (remaining == 0) {
       ++out.runs;
@@ -64,11 +72,13 @@ class LevelSearch {
       if (meets(goal_, made.run)) out.found = std::move(made);
       return;
     }
+    const Landings ahead = landings_ahead(made.points, made.storage_accesses, last + 1);
     for (std::size_t position = last + 1; position < made.points.size(); ++position) {
-      for (std::uint32_t index = 1; index < made.points[position].domain_size; ++index) {
+      const std::uint32_t size = domain_size(made.points, position, ahead, bounds_.domain);
+      for (std::uint32_t index = 1; index < size; ++index) {
         std::vector<std::uint32_t> child = indices_before(made.points, position);
         child.push_back(index);
-        visit(std::move(child), position, remaining - 1, out);
+        visit(std::move(child), with_landing(made.landings, ahead, position), position, remaining - 1, out);
         if (out.found) return;
       }
     }
@@ -91,14 +101,15 @@ std::vector<ChoicePoint> VerifiedRun::deviations() const {
   return deviating;
 }
 
-std::vector<std::int64_t> runs_per_level(const std::vector<ChoicePoint>& default_points, int deviations) {
+std::vector<std::int64_t> runs_per_level(const VerifiedRun& base, const Bounds& bounds) {
   // The elementary symmetric sums of the alternatives' counts: level d has
   // one run per choice of d points and of an alternative at each.
   constexpr double kMost = static_cast<double>(std::numeric_limits<std::int64_t>::max() / 2);
-  std::vector<double> sums(static_cast<std::size_t>(deviations) + 1, 0.0);
+  std::vector<double> sums(static_cast<std::size_t>(bounds.deviations) + 1, 0.0);
   sums[0] = 1.0;
-  for (const ChoicePoint& point : default_points) {
-    const double alternatives = point.domain_size - 1.0;
+  const Landings ahead = landings_ahead(base.points, base.storage_accesses, 0);
+  for (std::size_t position = 0; position < base.points.size(); ++position) {
+    const double alternatives = domain_size(base.points, position, ahead, bounds.domain) - 1.0;
     for (std::size_t level = sums.size() - 1; level >= 1; --level) {
       sums[level] = std::min(kMost, sums[level] + sums[level - 1] * alternatives);
     }
@@ -124,9 +135,10 @@ std::optional<scenario::Scenario> with_extra_faults(const scenario::Scenario& sc
 }
 
 VerifiedRun run_script(const scenario::Scenario& scenario, model::Fencing mode, std::vector<std::uint32_t> script,
-                       const Bounds& bounds, const runner::LineWatcher& watch) {
-  ScriptedChooser chooser{script, bounds.domain};
+                       const Bounds& bounds, const runner::LineWatcher& watch, Landings landings) {
+  ScriptedChooser chooser{script, bounds.domain, landings};
   VerifiedRun made;
+  made.landings = std::move(landings);
   made.plan = chosen_plan(scenario, chooser, bounds.anchors, bounds.extra_faults);
   made.run = runner::run_plan(scenario, made.plan, mode, watch, runner::OracleChoice::kOn, &chooser);
   if (!made.run.oracle_mismatches.empty()) {
@@ -135,10 +147,25 @@ VerifiedRun run_script(const scenario::Scenario& scenario, model::Fencing mode, 
                                          first.measure, first.checker_count, first.oracle_count));
   }
   made.points = chooser.points();
+  made.storage_accesses = chooser.storage_accesses();
   // Kept up to its last deviation: the rest is the default.
   while (!script.empty() && script.back() == 0) script.pop_back();
   made.script = std::move(script);
   return made;
+}
+
+VerifiedRun rerun_script(const scenario::Scenario& scenario, model::Fencing mode,
+                         const std::vector<std::uint32_t>& script, const Bounds& bounds,
+                         const runner::LineWatcher& watch) {
+  Landings landings;
+  for (std::size_t position = 0; position < script.size(); ++position) {
+    if (script[position] == 0) continue;
+    const std::vector<std::uint32_t> before(script.begin(), script.begin() + static_cast<std::ptrdiff_t>(position));
+    const VerifiedRun parent = run_script(scenario, mode, before, bounds, {}, landings);
+    landings = with_landing(std::move(landings), landings_ahead(parent.points, parent.storage_accesses, position),
+                            position);
+  }
+  return run_script(scenario, mode, script, bounds, watch, std::move(landings));
 }
 
 Verification verify(const scenario::Scenario& scenario, const explore::ExploreGoal& goal, const Bounds& bounds,
@@ -160,13 +187,15 @@ Verification verify(const scenario::Scenario& scenario, const explore::ExploreGo
     return finish();
   }
   result.levels_done = 1;
-  const std::vector<std::int64_t> per_level = runs_per_level(base.points, bounds.deviations);
+  const std::vector<std::int64_t> per_level = runs_per_level(base, bounds);
   std::int64_t expected = 0;
   for (const std::int64_t count : per_level) expected += count;
 
+  const Landings ahead = landings_ahead(base.points, base.storage_accesses, 0);
   std::vector<FirstDeviation> firsts;
   for (std::size_t position = 0; position < base.points.size(); ++position) {
-    for (std::uint32_t index = 1; index < base.points[position].domain_size; ++index) firsts.push_back({position, index});
+    const std::uint32_t size = domain_size(base.points, position, ahead, bounds.domain);
+    for (std::uint32_t index = 1; index < size; ++index) firsts.push_back({position, index});
   }
 
   std::atomic<std::int64_t> runs_done{1};
@@ -189,7 +218,8 @@ Verification verify(const scenario::Scenario& scenario, const explore::ExploreGo
         try {
           std::vector<std::uint32_t> script(firsts[task].position, 0);
           script.push_back(firsts[task].index);
-          search.visit(std::move(script), firsts[task].position, level - 1, results[task]);
+          search.visit(std::move(script), with_landing({}, ahead, firsts[task].position), firsts[task].position,
+                       level - 1, results[task]);
         } catch (...) {
           const std::lock_guard lock{failure_mutex};
           if (!failure) failure = std::current_exception();

@@ -40,7 +40,9 @@ struct Bounds {
 // One run of the search, as made.
 struct VerifiedRun {
   std::vector<std::uint32_t> script;  // the choice indices, up to the last deviation
+  Landings landings;                  // the landings its deviations use (verify/landing.h)
   std::vector<ChoicePoint> points;    // every choice point the run met
+  std::vector<StorageAccess> storage_accesses;
   scenario::Plan plan;
   runner::SeedRun run;
 
@@ -67,13 +69,21 @@ struct Verification {
 // About how many runs each level up to `bounds.deviations` has, from the
 // choice points of the run with no deviation: the count is exact for a run
 // whose choice points do not depend on earlier choices, an estimate otherwise.
-[[nodiscard]] std::vector<std::int64_t> runs_per_level(const std::vector<ChoicePoint>& default_points, int deviations);
+[[nodiscard]] std::vector<std::int64_t> runs_per_level(const VerifiedRun& base, const Bounds& bounds);
 
-// One run by `script` (the default past its end), checked by the checker and
-// the oracle. With extra faults, `scenario` is the one with_extra_faults made.
+// One run by `script` (the default past its end) and `landings`, checked by
+// the checker and the oracle. With extra faults, `scenario` is the one
+// with_extra_faults made.
 [[nodiscard]] VerifiedRun run_script(const scenario::Scenario& scenario, model::Fencing mode,
                                      std::vector<std::uint32_t> script, const Bounds& bounds,
-                                     const runner::LineWatcher& watch = {});
+                                     const runner::LineWatcher& watch = {}, Landings landings = {});
+
+// The run of `script` as the search made it, its landings found again:
+// each deviation's from the run with the deviations before it (one run
+// more per deviation). What replay makes of a counterexample file.
+[[nodiscard]] VerifiedRun rerun_script(const scenario::Scenario& scenario, model::Fencing mode,
+                                       const std::vector<std::uint32_t>& script, const Bounds& bounds,
+                                       const runner::LineWatcher& watch = {});
 
 using ProgressWatcher = std::function<void(const Progress&)>;
 

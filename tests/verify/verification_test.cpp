@@ -77,7 +77,7 @@ TEST(Verify, H01WithFencingHasNoStaleWriteWithinOneDeviationButStillTwoHolders) 
   EXPECT_FALSE(verification.counterexample);
   EXPECT_EQ(verification.levels_done, 2);
   // Level 1 changes one choice point of the run with none: exactly one run per alternative.
-  EXPECT_EQ(verification.runs, runs_per_level(base.points, 1)[0] + runs_per_level(base.points, 1)[1]);
+  EXPECT_EQ(verification.runs, runs_per_level(base, with_deviations(1))[0] + runs_per_level(base, with_deviations(1))[1]);
   EXPECT_GT(verification.runs, 100);
   EXPECT_EQ(showing(verification, ViolationKind::kStaleWrite), 0);
   EXPECT_GT(showing(verification, ViolationKind::kDoubleHolder), verification.runs / 2)
