@@ -7,6 +7,7 @@
 #include <fmt/core.h>
 
 #include "command.h"
+#include "runner/scenario_run.h"
 #include "scenario/did_you_mean.h"
 #include "scenario/scenario_parser.h"
 #include "stderr_lines.h"
@@ -50,8 +51,8 @@ void refuse_choices(const scenario::Scenario& scenario) {
   if (!scenario.choices) return;
   throw scenario::ScenarioError(fmt::format(
       "{}: /choices: a verify counterexample is one run, made by its choices, not a scenario to sample: "
-      "replay it (locksim replay {})",
-      scenario.file, scenario.file));
+      "replay it ({})",
+      scenario.file, runner::replay_command(scenario.file)));
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "reports/counterexample_story.h"
+#include "runner/scenario_run.h"
 #include "scenario/fencing_modes.h"
 #include "sim/duration_text.h"
 #include "verify/choice_domain.h"
@@ -45,12 +46,14 @@ std::string deviation_text(const verify::ChoicePoint& point) {
 std::string bounds_text(const verify::Bounds& bounds) {
   return fmt::format(
       "at most {}; each draw's domain is its default (the median, or the fixed value), its min and max "
-      "(the 1st and 99th percentiles of an unbounded tail){}, and, for a length that races a lease (work, the "
-      "check-to-write gap, a fault's length), the lease left ± {}; a target may be any the fault allows; a fault "
+      "(the 1st and 99th percentiles of an unbounded tail){}; for a length that races a lease (work, the "
+      "check-to-write gap, a fault's length), also the lease left ± {}; for a message to storage, also, within that "
+      "span, the delays that land {} before and after another worker's next access; a target may be any the fault "
+      "allows; a fault "
       "may also strike at its target's first {} events of each anchor kind;{} draws of one site within one lease epoch "
       "share one choice",
       plural(bounds.deviations, "deviation", "deviations"), bounds.domain.quartiles ? ", its quartiles" : "",
-      sim::format_duration(verify::kCriticalMargin), bounds.anchors,
+      sim::format_duration(verify::kCriticalMargin), sim::format_duration(verify::kCriticalMargin), bounds.anchors,
       bounds.extra_faults == 0
           ? ""
           : fmt::format(" up to {} like the file's first pause (or crash) may be added, on any node, each one "
@@ -105,8 +108,7 @@ std::string verification_text(const verify::Verification& verification, const st
       text += "what happened:\n";
       for (const std::string& line : counterexample_story(history, *violation)) text += fmt::format("  {}\n", line);
     }
-    text += fmt::format("written to {}\n  locksim replay {} --fencing {}\n", file, file,
-                        scenario::fencing_switch_name(verification.goal.mode));
+    text += fmt::format("written to {}\n  {}\n", file, runner::replay_command(file, verification.goal.mode));
   }
   text += fmt::format("bounds: {}\n", bounds_text(verification.bounds));
   std::vector<std::string> shown;

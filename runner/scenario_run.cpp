@@ -68,6 +68,12 @@ std::string replay_command(std::string_view file, std::uint64_t seed, model::Fen
                      scenario::fencing_switch_name(fencing));
 }
 
+std::string replay_command(std::string_view file, model::Fencing fencing) {
+  return fmt::format("{} --fencing {}", replay_command(file), scenario::fencing_switch_name(fencing));
+}
+
+std::string replay_command(std::string_view file) { return fmt::format("{} replay {}", replay_program_storage(), file); }
+
 ScenarioSummary run_scenario(const scenario::Scenario& scenario, const RunRequest& request, const Progress& progress) {
   // The wall clock is read here, outside every simulation, only for the stats.
   const auto started = std::chrono::steady_clock::now();

@@ -46,5 +46,8 @@ void set_replay_program(std::string program);
 [[nodiscard]] std::string replay_command(const scenario::Scenario& scenario, std::uint64_t seed, model::Fencing fencing);
 // The same for the scenario file (or built-in name) `file`.
 [[nodiscard]] std::string replay_command(std::string_view file, std::uint64_t seed, model::Fencing fencing);
+// The command that replays a file that is one run (a verify counterexample): no seed.
+[[nodiscard]] std::string replay_command(std::string_view file, model::Fencing fencing);
+[[nodiscard]] std::string replay_command(std::string_view file);
 
 }  // namespace locksim::runner

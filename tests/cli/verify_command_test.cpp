@@ -20,6 +20,8 @@ TEST(VerifyCommand, GivesTheCheckThenActRaceAsAOneDeviationCounterexampleThatRep
   EXPECT_NE(verified.output.find("fault trigger of faults[0], epoch 0: at worker-1's write.invoke #1"), std::string::npos)
       << verified.output;
   EXPECT_NE(verified.output.find("a stale write"), std::string::npos) << verified.output;
+  EXPECT_NE(verified.output.find(std::string{LOCKSIM_BINARY} + " replay " + found + " --fencing off"), std::string::npos)
+      << "the replay command starts as this one was typed\n" << verified.output;
 
   const nlohmann::json json = nlohmann::json::parse(read_text(report));
   EXPECT_TRUE(json["statement"].is_null());
@@ -36,6 +38,7 @@ TEST(VerifyCommand, GivesTheCheckThenActRaceAsAOneDeviationCounterexampleThatRep
   const Result run = run_locksim("run " + found);
   EXPECT_EQ(run.exit_code, 2) << run.output;
   EXPECT_NE(run.output.find("/choices: a verify counterexample is one run"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find(std::string{LOCKSIM_BINARY} + " replay " + found), std::string::npos) << run.output;
 }
 
 TEST(VerifyCommand, StatesWhatNoRunWithinTheBoundsShows) {
