@@ -38,7 +38,7 @@ std::string statement(const verify::Verification& verification) {
 }
 
 std::string deviation_text(const verify::ChoicePoint& point) {
-  return fmt::format("{}: {}, not {}", point.site, point.chosen, point.default_text);
+  return fmt::format("{}: {}, not {}", point.site(), point.chosen, point.default_text);
 }
 
 }  // namespace
@@ -146,7 +146,7 @@ std::string verification_json(const scenario::Scenario& scenario, const verify::
     json["statement"] = nullptr;
     ordered_json deviations = ordered_json::array();
     for (const verify::ChoicePoint& point : verification.counterexample->deviations()) {
-      deviations.push_back({{"site", point.site}, {"value", point.chosen}, {"default", point.default_text}});
+      deviations.push_back({{"site", point.site()}, {"value", point.chosen}, {"default", point.default_text}});
     }
     ordered_json shown = ordered_json::array();
     for (const checker::ViolationKind kind : kinds_shown(*verification.counterexample, verification.goal)) {

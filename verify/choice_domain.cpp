@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <string_view>
 #include <variant>
 
 #include <fmt/core.h>
@@ -75,33 +74,52 @@ std::vector<DurationValue> duration_domain(const Distribution& distribution, std
                                            const DomainOptions& options, const std::optional<Landing>& landing) {
   const Shape shape = shape_of(distribution);
   std::vector<DurationValue> domain;
-  auto add = [&](Duration value, std::string why) {
+  domain.reserve(5);
+  auto add = [&](Duration value, ValueReason reason) {
     if (value < shape.support_low || (shape.support_high && value > *shape.support_high)) return;
     const bool seen = std::any_of(domain.begin(), domain.end(), [&](const DurationValue& v) { return v.value == value; });
-    if (!seen) domain.push_back({value, std::move(why)});
+    if (!seen) domain.push_back({value, reason});
   };
-  add(shape.median, std::holds_alternative<Distribution::Constant>(distribution.shape()) ? "the fixed value" : "median");
-  add(shape.low, shape.low == shape.support_low ? "min" : "1st percentile");
-  add(shape.high, shape.support_high ? "max" : "99th percentile");
+  const bool fixed = std::holds_alternative<Distribution::Constant>(distribution.shape());
+  add(shape.median, fixed ? ValueReason::kFixed : ValueReason::kMedian);
+  add(shape.low, shape.low == shape.support_low ? ValueReason::kMin : ValueReason::kFirstPercentile);
+  add(shape.high, shape.support_high ? ValueReason::kMax : ValueReason::kNinetyNinthPercentile);
   if (options.quartiles) {
-    add(shape.quartile_1, "25th percentile");
-    add(shape.quartile_3, "75th percentile");
+    add(shape.quartile_1, ValueReason::kFirstQuartile);
+    add(shape.quartile_3, ValueReason::kThirdQuartile);
   }
   if (lease_left && *lease_left > kCriticalMargin) {
-    const std::string margin = sim::format_duration(kCriticalMargin);
-    add(*lease_left - kCriticalMargin, fmt::format("the lease left − {}", margin));
-    add(*lease_left + kCriticalMargin, fmt::format("the lease left + {}", margin));
+    add(*lease_left - kCriticalMargin, ValueReason::kLeaseLeftMinus);
+    add(*lease_left + kCriticalMargin, ValueReason::kLeaseLeftPlus);
   }
   if (landing) {
-    const std::string margin = sim::format_duration(kCriticalMargin);
-    auto add_landing = [&](Duration value, std::string_view side) {
-      if (value < shape.low || value > shape.high) return;
-      add(value, fmt::format("lands {} {} {}'s next storage access", margin, side, landing->whose));
+    auto add_landing = [&](Duration value, ValueReason reason) {
+      if (value >= shape.low && value <= shape.high) add(value, reason);
     };
-    add_landing(landing->until - kCriticalMargin, "before");
-    add_landing(landing->until + kCriticalMargin, "after");
+    add_landing(landing->until - kCriticalMargin, ValueReason::kLandsBefore);
+    add_landing(landing->until + kCriticalMargin, ValueReason::kLandsAfter);
   }
   return domain;
+}
+
+std::string why_text(ValueReason reason, const std::optional<Landing>& landing) {
+  const std::string margin = sim::format_duration(kCriticalMargin);
+  const std::string whose = landing ? landing->whose : std::string{"another worker"};
+  switch (reason) {
+    case ValueReason::kMedian: return "median";
+    case ValueReason::kFixed: return "the fixed value";
+    case ValueReason::kMin: return "min";
+    case ValueReason::kFirstPercentile: return "1st percentile";
+    case ValueReason::kMax: return "max";
+    case ValueReason::kNinetyNinthPercentile: return "99th percentile";
+    case ValueReason::kFirstQuartile: return "25th percentile";
+    case ValueReason::kThirdQuartile: return "75th percentile";
+    case ValueReason::kLeaseLeftMinus: return fmt::format("the lease left − {}", margin);
+    case ValueReason::kLeaseLeftPlus: return fmt::format("the lease left + {}", margin);
+    case ValueReason::kLandsBefore: return fmt::format("lands {} before {}'s next storage access", margin, whose);
+    case ValueReason::kLandsAfter: return fmt::format("lands {} after {}'s next storage access", margin, whose);
+  }
+  return "";
 }
 
 std::vector<std::uint64_t> below_domain(std::uint64_t bound, bool every) {

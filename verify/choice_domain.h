@@ -33,10 +33,31 @@ struct Landing {
   std::string whose;  // the other worker
 };
 
+// Why a value is in a domain. Words only when a person reads them
+// (why_text): a run draws thousands of values and names a few.
+enum class ValueReason : std::uint8_t {
+  kMedian,
+  kFixed,
+  kMin,
+  kFirstPercentile,
+  kMax,
+  kNinetyNinthPercentile,
+  kFirstQuartile,
+  kThirdQuartile,
+  kLeaseLeftMinus,
+  kLeaseLeftPlus,
+  kLandsBefore,
+  kLandsAfter,
+};
+
 struct DurationValue {
   sim::Duration value;
-  std::string why;  // "median", "min", "lease left + 1ms"
+  ValueReason reason = ValueReason::kMedian;
 };
+
+// "median", "the lease left − 1ms", "lands 1ms before worker-3's next storage
+// access" (`landing` names the worker of a landing's value).
+[[nodiscard]] std::string why_text(ValueReason reason, const std::optional<Landing>& landing = std::nullopt);
 
 // The default first, no value twice, every value within the distribution's
 // support; a landing's values only within the span of the others (between

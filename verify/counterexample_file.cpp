@@ -15,7 +15,7 @@ std::string counterexample_file_json(std::string_view original, const scenario::
   for (std::size_t position = 0; position < counterexample.points.size(); ++position) {
     const ChoicePoint& point = counterexample.points[position];
     if (point.index == 0) continue;
-    deviations.push_back({{"at", position}, {"index", point.index}, {"site", point.site}});
+    deviations.push_back({{"at", position}, {"index", point.index}, {"site", point.site()}});
   }
   document["choices"] = {{"anchors", bounds.anchors},
                          {"faults", bounds.extra_faults},
@@ -46,7 +46,7 @@ std::string check_sites(const scenario::ChoiceScript& choices, const VerifiedRun
   for (std::size_t index = 0; index < choices.deviations.size(); ++index) {
     const scenario::ScriptedChoice& choice = choices.deviations[index];
     const bool reached = choice.position < run.points.size();
-    const std::string met = reached ? run.points[choice.position].site : "no choice point";
+    const std::string met = reached ? run.points[choice.position].site() : "no choice point";
     if (!reached || met != choice.site || run.points[choice.position].index != choice.index) {
       return fmt::format("/choices/deviations/{}: the run meets {} at position {} with this build, not {} (index {}); "
                          "the file was written by another version of locksim's model",

@@ -1,5 +1,7 @@
 #include "verify/scripted_chooser.h"
 
+#include <algorithm>
+
 #include <fmt/core.h>
 
 #include "sim/duration_text.h"
@@ -40,11 +42,13 @@ std::string_view sender_to_storage(const sim::DrawSite& site) {
   return site.subject.substr(0, site.subject.size() - kToStorage.size());
 }
 
-std::string described(const DurationValue& value) {
-  return fmt::format("{} ({})", sim::format_duration(value.value), value.why);
+std::string described(const DurationValue& value, const std::optional<Landing>& landing) {
+  return fmt::format("{} ({})", sim::format_duration(value.value), why_text(value.reason, landing));
 }
 
 }  // namespace
+
+std::string ChoicePoint::site() const { return fmt::format("{} of {}, epoch {}", what, subject, epoch); }
 
 ScriptedChooser::ScriptedChooser(std::vector<std::uint32_t> script, DomainOptions options, Landings landings)
     : script_{std::move(script)}, options_{options}, landings_{std::move(landings)} {}
@@ -60,6 +64,7 @@ void ScriptedChooser::follow(std::string_view /*proc*/, EventKind event, std::sp
   switch (event) {
     case EventKind::kAcquireOk:
       ++epoch_;
+      chosen_.clear();
       return;
     case EventKind::kLeaseGrant:
     case EventKind::kLeaseRenew: {
@@ -97,12 +102,14 @@ std::optional<sim::Duration> ScriptedChooser::lease_left(std::string_view node) 
 }
 
 std::optional<std::int64_t> ScriptedChooser::known(const sim::DrawSite& site) const {
-  const auto found = chosen_.find(ClassView{site.what, site.subject, epoch_});
-  return found == chosen_.end() ? std::nullopt : std::optional{found->second};
+  const auto found = std::find_if(chosen_.begin(), chosen_.end(), [&](const Chosen& chosen) {
+    return chosen.what == site.what && chosen.subject == site.subject;
+  });
+  return found == chosen_.end() ? std::nullopt : std::optional{found->value};
 }
 
 void ScriptedChooser::remember(const sim::DrawSite& site, std::int64_t value) {
-  chosen_.emplace(ClassKey{site.what, std::string{site.subject}, epoch_}, value);
+  chosen_.push_back({site.what, std::string{site.subject}, value});
 }
 
 std::uint32_t ScriptedChooser::next_index(const sim::DrawSite& site, std::uint32_t size) {
@@ -111,8 +118,8 @@ std::uint32_t ScriptedChooser::next_index(const sim::DrawSite& site, std::uint32
   // A script is a prefix of a run already made with the same domains (the
   // run is deterministic), so its index is in range; a file's that is not
   // is caught by check_sites.
-  points_.push_back({fmt::format("{} of {}, epoch {}", site.what, site.subject, epoch_), size, index < size ? index : 0,
-                     {}, {}, simulation_ == nullptr ? sim::Time{} : simulation_->now(), std::nullopt});
+  points_.push_back({site.what, std::string{site.subject}, epoch_, size, index < size ? index : 0, {}, {},
+                     simulation_ == nullptr ? sim::Time{} : simulation_->now(), std::nullopt});
   return points_.back().index;
 }
 
@@ -120,14 +127,14 @@ sim::Duration ScriptedChooser::choose_duration(const sim::DrawSite& site, const 
   if (const std::optional<std::int64_t> value = known(site)) return sim::Duration::nanoseconds(*value);
   const std::optional<sim::Duration> left = site.lease_of.empty() ? std::nullopt : lease_left(site.lease_of);
   const std::string_view sender = sender_to_storage(site);
-  const auto landing = sender.empty() ? landings_.end() : landings_.find(points_.size());
-  const std::vector<DurationValue> domain = duration_domain(
-      distribution, left, options_, landing == landings_.end() ? std::nullopt : std::optional{landing->second});
+  const auto found = sender.empty() ? landings_.end() : landings_.find(points_.size());
+  const std::optional<Landing> landing = found == landings_.end() ? std::nullopt : std::optional{found->second};
+  const std::vector<DurationValue> domain = duration_domain(distribution, left, options_, landing);
   const std::uint32_t index = next_index(site, static_cast<std::uint32_t>(domain.size()));
   if (!sender.empty()) points_.back().to_storage = DelayToStorage{std::string{sender}, distribution};
   if (index != 0) {
-    points_.back().chosen = described(domain[index]);
-    points_.back().default_text = described(domain[0]);
+    points_.back().chosen = described(domain[index], landing);
+    points_.back().default_text = described(domain[0], landing);
   }
   remember(site, domain[index].value.count_ns());
   return domain[index].value;

@@ -20,7 +20,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "sim/chooser.h"
@@ -38,13 +38,18 @@ struct DelayToStorage {
 
 // One choice point as a run met it.
 struct ChoicePoint {
-  std::string site;  // "workers.work of worker-1, epoch 2"
+  std::string_view what;  // the draw site's literal: "workers.work"
+  std::string subject;    // "worker-1"
+  std::int64_t epoch = 0;
   std::uint32_t domain_size = 1;
   std::uint32_t index = 0;   // 0: the default
   std::string chosen;        // the value and why, for people: "10.001s (the lease left + 1ms)"
   std::string default_text;  // the default's: "1.05s (median)"
   sim::Time at;              // when it was drawn
   std::optional<DelayToStorage> to_storage;
+
+  // "workers.work of worker-1, epoch 2": made only when a person or a file needs it.
+  [[nodiscard]] std::string site() const;
 };
 
 // A storage access (read or write, accepted or not) as the run recorded it.
@@ -68,31 +73,18 @@ class ScriptedChooser : public sim::Chooser {
   // Plan-time choices (before the run): every value of [0, bound) is a different story.
   std::uint64_t choose_every(const sim::DrawSite& site, std::uint64_t bound, const std::vector<std::string>& names);
 
-  [[nodiscard]] const std::vector<ChoicePoint>& points() const { return points_; }
-  [[nodiscard]] const std::vector<StorageAccess>& storage_accesses() const { return storage_accesses_; }
+  // What the run met, handed over once it ended (the chooser is spent).
+  [[nodiscard]] std::vector<ChoicePoint> take_points() { return std::move(points_); }
+  [[nodiscard]] std::vector<StorageAccess> take_storage_accesses() { return std::move(storage_accesses_); }
 
  private:
-  // A class of draws (see above): looked up without building a string, as
-  // every message's delay is.
-  struct ClassKey {
+  // A class of draws of the current epoch (see above). The lookup comes
+  // at every message's delay, and an epoch has a few dozen classes: a short
+  // list, searched without building a string, emptied as an epoch begins.
+  struct Chosen {
     std::string_view what;  // the sites' own literals: they outlive the chooser
     std::string subject;
-    std::int64_t epoch = 0;
-  };
-  struct ClassView {
-    std::string_view what;
-    std::string_view subject;
-    std::int64_t epoch = 0;
-  };
-  struct ClassOrder {
-    using is_transparent = void;
-    template <class A, class B>
-    bool operator()(const A& a, const B& b) const {
-      // As views, so both sides are tuples of one type (clang compares no others).
-      const std::string_view a_subject = a.subject;
-      const std::string_view b_subject = b.subject;
-      return std::tie(a.epoch, a.what, a_subject) < std::tie(b.epoch, b.what, b_subject);
-    }
+    std::int64_t value = 0;  // a duration in ns, an integer or a flag
   };
 
   // The index for the next choice point, whose domain has `size` values; records it.
@@ -108,8 +100,7 @@ class ScriptedChooser : public sim::Chooser {
   Landings landings_;
   std::vector<ChoicePoint> points_;
   std::vector<StorageAccess> storage_accesses_;
-  // Each class's value once chosen: a duration, an integer or a flag, by class key.
-  std::map<ClassKey, std::int64_t, ClassOrder> chosen_;
+  std::vector<Chosen> chosen_;  // the current epoch's classes
   const sim::Simulation* simulation_ = nullptr;
   std::int64_t epoch_ = 0;  // acquire.ok lines so far
   std::map<std::string, sim::Time> lease_ends_;  // by owner: when the service's lease ends (grant or renewal + lease)

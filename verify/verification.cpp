@@ -146,8 +146,8 @@ VerifiedRun run_script(const scenario::Scenario& scenario, model::Fencing mode, 
     throw std::runtime_error(fmt::format("the checker and the oracle disagree on {} (checker {}, oracle {})",
                                          first.measure, first.checker_count, first.oracle_count));
   }
-  made.points = chooser.points();
-  made.storage_accesses = chooser.storage_accesses();
+  made.points = chooser.take_points();
+  made.storage_accesses = chooser.take_storage_accesses();
   // Kept up to its last deviation: the rest is the default.
   while (!script.empty() && script.back() == 0) script.pop_back();
   made.script = std::move(script);

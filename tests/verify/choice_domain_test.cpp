@@ -19,7 +19,7 @@ TEST(ChoiceDomain, AUniformLengthOffersItsMedianFirstThenItsEnds) {
                                       std::nullopt, {});
   EXPECT_EQ(values(domain),
             (std::vector{Duration::milliseconds(1050), Duration::milliseconds(100), Duration::seconds(2)}));
-  EXPECT_EQ(domain[0].why, "median");
+  EXPECT_EQ(why_text(domain[0].reason), "median");
 }
 
 TEST(ChoiceDomain, ALengthThatRacesALeaseAlsoOffersJustShortOfAndJustPastTheLeaseLeft) {
@@ -35,7 +35,7 @@ TEST(ChoiceDomain, ACriticalValueOutsideTheSupportIsNotOffered) {
   EXPECT_EQ(uniform.size(), 3u) << "10s ± 1ms lies below the pause's 12 s minimum";
   const auto fixed = duration_domain(Distribution::constant(Duration::seconds(15)), Duration::seconds(10), {});
   ASSERT_EQ(fixed.size(), 1u);
-  EXPECT_EQ(fixed[0].why, "the fixed value");
+  EXPECT_EQ(why_text(fixed[0].reason), "the fixed value");
 }
 
 TEST(ChoiceDomain, AnUnboundedTailIsCutAtItsPercentiles) {
@@ -44,7 +44,7 @@ TEST(ChoiceDomain, AnUnboundedTailIsCutAtItsPercentiles) {
   ASSERT_EQ(log_normal.size(), 3u);
   EXPECT_EQ(log_normal[0].value, Duration::milliseconds(1));
   EXPECT_EQ(log_normal[1].value, Duration::microseconds(50));  // median² / p99
-  EXPECT_EQ(log_normal[1].why, "1st percentile");
+  EXPECT_EQ(why_text(log_normal[1].reason), "1st percentile");
   EXPECT_EQ(log_normal[2].value, Duration::milliseconds(20));
   const auto exponential = duration_domain(Distribution::exponential(Duration::seconds(1)), std::nullopt, {});
   EXPECT_EQ(exponential[1].value, Duration::zero());

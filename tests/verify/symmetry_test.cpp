@@ -48,10 +48,10 @@ TEST(VerifySymmetry, AWorkersDeviationAndTheSameDeviationOnTheOtherWorkerAreDiff
   int different = 0;
   for (std::size_t position = 0; position < made.points.size(); ++position) {
     const ChoicePoint& point = made.points[position];
-    if (point.site.find("worker-1") == std::string::npos) continue;
-    const std::string image_site = swap_workers(point.site);
+    if (point.site().find("worker-1") == std::string::npos) continue;
+    const std::string image_site = swap_workers(point.site());
     const auto image = std::find_if(made.points.begin(), made.points.end(),
-                                    [&](const ChoicePoint& other) { return other.site == image_site; });
+                                    [&](const ChoicePoint& other) { return other.site() == image_site; });
     if (image == made.points.end() || image->domain_size != point.domain_size) continue;
     const auto image_position = static_cast<std::size_t>(image - made.points.begin());
     for (std::uint32_t index = 1; index < point.domain_size; ++index) {

@@ -53,7 +53,7 @@ TEST(Verify, TheCheckThenActRaceIsAOneDeviationCounterexample) {
   ASSERT_TRUE(one.counterexample);
   const std::vector<ChoicePoint> deviations = one.counterexample->deviations();
   ASSERT_EQ(deviations.size(), 1u);
-  EXPECT_EQ(deviations[0].site, "fault trigger of faults[0], epoch 0");
+  EXPECT_EQ(deviations[0].site(), "fault trigger of faults[0], epoch 0");
   EXPECT_EQ(deviations[0].chosen, "at worker-1's write.invoke #1");
   EXPECT_GT(one.counterexample->run.verdict.violation_count(ViolationKind::kStaleWrite).value_or(0), 0);
   EXPECT_EQ(one.levels_done, 1) << "every run with no deviation was checked first";
@@ -124,7 +124,7 @@ TEST(Verify, APauseOfTheLeaseLeftPlusOrMinusAMillisecondEndsJustAfterOrJustBefor
   EXPECT_EQ(made.run.verdict.violation_count(ViolationKind::kDoubleHolder).value_or(0), 0);
 
   const auto length = std::find_if(made.points.begin(), made.points.end(), [](const ChoicePoint& point) {
-    return point.site.starts_with("fault length of faults[0]");
+    return point.site().starts_with("fault length of faults[0]");
   });
   ASSERT_NE(length, made.points.end());
   ASSERT_EQ(length->domain_size, 5u) << "median, min, 99th percentile, the lease left − 1ms and + 1ms";
@@ -242,7 +242,7 @@ TEST(Verify, ARunIsItsScript) {
   EXPECT_EQ(first.run.history_hash, again.run.history_hash);
   ASSERT_EQ(first.points.size(), again.points.size());
   for (std::size_t position = 0; position < first.points.size(); ++position) {
-    EXPECT_EQ(first.points[position].site, again.points[position].site);
+    EXPECT_EQ(first.points[position].site(), again.points[position].site());
     EXPECT_EQ(first.points[position].index, again.points[position].index);
   }
   EXPECT_EQ(first.deviations().size(), 2u);
