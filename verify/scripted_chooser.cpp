@@ -33,13 +33,13 @@ std::optional<std::int64_t> number_of(std::span<const sim::Field> fields, std::s
   return std::nullopt;
 }
 
-// The sending node of a message delay's link "worker-1>storage"; empty for
-// any other draw.
+// The sending node of a message delay's link "worker-1>storage" (sim/chooser.h
+// names links "from>to"); empty for any other draw.
 std::string_view sender_to_storage(const sim::DrawSite& site) {
-  constexpr std::string_view kToStorage = ">storage";
-  static_assert(kToStorage.substr(1) == vocabulary::proc::kStorage);
-  if (site.what != sim::kNetworkDelay || !site.subject.ends_with(kToStorage)) return {};
-  return site.subject.substr(0, site.subject.size() - kToStorage.size());
+  constexpr std::string_view kStorage = vocabulary::proc::kStorage;
+  if (site.what != sim::kNetworkDelay || !site.subject.ends_with(kStorage)) return {};
+  const std::string_view from = site.subject.substr(0, site.subject.size() - kStorage.size());
+  return from.ends_with('>') ? from.substr(0, from.size() - 1) : std::string_view{};
 }
 
 std::string described(const DurationValue& value, const std::optional<Landing>& landing) {
